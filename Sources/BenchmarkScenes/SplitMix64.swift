@@ -1,0 +1,17 @@
+/// The PRNG of SCENES.md: splitmix64, all arithmetic mod 2^64.
+struct SplitMix64 {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `r(n)` of the spec: one draw, reduced mod n; n below 1 counts as 1.
+    mutating func draw(_ n: Int) -> Int {
+        Int(next() % UInt64(max(n, 1)))
+    }
+}
