@@ -1,8 +1,11 @@
 extension Scene {
-    /// Marks the boxes of `index` and its ancestors stale. Stops at the first stale one:
-    /// a stale node's ancestors are always stale too.
+    /// Marks the boxes of `index` and its ancestors stale. Stops at the first stale ancestor:
+    /// a stale node's ancestors are always stale too. The node itself may already be stale
+    /// without its ancestors being so (a node just added starts stale), so it does not stop there.
     mutating func invalidateBounds(from index: Int32) {
-        var i = index
+        guard index >= 0 else { return }
+        cold[Int(index)].boundsAreValid = false
+        var i = hot[Int(index)].parent
         while i >= 0, cold[Int(i)].boundsAreValid {
             cold[Int(i)].boundsAreValid = false
             i = hot[Int(i)].parent
