@@ -1,0 +1,68 @@
+import Responder
+
+let alice = ClientID(1)
+let bob = ClientID(2)
+
+func ms(_ value: UInt64) -> Instant { .milliseconds(value) }
+
+func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
+
+/// A mapped toplevel surface of `client` at `x, y` with size `w × h`.
+func window(_ client: ClientID, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> Node {
+    .surface(of: client, isToplevel: true, position: Position(x: x, y: y), size: Size(width: w, height: h))
+}
+
+/// A mapped subsurface of `client` at `x, y` relative to its parent.
+func subsurface(_ client: ClientID, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> Node {
+    .surface(of: client, position: Position(x: x, y: y), size: Size(width: w, height: h))
+}
+
+/// A router, a recording sink, and shorthands: what each routing test drives.
+struct Desk {
+    var router: InputRouter
+    var sink = RecordingSink()
+
+    init(policy: RoutingPolicy = RoutingPolicy(), bound: [ClientID: InputCapabilities] = [alice: .all, bob: .all]) {
+        router = InputRouter(scene: Scene(root: .compositor(size: Size(width: 1000, height: 1000))), policy: policy)
+        for (client, caps) in bound { router.setCapabilities(caps, for: client) }
+    }
+
+    var root: NodeID { router.scene.root }
+
+    @discardableResult
+    mutating func add(_ node: Node, to parent: NodeID? = nil, at position: StackPosition = .top) -> NodeID {
+        let parent = parent ?? root
+        let id = router.updateScene(sink: &sink) { $0.add(node, to: parent, at: position) }!
+        sink = RecordingSink()
+        return id
+    }
+
+    /// Routes the events; returns what they delivered.
+    mutating func send(_ events: InputEvent...) -> [Delivery] {
+        for e in events { router.handle(e, sink: &sink) }
+        return sink.take().deliveries
+    }
+
+    /// Routes the events; returns what they reported.
+    mutating func diagnose(_ events: InputEvent...) -> [Diagnostic] {
+        for e in events { router.handle(e, sink: &sink) }
+        return sink.take().diagnostics
+    }
+
+    /// Changes the scene through the router; returns what the change delivered.
+    mutating func change(_ body: (inout Scene) -> Void) -> [Delivery] {
+        router.updateScene(sink: &sink, body)
+        return sink.take().deliveries
+    }
+}
+
+/// A scene behind a reference, so expectations can call the hit test (which refreshes cached
+/// bounds, hence is mutating) inside `#expect`.
+final class SceneProbe {
+    var scene = Scene(root: .compositor(size: Size(width: 1000, height: 1000)))
+    var root: NodeID { scene.root }
+
+    func hit(_ point: Point) -> HitTestResult? { scene.hitTest(at: point) }
+    func restack(_ node: NodeID, to position: StackPosition) -> Bool { scene.restack(node, to: position) }
+    func remove(_ node: NodeID) -> Bool { scene.remove(node) }
+}
