@@ -1,0 +1,33 @@
+/// A decision of the core: send this to that client. The protocol layer turns each into
+/// wl_touch / wl_pointer / wl_keyboard events on every matching resource of the client, and
+/// adds what only it knows (serials, modifiers).
+///
+/// Positions are `local:` to the surface named, whatever the finger or pointer is over.
+public enum Delivery: Hashable, Sendable {
+    case touchDown(ClientID, surface: NodeID, id: Int32, local: Point, time: Instant)
+    case touchMotion(ClientID, surface: NodeID, id: Int32, local: Point, time: Instant)
+    case touchUp(ClientID, id: Int32, time: Instant)
+    case touchFrame(ClientID)
+    /// Ends every touch the client has (wl_touch.cancel).
+    case touchCancel(ClientID)
+    case pointerEnter(ClientID, surface: NodeID, local: Point)
+    case pointerLeave(ClientID, surface: NodeID)
+    case pointerMotion(ClientID, surface: NodeID, local: Point, time: Instant)
+    case pointerButton(ClientID, button: UInt32, state: PressState, time: Instant)
+    case pointerAxis(ClientID, AxisMotion, time: Instant)
+    case pointerFrame(ClientID)
+    case keyboardEnter(ClientID, surface: NodeID, pressedKeys: [UInt32])
+    case keyboardLeave(ClientID, surface: NodeID)
+    case key(ClientID, key: UInt32, state: PressState, time: Instant)
+
+    /// The client the event goes to.
+    public var client: ClientID {
+        switch self {
+        case .touchDown(let c, _, _, _, _), .touchMotion(let c, _, _, _, _), .touchUp(let c, _, _),
+             .touchFrame(let c), .touchCancel(let c), .pointerEnter(let c, _, _), .pointerLeave(let c, _),
+             .pointerMotion(let c, _, _, _), .pointerButton(let c, _, _, _), .pointerAxis(let c, _, _),
+             .pointerFrame(let c), .keyboardEnter(let c, _, _), .keyboardLeave(let c, _), .key(let c, _, _, _):
+            c
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Where the core's decisions go. The protocol layer's sink sends wl_* events; tests record.
+///
+/// Passed `inout` to each call rather than stored, so the core keeps no reference to the
+/// server and a test can inspect exactly what one call produced.
+public protocol DeliverySink {
+    mutating func deliver(_ delivery: Delivery)
+    /// Defaults to dropping the diagnostic.
+    mutating func report(_ diagnostic: Diagnostic)
+}
+
+extension DeliverySink {
+    public mutating func report(_ diagnostic: Diagnostic) {}
+}
+
+/// Keeps everything it is given, in order: the sink of tests and of the demo.
+public struct RecordingSink: DeliverySink {
+    public var deliveries: [Delivery] = []
+    public var diagnostics: [Diagnostic] = []
+
+    public init() {}
+
+    public mutating func deliver(_ delivery: Delivery) { deliveries.append(delivery) }
+    public mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// Returns what was recorded since the last call, and forgets it.
+    public mutating func take() -> (deliveries: [Delivery], diagnostics: [Diagnostic]) {
+        defer {
+            deliveries.removeAll()
+            diagnostics.removeAll()
+        }
+        return (deliveries, diagnostics)
+    }
+}

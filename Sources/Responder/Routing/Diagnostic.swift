@@ -1,0 +1,28 @@
+/// Something the core did that is not a delivery but that an integrator wants to see in a
+/// log or trace: input it refused, touches nobody gets, touches turned into pointer events.
+public enum Diagnostic: Hashable, Sendable {
+    /// The event made no sense in the current state and changed nothing.
+    case ignored(InputEvent, because: Rejection)
+    /// A touch that went down but that no client will see.
+    case touchDropped(id: Int32, because: DropReason)
+    /// The owning client has no wl_touch, so the first finger drives its pointer instead.
+    case touchEmulatesPointer(id: Int32, ClientID)
+
+    public enum Rejection: Hashable, Sendable {
+        case unknownTouch
+        case touchAlreadyDown
+        case nonFiniteCoordinates
+        case buttonNotPressed
+        case buttonAlreadyPressed
+        case keyNotPressed
+        case keyAlreadyPressed
+    }
+
+    public enum DropReason: Hashable, Sendable {
+        /// Nothing, or only compositor nodes, under the finger.
+        case noSurface
+        /// The client has no wl_touch, and pointer emulation is off, busy with another finger,
+        /// or impossible (no wl_pointer either).
+        case noTouchBinding
+    }
+}

@@ -1,0 +1,48 @@
+/// Whether a button or key went down or up (wl_pointer.button_state, wl_keyboard.key_state).
+public enum PressState: Hashable, Sendable {
+    case released, pressed
+}
+
+/// One scroll step, as wl_pointer.axis and its companions describe it.
+public struct AxisMotion: Hashable, Sendable {
+    public enum Source: Hashable, Sendable { case wheel, finger, continuous, wheelTilt }
+
+    public var source: Source
+    /// In surface-local pixels, as wl_pointer.axis carries them; 0 for an axis that did not move.
+    public var horizontal: Double
+    public var vertical: Double
+    /// Wheel clicks in 120ths (wl_pointer.axis_value120); 0 when the source has none.
+    public var horizontalValue120: Int32
+    public var verticalValue120: Int32
+    /// A finger scroll ended (wl_pointer.axis_stop) on the axes that are zero.
+    public var isStop: Bool
+
+    public init(
+        source: Source, horizontal: Double = 0, vertical: Double = 0,
+        horizontalValue120: Int32 = 0, verticalValue120: Int32 = 0, isStop: Bool = false
+    ) {
+        self.source = source
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.horizontalValue120 = horizontalValue120
+        self.verticalValue120 = verticalValue120
+        self.isStop = isStop
+    }
+}
+
+/// Input as a backend hands it to the core, device-neutral, positions in global (layout)
+/// coordinates. libinput, a parent compositor and the test protocol all produce these.
+public enum InputEvent: Hashable, Sendable {
+    case touchDown(id: Int32, global: Point, time: Instant)
+    case touchMotion(id: Int32, global: Point, time: Instant)
+    case touchUp(id: Int32, time: Instant)
+    /// The device gave up on this touch (libinput's touch cancel, a device unplugged).
+    case touchCancel(id: Int32, time: Instant)
+    /// Ends a group of touch events that happened together (libinput's touch frame).
+    case touchFrame
+    /// Absolute: backends turn relative motion into a position before it reaches the core.
+    case pointerMotion(global: Point, time: Instant)
+    case pointerButton(button: UInt32, state: PressState, time: Instant)
+    case pointerAxis(AxisMotion, time: Instant)
+    case key(key: UInt32, state: PressState, time: Instant)
+}

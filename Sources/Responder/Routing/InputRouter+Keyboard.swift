@@ -1,0 +1,37 @@
+struct KeyboardState {
+    var focus: InputRouter.Focus?
+    /// Keys held now, in press order: sent with every keyboard enter.
+    var pressed: [UInt32] = []
+}
+
+extension InputRouter {
+    /// The surface that receives keys: the toplevel last touched or clicked, or the compositor's choice.
+    public var keyboardFocus: NodeID? { keyboard.focus?.node }
+
+    /// Moves keyboard focus (a compositor policy such as focus-next); nil unfocuses. A node
+    /// that is not a client surface unfocuses too.
+    public mutating func setKeyboardFocus(_ node: NodeID?, sink: inout some DeliverySink) {
+        let target = focus(for: node)
+        guard target != keyboard.focus else { return }
+        if let old = keyboard.focus { sink.deliver(.keyboardLeave(old.client, surface: old.node)) }
+        keyboard.focus = target
+        if let target { sink.deliver(.keyboardEnter(target.client, surface: target.node, pressedKeys: keyboard.pressed)) }
+    }
+
+    /// Touching or clicking inside a toplevel focuses it; touching the background keeps focus.
+    mutating func focusKeyboard(onToplevelOf node: NodeID, _ sink: inout some DeliverySink) {
+        guard let toplevel = scene.toplevel(containing: node) else { return }
+        setKeyboardFocus(toplevel, sink: &sink)
+    }
+
+    mutating func keyEvent(_ key: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
+        latestTime = time
+        switch (state, keyboard.pressed.contains(key)) {
+        case (.pressed, true): return sink.report(.ignored(event, because: .keyAlreadyPressed))
+        case (.released, false): return sink.report(.ignored(event, because: .keyNotPressed))
+        case (.pressed, false): keyboard.pressed.append(key)
+        case (.released, true): keyboard.pressed.removeAll { $0 == key }
+        }
+        if let focus = keyboard.focus { sink.deliver(.key(focus.client, key: key, state: state, time: time)) }
+    }
+}

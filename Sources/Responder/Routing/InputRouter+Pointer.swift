@@ -1,0 +1,83 @@
+struct PointerState {
+    /// Global; nil until the first motion, so nothing is entered before the pointer exists.
+    var position: Point?
+    var focus: InputRouter.Focus?
+    /// Held buttons; while any is held the focus is grabbed (does not follow the hit test).
+    var pressed: [UInt32] = []
+}
+
+extension InputRouter {
+    /// The surface under the pointer, or holding it while a button is down.
+    public var pointerFocus: NodeID? { pointer.focus?.node }
+
+    mutating func pointerMotion(_ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
+        latestTime = time
+        guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
+        movePointer(to: global, time, &sink)
+    }
+
+    mutating func pointerButton(_ button: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
+        latestTime = time
+        switch (state, pointer.pressed.contains(button)) {
+        case (.pressed, true): sink.report(.ignored(event, because: .buttonAlreadyPressed))
+        case (.released, false): sink.report(.ignored(event, because: .buttonNotPressed))
+        default: pressPointer(button, state, time, &sink)
+        }
+    }
+
+    mutating func pointerAxis(_ motion: AxisMotion, _ time: Instant, _ sink: inout some DeliverySink) {
+        latestTime = time
+        guard let focus = pointer.focus else { return }
+        sink.deliver(.pointerAxis(focus.client, motion, time: time))
+        sink.deliver(.pointerFrame(focus.client))
+    }
+
+    /// Motion goes to the grabbing surface while a button is held, else focus follows the hit test.
+    mutating func movePointer(to global: Point, _ time: Instant, _ sink: inout some DeliverySink) {
+        pointer.position = global
+        guard pointer.pressed.isEmpty else {
+            guard let focus = pointer.focus, let local = local(global, in: focus.node) else { return }
+            sink.deliver(.pointerMotion(focus.client, surface: focus.node, local: local, time: time))
+            return sink.deliver(.pointerFrame(focus.client))
+        }
+        refocusPointer(motionTime: time, &sink)
+    }
+
+    /// Hit-tests at the pointer: leave and enter when the surface under it changed, else a
+    /// motion when this is a motion event. A compositor node under the pointer means no focus.
+    mutating func refocusPointer(motionTime: Instant?, _ sink: inout some DeliverySink) {
+        guard let position = pointer.position else { return }
+        let hit = scene.hitTest(at: position)
+        let target = focus(for: hit?.node)
+        if let target, target == pointer.focus, let hit {
+            guard let time = motionTime else { return }
+            sink.deliver(.pointerMotion(target.client, surface: target.node, local: hit.local, time: time))
+            return sink.deliver(.pointerFrame(target.client))
+        }
+        if let old = pointer.focus {
+            sink.deliver(.pointerLeave(old.client, surface: old.node))
+            sink.deliver(.pointerFrame(old.client))
+        }
+        pointer.focus = target
+        if let target, let hit {
+            sink.deliver(.pointerEnter(target.client, surface: target.node, local: hit.local))
+            sink.deliver(.pointerFrame(target.client))
+        }
+    }
+
+    /// A press starts the implicit grab and focuses the keyboard on the clicked toplevel; the
+    /// last release ends the grab, and focus catches up with what is under the pointer.
+    mutating func pressPointer(_ button: UInt32, _ state: PressState, _ time: Instant, _ sink: inout some DeliverySink) {
+        if state == .pressed {
+            pointer.pressed.append(button)
+            if let focus = pointer.focus { focusKeyboard(onToplevelOf: focus.node, &sink) }
+        } else {
+            pointer.pressed.removeAll { $0 == button }
+        }
+        if let focus = pointer.focus {
+            sink.deliver(.pointerButton(focus.client, button: button, state: state, time: time))
+            sink.deliver(.pointerFrame(focus.client))
+        }
+        if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, &sink) }
+    }
+}
