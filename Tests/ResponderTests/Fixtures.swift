@@ -1,4 +1,5 @@
 import Responder
+import Testing
 
 let alice = ClientID(1)
 let bob = ClientID(2)
@@ -37,22 +38,32 @@ struct Desk {
         return id
     }
 
-    /// Routes the events; returns what they delivered.
+    /// What the last `send`, `diagnose` or `change` reported.
+    var reported: [Diagnostic] = []
+
+    /// Routes the events; returns what they delivered (what they reported is in `reported`).
     mutating func send(_ events: InputEvent...) -> [Delivery] {
         for e in events { router.handle(e, sink: &sink) }
-        return sink.take().deliveries
+        let (deliveries, diagnostics) = sink.take()
+        reported = diagnostics
+        return deliveries
     }
 
-    /// Routes the events; returns what they reported.
-    mutating func diagnose(_ events: InputEvent...) -> [Diagnostic] {
+    /// Routes the events; returns what they reported, and fails the test if they delivered anything.
+    mutating func diagnose(_ events: InputEvent..., sourceLocation: SourceLocation = #_sourceLocation) -> [Diagnostic] {
         for e in events { router.handle(e, sink: &sink) }
-        return sink.take().diagnostics
+        let (deliveries, diagnostics) = sink.take()
+        #expect(deliveries == [], sourceLocation: sourceLocation)
+        reported = diagnostics
+        return diagnostics
     }
 
     /// Changes the scene through the router; returns what the change delivered.
     mutating func change(_ body: (inout Scene) -> Void) -> [Delivery] {
         router.updateScene(sink: &sink, body)
-        return sink.take().deliveries
+        let (deliveries, diagnostics) = sink.take()
+        reported = diagnostics
+        return deliveries
     }
 }
 
@@ -65,4 +76,9 @@ final class SceneProbe {
     func hit(_ point: Point) -> HitTestResult? { scene.hitTest(at: point) }
     func restack(_ node: NodeID, to position: StackPosition) -> Bool { scene.restack(node, to: position) }
     func remove(_ node: NodeID) -> Bool { scene.remove(node) }
+}
+
+/// Why each diagnostic rejected its event (NaN events never compare equal, their reasons do).
+func rejections(_ diagnostics: [Diagnostic]) -> [Diagnostic.Rejection] {
+    diagnostics.compactMap { if case .ignored(_, let reason) = $0 { reason } else { nil } }
 }
