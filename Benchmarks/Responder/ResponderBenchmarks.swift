@@ -1,0 +1,116 @@
+import Benchmark
+import BenchmarkScenes
+import Responder
+
+/// Hit-test and routing benchmarks.
+///
+/// For each scene of SCENES.md: setup runs the specified number of queries once, checks the
+/// checksum against the table (a mismatch fails the run) and prints one line with ns per
+/// query; the measured benchmark then runs the same query stream 1,000 queries per
+/// iteration, so its reported time is per query. Routing benchmarks report time and mallocs
+/// per routed motion event.
+let benchmarks: @Sendable () -> Void = {
+    for spec in BenchmarkScene.all {
+        let workload = HitTestWorkload(spec)
+        Benchmark(
+            "hitTest \(spec.name)",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2),
+                setup: { try verifyChecksum(spec) }
+            )
+        ) { benchmark in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { workload.query() }
+            benchmark.stopMeasurement()
+            blackHole(workload.sum.value)
+        }
+    }
+
+    Benchmark("route touch motion (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, sink) = routerOverFlat100()
+        router.handle(.touchDown(id: 1, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let x = 100 + Double(i % 500)
+            router.handle(.touchMotion(id: 1, global: Point(x: x, y: 100), time: .milliseconds(UInt64(i))), sink: &sink)
+            router.handle(.touchFrame, sink: &sink)
+        }
+        benchmark.stopMeasurement()
+        blackHole(sink.count)
+    }
+
+    Benchmark("route pointer motion (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, sink) = routerOverFlat100()
+        var queries = QueryGenerator()
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            router.handle(.pointerMotion(global: queries.next()!, time: .milliseconds(UInt64(i))), sink: &sink)
+        }
+        benchmark.stopMeasurement()
+        blackHole(sink.count)
+    }
+}
+
+/// One scene, built once, and its query stream, which runs on across iterations and starts
+/// over after the scene's query count, so iterations see the queries the checksum covers.
+final class HitTestWorkload {
+    let spec: BenchmarkScene
+    var scene: Scene
+    let ids: [Int]
+    var queries = QueryGenerator()
+    var issued = 0
+    var sum = HitChecksum()
+
+    init(_ spec: BenchmarkScene) {
+        self.spec = spec
+        (scene, ids) = spec.build()
+    }
+
+    @inline(__always)
+    func query() {
+        if issued == spec.queryCount {
+            queries = QueryGenerator()
+            issued = 0
+        }
+        issued += 1
+        let hit = scene.hitTest(at: queries.next()!)
+        sum.fold(hit.map { ids[$0.node.slot] } ?? -1)
+    }
+}
+
+struct ChecksumMismatch: Error, CustomStringConvertible {
+    let scene: String, got: UInt64, expected: UInt64
+    var description: String { "\(scene): checksum 0x\(hex(got)) != reference 0x\(hex(expected))" }
+}
+
+/// Runs the scene's full query count once, untimed by the harness, and prints what SCENES.md asks for.
+func verifyChecksum(_ spec: BenchmarkScene) throws {
+    var (scene, ids) = spec.build()
+    _ = scene.hitTest(at: Point(x: 0, y: 0))  // bring cached bounds up to date before timing
+    let clock = ContinuousClock()
+    var sum: UInt64 = 0
+    let elapsed = clock.measure { sum = spec.runQueries(on: &scene, specID: ids, count: spec.queryCount) }
+    let ns = Double(elapsed.components.attoseconds / 1_000_000_000 + elapsed.components.seconds * 1_000_000_000) / Double(spec.queryCount)
+    let verdict = sum == spec.checksum ? "ok" : "MISMATCH"
+    print("scene \(spec.name): \(spec.queryCount) queries, \(Int(ns)) ns/query, checksum 0x\(hex(sum)) \(verdict)")
+    guard sum == spec.checksum else { throw ChecksumMismatch(scene: spec.name, got: sum, expected: spec.checksum) }
+}
+
+func hex(_ v: UInt64) -> String {
+    let digits = String(v, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+/// Counts deliveries without storing them: the sink costs nothing the router is not charged for.
+struct CountingSink: DeliverySink {
+    var count = 0
+    mutating func deliver(_ delivery: Delivery) { count += 1 }
+}
+
+/// The flat-100 scene with every rect a client that binds everything.
+func routerOverFlat100() -> (InputRouter, CountingSink) {
+    let spec = BenchmarkScene.all.first { $0.layout == .flat && $0.leafCount == 100 }!
+    var router = InputRouter(scene: spec.build().scene)
+    for id in 1...100 { router.setCapabilities(.all, for: ClientID(UInt64(id))) }
+    return (router, CountingSink())
+}
