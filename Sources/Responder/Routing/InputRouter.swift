@@ -60,6 +60,12 @@ public struct InputRouter {
         return result
     }
 
+    /// Why a touch at `global` would go where it goes: every node the hit test looked at,
+    /// with its verdict. Costs nothing unless called.
+    public mutating func explainHitTest(at global: Point) -> HitTestExplanation {
+        scene.explainHitTest(at: global)
+    }
+
     /// Records which devices a client has bound on this seat; touch routing falls back along
     /// the responder chain for a client without wl_touch.
     public mutating func setCapabilities(_ bound: InputCapabilities, for client: ClientID) {

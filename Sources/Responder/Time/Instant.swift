@@ -25,7 +25,10 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public static func < (a: Instant, b: Instant) -> Bool { a.microseconds < b.microseconds }
 
-    public var description: String { "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())ms" }
+    public var description: String {
+        let fraction = microseconds % 1000
+        return "\(microseconds / 1000)" + (fraction == 0 ? "" : ".\(String(fraction + 1000).dropFirst())") + "ms"
+    }
 }
 
 extension Duration {

@@ -1,0 +1,45 @@
+import Responder
+
+/// Prints each decision of the core as a line a person can follow, naming clients and surfaces.
+struct PrintingSink: DeliverySink {
+    var surfaceNames: [NodeID: String] = [:]
+    var clientNames: [ClientID: String] = [:]
+
+    mutating func deliver(_ delivery: Delivery) {
+        print("     → \(name(delivery.client)): \(describe(delivery))")
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        print("     ! \(describe(diagnostic))")
+    }
+
+    func name(_ client: ClientID) -> String { clientNames[client] ?? client.description }
+    func name(_ node: NodeID) -> String { surfaceNames[node] ?? node.description }
+
+    private func describe(_ delivery: Delivery) -> String {
+        switch delivery {
+        case .touchDown(_, let s, let id, let local, let time): "wl_touch.down id \(id) on \(name(s)) at \(local) t=\(time.milliseconds)"
+        case .touchMotion(_, let s, let id, let local, let time): "wl_touch.motion id \(id) (\(name(s))) at \(local) t=\(time.milliseconds)"
+        case .touchUp(_, let id, let time): "wl_touch.up id \(id) t=\(time.milliseconds)"
+        case .touchFrame: "wl_touch.frame"
+        case .touchCancel: "wl_touch.cancel"
+        case .pointerEnter(_, let s, let local): "wl_pointer.enter \(name(s)) at \(local)"
+        case .pointerLeave(_, let s): "wl_pointer.leave \(name(s))"
+        case .pointerMotion(_, let s, let local, let time): "wl_pointer.motion (\(name(s))) at \(local) t=\(time.milliseconds)"
+        case .pointerButton(_, let button, let state, let time): "wl_pointer.button 0x\(String(button, radix: 16)) \(state) t=\(time.milliseconds)"
+        case .pointerAxis(_, let motion, _): "wl_pointer.axis \(motion.horizontal), \(motion.vertical)"
+        case .pointerFrame: "wl_pointer.frame"
+        case .keyboardEnter(_, let s, let keys): "wl_keyboard.enter \(name(s)) keys \(keys)"
+        case .keyboardLeave(_, let s): "wl_keyboard.leave \(name(s))"
+        case .key(_, let key, let state, let time): "wl_keyboard.key \(key) \(state) t=\(time.milliseconds)"
+        }
+    }
+
+    private func describe(_ diagnostic: Diagnostic) -> String {
+        switch diagnostic {
+        case .ignored(let event, let reason): "ignored \(event): \(reason)"
+        case .touchDropped(let id, let reason): "touch \(id) goes to nobody: \(reason)"
+        case .touchEmulatesPointer(let id, let client): "touch \(id) drives the pointer of \(name(client)), which has no wl_touch"
+        }
+    }
+}

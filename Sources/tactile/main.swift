@@ -1,0 +1,3 @@
+// `tactile`: for now, the routing demo. The Wayland server arrives with the next layers.
+var demo = Demo()
+demo.run()
