@@ -125,10 +125,3 @@ public struct InputCapabilities: OptionSet, Hashable, Sendable {
     public static let touch = InputCapabilities(rawValue: 1 << 2)
     public static let all: InputCapabilities = [.pointer, .keyboard, .touch]
 }
-
-extension Scene {
-    /// Every live node of a client.
-    func nodes(of client: ClientID) -> [NodeID] {
-        cold.indices.filter { cold[$0].isLive && cold[$0].node.client == client }.map { id(Int32($0)) }
-    }
-}

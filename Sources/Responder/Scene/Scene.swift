@@ -71,6 +71,11 @@ public struct Scene {
         ResponderChain(hot: hot, start: contains(id) ? id.index : -1)
     }
 
+    /// Every live node of a client.
+    func nodes(of client: ClientID) -> [NodeID] {
+        cold.indices.filter { cold[$0].isLive && cold[$0].node.client == client }.map { id(Int32($0)) }
+    }
+
     func id(_ index: Int32) -> NodeID {
         NodeID(index: index, generation: hot[Int(index)].generation)
     }
