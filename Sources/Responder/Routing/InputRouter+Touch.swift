@@ -47,7 +47,7 @@ extension InputRouter {
     mutating func touchMotion(_ id: Int32, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
-        guard let k = touches.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownTouch)) }
+        guard let k = indexOfTouch(id, for: event, &sink) else { return }
         switch touches[k].owner {
         case .surface(let node, let client):
             guard let local = local(global, in: node) else { return }
@@ -62,7 +62,7 @@ extension InputRouter {
 
     mutating func touchUp(_ id: Int32, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard let k = touches.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownTouch)) }
+        guard let k = indexOfTouch(id, for: event, &sink) else { return }
         let touch = touches.remove(at: k)
         switch touch.owner {
         case .surface(_, let client):
@@ -79,7 +79,7 @@ extension InputRouter {
     /// client holds goes quiet too; the device still ends those, and the core swallows that.
     mutating func touchCancel(_ id: Int32, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard let k = touches.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownTouch)) }
+        guard let k = indexOfTouch(id, for: event, &sink) else { return }
         let touch = touches.remove(at: k)
         switch touch.owner {
         case .surface(_, let client):
@@ -115,6 +115,15 @@ extension InputRouter {
             if case .surface(_, client) = touches[k].owner { touches[k].owner = .nobody }
         }
         touchFrameOwed.removeAll { $0 == client }
+    }
+
+    /// The touch an event is about; an event about a touch that is not down is reported and dropped.
+    private func indexOfTouch(_ id: Int32, for event: InputEvent, _ sink: inout some DeliverySink) -> Int? {
+        guard let k = touches.firstIndex(where: { $0.id == id }) else {
+            sink.report(.ignored(event, because: .unknownTouch))
+            return nil
+        }
+        return k
     }
 
     private mutating func owe(touchFrameTo client: ClientID) {
