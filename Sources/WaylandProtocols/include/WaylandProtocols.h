@@ -1,0 +1,30 @@
+// wayland-scanner output for xdg-shell, xdg-shell unstable v6 and our protocols, server and
+// client sides (the generated headers and code come from protocol/generate; this file is not
+// generated).
+#ifndef TACTILE_WAYLAND_PROTOCOLS_H
+#define TACTILE_WAYLAND_PROTOCOLS_H
+
+#define WL_HIDE_DEPRECATED 1
+#include "xdg-shell-server-protocol.h"
+#include "xdg-shell-client-protocol.h"
+#include "xdg-shell-unstable-v6-server-protocol.h"
+#include "xdg-shell-unstable-v6-client-protocol.h"
+#include "tactile-test-input-v1-server-protocol.h"
+#include "tactile-test-input-v1-client-protocol.h"
+
+/// Swift imports the interface constants by value; these return their real addresses.
+#define TACTILE_PROTOCOL_INTERFACE(name) \
+    static inline const struct wl_interface *tactile_##name##_interface(void) { return &name##_interface; }
+TACTILE_PROTOCOL_INTERFACE(xdg_wm_base)
+TACTILE_PROTOCOL_INTERFACE(xdg_positioner)
+TACTILE_PROTOCOL_INTERFACE(xdg_surface)
+TACTILE_PROTOCOL_INTERFACE(xdg_toplevel)
+TACTILE_PROTOCOL_INTERFACE(xdg_popup)
+TACTILE_PROTOCOL_INTERFACE(zxdg_shell_v6)
+TACTILE_PROTOCOL_INTERFACE(zxdg_positioner_v6)
+TACTILE_PROTOCOL_INTERFACE(zxdg_surface_v6)
+TACTILE_PROTOCOL_INTERFACE(zxdg_toplevel_v6)
+TACTILE_PROTOCOL_INTERFACE(zxdg_popup_v6)
+TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
+
+#endif
