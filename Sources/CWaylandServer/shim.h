@@ -1,0 +1,90 @@
+// libwayland-server for Swift: the header, plus what Swift cannot reach by itself
+// (variadic functions, addresses of interface constants, container_of, memfd/eventfd).
+#ifndef TACTILE_CWAYLANDSERVER_SHIM_H
+#define TACTILE_CWAYLANDSERVER_SHIM_H
+
+// No _GNU_SOURCE here: it changes glibc's structs (fd_set) and clashes with Swift's Glibc module.
+// Without this, wl_resource imports as a struct with bogus fields instead of an opaque pointer.
+#define WL_HIDE_DEPRECATED 1
+#include <wayland-server.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+// Kernel ABI constants glibc only shows under _GNU_SOURCE.
+#define TACTILE_MFD_CLOEXEC 0x0001U
+#define TACTILE_MFD_ALLOW_SEALING 0x0002U
+#define TACTILE_F_ADD_SEALS 1033
+#define TACTILE_F_SEAL_SEAL 0x0001
+#define TACTILE_F_SEAL_SHRINK 0x0002
+#define TACTILE_F_SEAL_GROW 0x0004
+#define TACTILE_F_SEAL_WRITE 0x0008
+
+/// wl_resource_post_error is variadic; Swift passes a ready message.
+static inline void tactile_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
+    wl_resource_post_error(resource, code, "%s", message);
+}
+
+/// Swift imports the interface constants by value; these return their real addresses.
+#define TACTILE_INTERFACE(name) \
+    static inline const struct wl_interface *tactile_##name##_interface(void) { return &name##_interface; }
+TACTILE_INTERFACE(wl_compositor)
+TACTILE_INTERFACE(wl_surface)
+TACTILE_INTERFACE(wl_region)
+TACTILE_INTERFACE(wl_callback)
+TACTILE_INTERFACE(wl_buffer)
+TACTILE_INTERFACE(wl_subcompositor)
+TACTILE_INTERFACE(wl_subsurface)
+TACTILE_INTERFACE(wl_seat)
+TACTILE_INTERFACE(wl_pointer)
+TACTILE_INTERFACE(wl_keyboard)
+TACTILE_INTERFACE(wl_touch)
+TACTILE_INTERFACE(wl_output)
+TACTILE_INTERFACE(wl_data_device_manager)
+TACTILE_INTERFACE(wl_data_device)
+TACTILE_INTERFACE(wl_data_source)
+TACTILE_INTERFACE(wl_shell)
+TACTILE_INTERFACE(wl_shell_surface)
+
+/// A wl_listener with a context pointer beside it: Swift has no container_of.
+struct tactile_listener {
+    struct wl_listener listener;
+    void *context;
+};
+
+static inline struct tactile_listener *tactile_listener_create(void *context, wl_notify_func_t notify) {
+    struct tactile_listener *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->context = context;
+    l->listener.notify = notify;
+    return l;
+}
+
+static inline void *tactile_listener_context(struct wl_listener *listener) {
+    return ((struct tactile_listener *)((char *)listener - offsetof(struct tactile_listener, listener)))->context;
+}
+
+/// Unlinks (if linked) and frees a listener made by tactile_listener_create.
+static inline void tactile_listener_destroy(struct tactile_listener *l) {
+    if (l->listener.link.next) wl_list_remove(&l->listener.link);
+    free(l);
+}
+
+/// A sealable anonymous file, for the keymap (Glibc's Swift module does not show memfd_create).
+static inline int tactile_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, TACTILE_MFD_CLOEXEC | TACTILE_MFD_ALLOW_SEALING);
+}
+
+/// Seals a memfd so a client can map it but nobody can change or grow it.
+static inline int tactile_memfd_seal_readonly(int fd) {
+    return fcntl(fd, TACTILE_F_ADD_SEALS, TACTILE_F_SEAL_SHRINK | TACTILE_F_SEAL_GROW | TACTILE_F_SEAL_WRITE | TACTILE_F_SEAL_SEAL);
+}
+
+static inline int tactile_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+#endif
