@@ -5,6 +5,9 @@ struct KeyboardState {
 }
 
 extension InputRouter {
+    /// Keys held now, in press order.
+    public var pressedKeys: [UInt32] { keyboard.pressed }
+
     /// The surface that receives keys: the toplevel last touched or clicked, or the compositor's choice.
     public var keyboardFocus: NodeID? { keyboard.focus?.node }
 

@@ -1,0 +1,26 @@
+import Responder
+
+/// Where new toplevels go. Predictable on purpose: the n-th toplevel cascades to
+/// (32·(n mod 10), 32·(n mod 10)), so tests and kiosk scripts know where a window appears.
+/// In kiosk mode every toplevel is told to take the whole output and sits at the origin.
+struct Placement {
+    let output: Size
+    let kiosk: Bool
+    private var placed = 0
+
+    init(output: Size, kiosk: Bool) {
+        self.output = output
+        self.kiosk = kiosk
+    }
+
+    mutating func nextToplevelPosition() -> Position {
+        guard !kiosk else { return .zero }
+        defer { placed += 1 }
+        let step = 32 * (placed % 10)
+        return Position(x: step, y: step)
+    }
+
+    /// The size a toplevel's first configure asks for: the output in kiosk mode, else
+    /// "choose your own" (0 × 0).
+    var initialToplevelSize: Size { kiosk ? output : .zero }
+}

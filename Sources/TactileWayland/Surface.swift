@@ -1,0 +1,197 @@
+import CWaylandServer
+import Responder
+
+/// The state of wl_surface that commit applies atomically (wl_surface is double-buffered).
+struct SurfaceState {
+    /// A buffer attached since the last commit (`.some(nil)`: a NULL attach, which unmaps).
+    var attachment: BufferAttachment??
+    var inputRegion = Region.infinite
+    var bufferScale: Int32 = 1
+    var bufferTransform: Int32 = 0
+    var offset = Position.zero
+}
+
+/// What a committed buffer contributes: its size, which gives the surface's size.
+struct BufferAttachment {
+    var width: Int
+    var height: Int
+}
+
+/// wl_surface: double-buffered state, the role that gives it a place in the scene, and the
+/// scene node it is hit-tested as once it has one.
+final class Surface: ResourceObject {
+    /// Unchecked: every object of a server dies with its display, at the latest while the
+    /// server shuts down, when a checked reference would already trap.
+    unowned(unsafe) let server: WaylandServer
+    let owner: ClientState
+    private(set) var pending = SurfaceState()
+    private(set) var current = SurfaceState()
+    /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
+    var node: NodeID?
+    var role: SurfaceRole?
+    /// The xdg_surface made for this surface, while it lives.
+    weak var xdgSurface: XdgSurface?
+    private var pendingFrameCallbacks: [OpaquePointer] = []
+    /// The buffer attached but not yet committed, with a listener that forgets it if the
+    /// client destroys it first.
+    private var pendingBuffer: BufferReference?
+
+    init(server: WaylandServer, owner: ClientState) {
+        self.server = server
+        self.owner = owner
+    }
+
+    var size: Size {
+        guard case .some(.some(let buffer)) = current.attachment else { return .zero }
+        let scale = Int(max(1, current.bufferScale))
+        let swapped = current.bufferTransform % 2 == 1  // 90° and 270°, flipped or not
+        let (w, h) = swapped ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
+        return Size(width: w / scale, height: h / scale)
+    }
+
+    var hasPendingBuffer: Bool { pendingBuffer != nil }
+
+    var hasBuffer: Bool {
+        if case .some(.some) = current.attachment { return true }
+        return false
+    }
+
+    override func resourceDestroyed() {
+        pendingBuffer = nil
+        role?.surfaceDestroyed()
+        for callback in pendingFrameCallbacks { wl_resource_destroy(callback) }
+        if let node {
+            server.surfacesByNode[node.slot] = nil
+            server.updateScene { $0.remove(node) }
+        }
+    }
+
+    fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
+        pendingBuffer = buffer.map { BufferReference($0) }
+        pending.attachment = .some(nil)
+        if version < 5 { pending.offset = Position(x: Int(x), y: Int(y)) }
+    }
+
+    fileprivate func commit() {
+        if let reference = pendingBuffer {
+            pending.attachment = .some(reference.attachment)
+            reference.release()
+            pendingBuffer = nil
+        }
+        server.frameCallbacks += pendingFrameCallbacks
+        pendingFrameCallbacks.removeAll()
+        let hadBuffer = hasBuffer
+        if let attachment = pending.attachment { current.attachment = attachment }
+        current.inputRegion = pending.inputRegion
+        current.bufferScale = pending.bufferScale
+        current.bufferTransform = pending.bufferTransform
+        pending.attachment = nil
+        role?.committed(surface: self, hadBuffer: hadBuffer)
+        syncNode()
+    }
+
+    /// Writes the committed state into the scene node, the only state hit testing sees.
+    func syncNode() {
+        guard let node else { return }
+        let (size, region, mapped) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false))
+        server.updateScene { scene in
+            scene.update(node) {
+                $0.size = size
+                $0.inputRegion = region
+                $0.isMapped = mapped
+            }
+        }
+    }
+
+    /// Puts the surface in the scene under `parent`; the role decides where.
+    func createNode(_ node: Node, under parent: NodeID, at position: StackPosition = .top) {
+        var created: NodeID?
+        server.updateScene { created = $0.add(node, to: parent, at: position) }
+        self.node = created
+        if let created { server.surfacesByNode[created.slot] = self }
+        syncNode()
+    }
+
+    static let requests = RequestTable(wl_surface_interface(
+        destroy: destroyResource,
+        attach: { _, resource, buffer, x, y in Surface.from(resource)?.attach(buffer, x: x, y: y) },
+        damage: { _, _, _, _, _, _ in },
+        frame: { client, resource, id in
+            guard let surface = Surface.from(resource),
+                  let callback = wl_resource_create(client, tactile_wl_callback_interface(), 1, id) else {
+                return wl_client_post_no_memory(client)
+            }
+            wl_resource_set_implementation(callback, nil, nil, nil)
+            surface.pendingFrameCallbacks.append(callback)
+        },
+        set_opaque_region: { _, _, _ in },
+        set_input_region: { _, resource, region in
+            Surface.from(resource)?.pending.inputRegion = region.flatMap { WlRegion.from($0)?.region } ?? .infinite
+        },
+        commit: { _, resource in Surface.from(resource)?.commit() },
+        set_buffer_transform: { _, resource, transform in
+            guard let surface = Surface.from(resource) else { return }
+            guard (0...7).contains(transform) else {
+                return surface.postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(transform) is not a wl_output.transform")
+            }
+            surface.pending.bufferTransform = transform
+        },
+        set_buffer_scale: { _, resource, scale in
+            guard let surface = Surface.from(resource) else { return }
+            guard scale >= 1 else {
+                return surface.postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(scale) is not positive")
+            }
+            surface.pending.bufferScale = scale
+        },
+        damage_buffer: { _, _, _, _, _, _ in },
+        offset: { _, resource, x, y in Surface.from(resource)?.pending.offset = Position(x: Int(x), y: Int(y)) }
+    ))
+}
+
+/// A role gives a surface its meaning (xdg_toplevel, wl_subsurface, ...), and one surface has
+/// at most one role in its life.
+protocol SurfaceRole: AnyObject {
+    /// Whether the role lets the surface be shown once it has a buffer.
+    var isMapped: Bool { get }
+    /// After the surface applied its pending state.
+    func committed(surface: Surface, hadBuffer: Bool)
+    func surfaceDestroyed()
+}
+
+/// A wl_buffer attached and not yet committed. Commit reads its size and releases it at once:
+/// the headless server never reads the pixels, so the client may reuse the buffer right away.
+final class BufferReference {
+    private var buffer: OpaquePointer?
+    private var listener: UnsafeMutablePointer<tactile_listener>?
+
+    init(_ buffer: OpaquePointer) {
+        self.buffer = buffer
+        listener = tactile_listener_create(nil, { listener, _ in
+            // The client destroyed the buffer before committing: forget it.
+            guard let listener else { return }
+            let owner = tactile_listener_context(listener)
+            if let owner { Unmanaged<BufferReference>.fromOpaque(owner).takeUnretainedValue().forget() }
+        })
+        listener!.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        wl_resource_add_destroy_listener(buffer, &listener!.pointee.listener)
+    }
+
+    deinit { forget() }
+
+    /// The size of an shm buffer; zero for a buffer of another kind (none is advertised).
+    var attachment: BufferAttachment? {
+        guard let buffer else { return nil }
+        guard let shm = wl_shm_buffer_get(buffer) else { return BufferAttachment(width: 0, height: 0) }
+        return BufferAttachment(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
+    }
+
+    func release() {
+        if let buffer { wl_buffer_send_release(buffer) }
+    }
+
+    private func forget() {
+        if let listener { tactile_listener_destroy(listener) }
+        listener = nil
+        buffer = nil
+    }
+}

@@ -1,0 +1,180 @@
+import CWaylandServer
+import Glibc
+import Logging
+import Responder
+
+/// The Wayland server: one wl_display with its globals, the routing core, and the mapping
+/// between protocol objects and scene nodes.
+///
+/// Confined to the thread that runs its event loop: every request handler, timer and input
+/// event runs there, one at a time, so nothing inside needs a lock.
+public final class WaylandServer {
+    let display: OpaquePointer
+    let loop: OpaquePointer
+    public let configuration: ServerConfiguration
+    let logger: Logger
+    var router: InputRouter
+    var clients: [OpaquePointer: ClientState] = [:]
+    var clientsByID: [ClientID: ClientState] = [:]
+    private var nextClientID: UInt64 = 1
+    /// The surface behind each scene node, by `NodeID.slot`.
+    var surfacesByNode: [Int: Surface] = [:]
+    /// Frame callbacks committed since the last tick, fired by the frame timer.
+    var frameCallbacks: [OpaquePointer] = []
+    var placement: Placement
+    let keymap: Keymap?
+    private var clientCreatedListener: UnsafeMutablePointer<tactile_listener>?
+    private var frameTimer: OpaquePointer?
+
+    /// Frame callbacks fire on this period, standing in for vblank (a headless output has none).
+    static let framePeriodMilliseconds: Int32 = 16
+
+    public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
+        guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
+        self.display = display
+        self.logger = logger
+        loop = wl_display_get_event_loop(display)
+        self.configuration = configuration
+        router = InputRouter(
+            scene: Scene(root: .compositor(size: configuration.outputSize)),
+            policy: configuration.routingPolicy
+        )
+        placement = Placement(output: configuration.outputSize, kiosk: configuration.kioskMode)
+        keymap = Keymap(layout: configuration.keyboardLayout)
+        if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        clientCreatedListener = tactile_listener_create(me, clientCreated)
+        wl_display_add_client_created_listener(display, &clientCreatedListener!.pointee.listener)
+        wl_display_init_shm(display)
+        createGlobals()
+        frameTimer = wl_event_loop_add_timer(loop, fireFrameCallbacks, me)
+        wl_event_source_timer_update(frameTimer, Self.framePeriodMilliseconds)
+    }
+
+    deinit {
+        shutDown()
+        if let frameTimer { wl_event_source_remove(frameTimer) }
+        wl_display_destroy(display)
+        if let clientCreatedListener { tactile_listener_destroy(clientCreatedListener) }
+    }
+
+    /// Listens on `$XDG_RUNTIME_DIR/name`, or on the first free `wayland-N` when nil.
+    @discardableResult
+    public func addSocket(named name: String? = nil) throws -> String {
+        if let name {
+            guard wl_display_add_socket(display, name) == 0 else { throw ServerError.socketUnavailable(name) }
+            return name
+        }
+        guard let chosen = wl_display_add_socket_auto(display) else { throw ServerError.socketUnavailable("wayland-N") }
+        return String(cString: chosen)
+    }
+
+    /// Runs the event loop until `terminate()` (from any thread, through `ServerHandle`), then
+    /// disconnects every client.
+    public func run() {
+        wl_display_run(display)
+        shutDown()
+    }
+
+    /// Disconnects every client, running their destroy handlers while the server is whole.
+    private func shutDown() {
+        wl_display_destroy_clients(display)
+    }
+
+    /// A handle another thread may keep to stop the loop.
+    public var handle: ServerHandle { ServerHandle(display: display) }
+
+    /// Routes one input event from a backend. Keys also drive the XKB state, so the focused
+    /// client hears about modifier changes; a key the core refuses does not touch it.
+    public func handle(_ event: InputEvent) {
+        var sink = ProtocolSink(server: self)
+        var modifiersChanged = false
+        if case .key(let key, let state, _) = event, let keymap, router.pressedKeys.contains(key) == (state == .released) {
+            modifiersChanged = keymap.update(key: key, state: state)
+        }
+        router.handle(event, sink: &sink)
+        if modifiersChanged, let focus = router.keyboardFocus, let client = surfacesByNode[focus.slot]?.owner {
+            sink.sendModifiers(to: client)
+        }
+    }
+
+    /// Refused input and dropped touches, as log lines.
+    func log(_ diagnostic: Diagnostic) {
+        switch diagnostic {
+        case .ignored(let event, let reason): logger.warning("ignored \(event): \(reason)")
+        case .touchDropped(let id, let reason): logger.debug("touch \(id) goes to nobody: \(reason)")
+        case .touchEmulatesPointer(let id, let client): logger.debug("touch \(id) drives the pointer of \(client), which has no wl_touch")
+        }
+    }
+
+    /// Applies a scene change and sends what it causes (touches ended, pointer re-entered).
+    func updateScene(_ change: (inout Scene) -> Void) {
+        var sink = ProtocolSink(server: self)
+        router.updateScene(sink: &sink, change)
+    }
+
+    func nextSerial() -> UInt32 { wl_display_next_serial(display) }
+
+    /// The time libinput would stamp: the monotonic clock.
+    func now() -> Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Instant(microseconds: UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000)
+    }
+
+    fileprivate func register(_ client: OpaquePointer) {
+        let state = ClientState(client: client, id: ClientID(nextClientID), server: self)
+        nextClientID += 1
+        clients[client] = state
+        clientsByID[state.id] = state
+    }
+
+    func forget(_ state: ClientState) {
+        clients[state.client] = nil
+        clientsByID[state.id] = nil
+        var sink = ProtocolSink(server: self)
+        router.clientDisconnected(state.id, sink: &sink)
+    }
+
+    fileprivate func tick() {
+        let time = now().milliseconds
+        let due = frameCallbacks
+        frameCallbacks.removeAll()
+        for callback in due {
+            wl_callback_send_done(callback, time)
+            wl_resource_destroy(callback)
+        }
+        wl_event_source_timer_update(frameTimer, Self.framePeriodMilliseconds)
+    }
+}
+
+/// Lets another thread stop a running server; the only thing that crosses threads.
+public struct ServerHandle: @unchecked Sendable {
+    let display: OpaquePointer
+
+    /// Makes `run()` return after the current dispatch (libwayland wakes its loop for this).
+    public func terminate() { wl_display_terminate(display) }
+}
+
+public enum ServerError: Error, CustomStringConvertible {
+    case displayCreationFailed
+    case socketUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .displayCreationFailed: "could not create a Wayland display"
+        case .socketUnavailable(let name): "could not listen on socket \(name) (is XDG_RUNTIME_DIR set and writable, and the name free?)"
+        }
+    }
+}
+
+private let clientCreated: @convention(c) (UnsafeMutablePointer<wl_listener>?, UnsafeMutableRawPointer?) -> Void = { listener, data in
+    guard let listener, let data else { return }
+    let server = Unmanaged<WaylandServer>.fromOpaque(tactile_listener_context(listener)).takeUnretainedValue()
+    server.register(OpaquePointer(data))
+}
+
+private let fireFrameCallbacks: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { data in
+    Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue().tick()
+    return 0
+}
