@@ -1,0 +1,74 @@
+import CWaylandClient
+import WaylandProtocols
+
+/// Listener tables for the test client, allocated once at stable addresses. Each callback
+/// finds its TestClient (or Window) in the user data.
+enum Listeners {
+    private static func make<T>(_ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        return pointer
+    }
+
+    private static func client(_ data: UnsafeMutableRawPointer?) -> TestClient {
+        Unmanaged<TestClient>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    nonisolated(unsafe) static let registry = make(wl_registry_listener(
+        global: { data, registry, name, interface, version in
+            client(data).announce(registry, name, String(cString: interface!), version)
+        },
+        global_remove: { _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let touch = make(wl_touch_listener(
+        down: { data, _, _, _, surface, id, x, y in
+            client(data).record(.touchDown(surface: wl_proxy_get_id(surface), id: id, x: x, y: y))
+        },
+        up: { data, _, _, _, id in client(data).record(.touchUp(id: id)) },
+        motion: { data, _, _, id, x, y in client(data).record(.touchMotion(id: id, x: x, y: y)) },
+        frame: { data, _ in client(data).record(.touchFrame) },
+        cancel: { data, _ in client(data).record(.touchCancel) },
+        shape: { _, _, _, _, _ in },
+        orientation: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let pointer = make(wl_pointer_listener(
+        enter: { data, _, _, surface, x, y in client(data).record(.pointerEnter(surface: wl_proxy_get_id(surface), x: x, y: y)) },
+        leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: wl_proxy_get_id(surface))) },
+        motion: { data, _, _, x, y in client(data).record(.pointerMotion(x: x, y: y)) },
+        button: { data, _, _, _, button, state in client(data).record(.pointerButton(button: button, state: state)) },
+        axis: { data, _, _, axis, value in client(data).record(.pointerAxis(axis: axis, value: value)) },
+        frame: { data, _ in client(data).record(.pointerFrame) },
+        axis_source: { _, _, _ in },
+        axis_stop: { _, _, _, _ in },
+        axis_discrete: { _, _, _, _ in },
+        axis_value120: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let keyboard = make(wl_keyboard_listener(
+        keymap: { data, _, format, fd, size in client(data).keymapReceived(format: format, fd: fd, size: size) },
+        enter: { data, _, _, surface, keys in
+            let count = (keys?.pointee.size ?? 0) / MemoryLayout<UInt32>.size
+            let values = (0..<count).map { keys!.pointee.data.load(fromByteOffset: $0 * 4, as: UInt32.self) }
+            client(data).record(.keyboardEnter(surface: wl_proxy_get_id(surface), keys: values))
+        },
+        leave: { data, _, _, surface in client(data).record(.keyboardLeave(surface: wl_proxy_get_id(surface))) },
+        key: { data, _, _, _, key, state in client(data).record(.key(key: key, state: state)) },
+        modifiers: { data, _, _, depressed, _, locked, _ in client(data).record(.modifiers(depressed: depressed, locked: locked)) },
+        repeat_info: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let wmBase = make(xdg_wm_base_listener(ping: { _, base, serial in xdg_wm_base_pong(base, serial) }))
+
+    nonisolated(unsafe) static let xdgSurface = make(xdg_surface_listener(configure: { data, _, serial in
+        Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().configureSerial = serial
+    }))
+
+    nonisolated(unsafe) static let toplevel = make(xdg_toplevel_listener(
+        configure: { _, _, _, _, _ in },
+        close: { _, _ in },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in }
+    ))
+}
