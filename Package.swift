@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "tactile", targets: ["tactile"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
@@ -28,7 +29,15 @@ let package = Package(
         .target(name: "WaylandProtocols", dependencies: ["CWaylandServer"]),
         // The benchmark scenes of SCENES.md, regenerated bit for bit; shared by tests and benchmarks.
         .target(name: "BenchmarkScenes", dependencies: ["Responder"]),
-        .executableTarget(name: "tactile", dependencies: ["Responder"]),
+        // Layer 4: the `tactile` executable (demo, serve, inject).
+        .executableTarget(
+            name: "tactile",
+            dependencies: [
+                "Responder", "TactileWayland", "CWaylandClient", "WaylandProtocols",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols"]),
         .executableTarget(

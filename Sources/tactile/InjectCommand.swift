@@ -1,0 +1,158 @@
+import ArgumentParser
+import CWaylandClient
+import Foundation
+import WaylandProtocols
+
+struct InjectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inject",
+        abstract: "Send input from a script to a running `tactile serve --test-input`.",
+        discussion: """
+        One event per line; '#' starts a comment. Coordinates are global (output) pixels.
+          touch down ID X Y | touch motion ID X Y | touch up ID | touch cancel ID | touch frame
+          pointer motion X Y | pointer button BUTTON pressed|released   (BUTTON: left, right, middle or an evdev code)
+          pointer scroll DX DY                                            (one wheel step: 120ths from the sign)
+          key CODE pressed|released                                       (CODE: evdev key code, e.g. 30 for A)
+          sleep MILLISECONDS
+        """
+    )
+
+    @Argument(help: "The script; standard input when absent or '-'.")
+    var script: String?
+
+    @Option(help: "The compositor's socket (default: $WAYLAND_DISPLAY).")
+    var socket: String?
+
+    func run() throws {
+        let text: String
+        if let script, script != "-" {
+            text = try String(contentsOfFile: script, encoding: .utf8)
+        } else {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let steps = try InjectScript.parse(text)
+        let connection = try InjectConnection(socket: socket)
+        for step in steps { try connection.perform(step) }
+    }
+}
+
+/// One line of an inject script.
+enum InjectStep: Equatable {
+    case touchDown(id: Int32, x: Double, y: Double)
+    case touchMotion(id: Int32, x: Double, y: Double)
+    case touchUp(id: Int32)
+    case touchCancel(id: Int32)
+    case touchFrame
+    case pointerMotion(x: Double, y: Double)
+    case pointerButton(button: UInt32, pressed: Bool)
+    case pointerScroll(dx: Double, dy: Double)
+    case key(code: UInt32, pressed: Bool)
+    case sleep(milliseconds: UInt32)
+}
+
+enum InjectScript {
+    struct Error: Swift.Error, CustomStringConvertible {
+        let line: Int
+        let text: String
+        let problem: String
+        var description: String { "line \(line): \(problem): \(text)" }
+    }
+
+    static func parse(_ text: String) throws -> [InjectStep] {
+        var steps: [InjectStep] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard !words.isEmpty else { continue }
+            guard let step = step(words) else {
+                throw Error(line: index + 1, text: String(raw), problem: "not an event this script knows")
+            }
+            steps.append(step)
+        }
+        return steps
+    }
+
+    private static func step(_ w: [String]) -> InjectStep? {
+        func num(_ i: Int) -> Double? { i < w.count ? Double(w[i]).flatMap { $0.isFinite ? $0 : nil } : nil }
+        func int(_ i: Int) -> Int32? { i < w.count ? Int32(w[i]) : nil }
+        func pressed(_ i: Int) -> Bool? { i < w.count ? ["pressed": true, "released": false][w[i]] : nil }
+        switch (w.first, w.count > 1 ? w[1] : nil, w.count) {
+        case ("touch", "down", 5): return int(2).flatMap { id in num(3).flatMap { x in num(4).map { .touchDown(id: id, x: x, y: $0) } } }
+        case ("touch", "motion", 5): return int(2).flatMap { id in num(3).flatMap { x in num(4).map { .touchMotion(id: id, x: x, y: $0) } } }
+        case ("touch", "up", 3): return int(2).map { .touchUp(id: $0) }
+        case ("touch", "cancel", 3): return int(2).map { .touchCancel(id: $0) }
+        case ("touch", "frame", 2): return .touchFrame
+        case ("pointer", "motion", 4): return num(2).flatMap { x in num(3).map { .pointerMotion(x: x, y: $0) } }
+        case ("pointer", "button", 4): return button(w[2]).flatMap { b in pressed(3).map { .pointerButton(button: b, pressed: $0) } }
+        case ("pointer", "scroll", 4): return num(2).flatMap { dx in num(3).map { .pointerScroll(dx: dx, dy: $0) } }
+        case ("key", _, 3): return UInt32(w[1]).flatMap { code in pressed(2).map { .key(code: code, pressed: $0) } }
+        case ("sleep", _, 2): return UInt32(w[1]).map { .sleep(milliseconds: $0) }
+        default: return nil
+        }
+    }
+
+    private static func button(_ word: String) -> UInt32? {
+        ["left": 0x110, "right": 0x111, "middle": 0x112][word] ?? UInt32(word)
+    }
+}
+
+/// A client connection holding tactile_test_input_v1.
+final class InjectConnection {
+    private let display: OpaquePointer
+    fileprivate var testInput: OpaquePointer?
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(socket: String?) throws {
+        guard let display = wl_display_connect(socket) else {
+            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
+        }
+        self.display = display
+        let registry = wl_display_get_registry(display)
+        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_display_roundtrip(display)
+        guard testInput != nil else {
+            throw Failure(description: "the compositor has no tactile_test_input_v1 (start it with `tactile serve --test-input`)")
+        }
+    }
+
+    deinit { wl_display_disconnect(display) }
+
+    func perform(_ step: InjectStep) throws {
+        let input = testInput
+        switch step {
+        case .touchDown(let id, let x, let y): tactile_test_input_v1_touch_down(input, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        case .touchMotion(let id, let x, let y): tactile_test_input_v1_touch_motion(input, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        case .touchUp(let id): tactile_test_input_v1_touch_up(input, id)
+        case .touchCancel(let id): tactile_test_input_v1_touch_cancel(input, id)
+        case .touchFrame: tactile_test_input_v1_touch_frame(input)
+        case .pointerMotion(let x, let y): tactile_test_input_v1_pointer_motion(input, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        case .pointerButton(let button, let pressed): tactile_test_input_v1_pointer_button(input, button, pressed ? 1 : 0)
+        case .pointerScroll(let dx, let dy):
+            let steps = { (v: Double) -> Int32 in v == 0 ? 0 : (v > 0 ? 120 : -120) }
+            tactile_test_input_v1_pointer_axis(input, wl_fixed_from_double(dx), wl_fixed_from_double(dy), steps(dx), steps(dy))
+        case .key(let code, let pressed): tactile_test_input_v1_key(input, code, pressed ? 1 : 0)
+        case .sleep(let ms):
+            guard wl_display_roundtrip(display) >= 0 else { throw Failure(description: "connection lost") }
+            usleep(ms * 1000)
+        }
+        guard wl_display_roundtrip(display) >= 0 else {
+            throw Failure(description: "the compositor refused \(step) (error \(wl_display_get_error(display)))")
+        }
+    }
+}
+
+nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
+    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_registry_listener(
+        global: { data, registry, name, interface, _ in
+            guard String(cString: interface!) == "tactile_test_input_v1" else { return }
+            let connection = Unmanaged<InjectConnection>.fromOpaque(data!).takeUnretainedValue()
+            connection.testInput = OpaquePointer(wl_registry_bind(registry, name, tactile_tactile_test_input_v1_interface(), 1))
+        },
+        global_remove: { _, _, _ in }
+    ))
+    return listener
+}()
