@@ -41,6 +41,7 @@ extension WaylandServer {
         createOutputGlobal()
         createSeatGlobal()
         createXdgShellGlobal()
+        createDataDeviceManagerGlobal()
         if configuration.enablesTestInput { createTestInputGlobal() }
     }
 }

@@ -22,6 +22,8 @@ public final class WaylandServer {
     /// Frame callbacks committed since the last tick, fired by the frame timer.
     var frameCallbacks: [OpaquePointer] = []
     var placement: Placement
+    /// The clipboard's current source, if a client set one.
+    weak var selection: DataSource?
     let keymap: Keymap?
     private var clientCreatedListener: UnsafeMutablePointer<tactile_listener>?
     private var frameTimer: OpaquePointer?
