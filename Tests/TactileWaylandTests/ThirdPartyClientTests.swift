@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import WaylandProtocols
+
+/// Real clients that are not ours, against the server, with injected input; their own output
+/// is the evidence. A missing client fails the test (scripts/setup installs them).
+@Suite struct ThirdPartyClientTests {
+    let server: TestServer
+    let injector: TestClient
+
+    init() throws {
+        server = try TestServer()
+        injector = try TestClient(socket: server.socket, devices: [])
+    }
+
+    @Test func wevPrintsInjectedTouchAndPointerAtSurfaceLocalCoordinates() throws {
+        let wev = try ClientProcess(["stdbuf", "-oL", "wev"], socket: server.socket)
+        // wev's window is the first toplevel: the placement policy puts it at the origin. It is
+        // mapped once the pointer can enter it.
+        try wev.waitUntil("wl_pointer] enter") {
+            try injector.inject { tactile_test_input_v1_pointer_motion($0, f(1), f(1)) }
+        }
+        try injector.inject { input in
+            tactile_test_input_v1_touch_down(input, 7, f(100), f(120.5))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 7, f(700), f(50))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 7)
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_pointer_motion(input, f(40.25), f(60))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+            tactile_test_input_v1_pointer_button(input, 0x110, 0)
+        }
+        let output = try wev.waitForOutput(containing: "state: 0 (released)")
+        #expect(output.contains("wl_touch] down: serial:"))
+        #expect(output.contains("id: 7; x, y: 100.000000, 120.500000"))
+        #expect(output.contains("wl_touch] motion: time:") && output.contains("id: 7; x, y: 700.000000, 50.000000"))
+        #expect(output.contains("wl_touch] up: serial:") && output.contains("id: 7"))
+        #expect(output.contains("wl_pointer] motion: time:") && output.contains("x, y: 40.250000, 60.000000"))
+        #expect(output.contains("button: 272 (left), state: 1 (pressed)"))
+    }
+
+    @Test func waylandInfoListsTheGlobalsRealClientsNeed() throws {
+        let info = try ClientProcess(["wayland-info"], socket: server.socket)
+        let output = try info.waitForExit()
+        for global in ["wl_compositor", "wl_shm", "wl_seat", "wl_output", "xdg_wm_base", "wl_data_device_manager", "tactile_test_input_v1"] {
+            #expect(output.contains("interface: '\(global)'"), "wayland-info did not list \(global)")
+        }
+        #expect(output.contains("name: seat0"))
+    }
+}
+
+/// A client program run against the test server, its standard output collected as it comes.
+final class ClientProcess {
+    private let process = Process()
+    private let output = Pipe()
+    private var collected = ""
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ command: [String], socket: String) throws {
+        guard let path = Self.find(command[0]) else {
+            throw Failure(description: "\(command[0]) is not installed (scripts/setup installs it)")
+        }
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = Array(command.dropFirst())
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = socket
+        environment["XDG_RUNTIME_DIR"] = TestServer.runtimeDirectory
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Everything printed so far, once it contains `marker`; fails after ten seconds.
+    @discardableResult
+    func waitForOutput(containing marker: String) throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        while !collected.contains(marker) {
+            guard Date() < deadline else {
+                throw Failure(description: "no \"\(marker)\" within 10 s; output so far:\n\(collected)")
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty, !process.isRunning {
+                throw Failure(description: "exited (\(process.terminationStatus)) before \"\(marker)\"; output:\n\(collected)")
+            }
+            collected += String(decoding: chunk, as: UTF8.self)
+        }
+        return collected
+    }
+
+    /// Repeats `probe` every 50 ms until the output contains `marker`; fails after ten seconds.
+    func waitUntil(_ marker: String, probing probe: () throws -> Void) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !collected.contains(marker) {
+            guard Date() < deadline, process.isRunning else {
+                throw Failure(description: "no \"\(marker)\" within 10 s; output so far:\n\(collected)")
+            }
+            try probe()
+            usleep(50_000)
+            collected += String(decoding: readAvailable(), as: UTF8.self)
+        }
+    }
+
+    /// Whatever the pipe holds now, without blocking.
+    private func readAvailable() -> Data {
+        let fd = output.fileHandleForReading.fileDescriptor
+        var data = Data()
+        var pending: Int32 = 0
+        while ioctl(fd, UInt(FIONREAD), &pending) == 0, pending > 0 {
+            data.append(output.fileHandleForReading.readData(ofLength: Int(pending)))
+        }
+        return data
+    }
+
+    /// Everything printed, after the program exits by itself.
+    func waitForExit() throws -> String {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return collected + String(decoding: data, as: UTF8.self)
+    }
+
+    private static func find(_ name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
