@@ -38,6 +38,7 @@ extension WaylandServer {
             let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
             _ = server.bindGlobal(client, tactile_wl_compositor_interface(), version, id, WaylandServer.compositorRequests)
         }
+        createSubcompositorGlobal()
         createOutputGlobal()
         createSeatGlobal()
         createXdgShellGlobal()

@@ -32,6 +32,14 @@ final class Surface: ResourceObject {
     /// The xdg_surface made for this surface, while it lives.
     weak var xdgSurface: XdgSurface?
     private var pendingFrameCallbacks: [OpaquePointer] = []
+    /// A synchronized subsurface's committed state, waiting for its parent's apply.
+    private(set) var cached: SurfaceState?
+    private var cachedFrameCallbacks: [OpaquePointer] = []
+    /// Subsurfaces of this surface, bottom to top as added; those added since the last apply
+    /// wait in `pendingChildren`, and restacking waits in `pendingRestacks`.
+    var children: [Subsurface] = []
+    var pendingChildren: [Subsurface] = []
+    var pendingRestacks: [(Subsurface, SubsurfacePlacement)] = []
     /// The buffer attached but not yet committed, with a listener that forgets it if the
     /// client destroys it first.
     private var pendingBuffer: BufferReference?
@@ -59,11 +67,9 @@ final class Surface: ResourceObject {
     override func resourceDestroyed() {
         pendingBuffer = nil
         role?.surfaceDestroyed()
-        for callback in pendingFrameCallbacks { wl_resource_destroy(callback) }
-        if let node {
-            server.surfacesByNode[node.slot] = nil
-            server.updateScene { $0.remove(node) }
-        }
+        for callback in pendingFrameCallbacks + cachedFrameCallbacks { wl_resource_destroy(callback) }
+        for child in children + pendingChildren { child.parentDestroyed() }
+        removeNode()
     }
 
     fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
@@ -72,22 +78,73 @@ final class Surface: ResourceObject {
         if version < 5 { pending.offset = Position(x: Int(x), y: Int(y)) }
     }
 
+    /// wl_surface.commit: a synchronized subsurface caches the state for its parent's next
+    /// apply; every other surface applies it now (with any state cached before).
     fileprivate func commit() {
         if let reference = pendingBuffer {
             pending.attachment = .some(reference.attachment)
             reference.release()
             pendingBuffer = nil
         }
-        server.frameCallbacks += pendingFrameCallbacks
-        pendingFrameCallbacks.removeAll()
-        let hadBuffer = hasBuffer
-        if let attachment = pending.attachment { current.attachment = attachment }
-        current.inputRegion = pending.inputRegion
-        current.bufferScale = pending.bufferScale
-        current.bufferTransform = pending.bufferTransform
+        var state = pending
+        if let cached, state.attachment == nil { state.attachment = cached.attachment }
         pending.attachment = nil
+        let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
+        pendingFrameCallbacks.removeAll()
+        if let subsurface = role as? Subsurface, subsurface.isEffectivelySynchronized {
+            cached = state
+            cachedFrameCallbacks = callbacks
+            return
+        }
+        cached = nil
+        cachedFrameCallbacks.removeAll()
+        apply(state, frameCallbacks: callbacks)
+    }
+
+    /// Applies cached state now (a subsurface whose parent applied, or one set desynchronized).
+    func applyCachedState() {
+        guard let state = cached else { return }
+        let callbacks = cachedFrameCallbacks
+        cached = nil
+        cachedFrameCallbacks.removeAll()
+        apply(state, frameCallbacks: callbacks)
+    }
+
+    /// Makes `state` current; then, as a parent, applies what its subsurfaces left pending on it
+    /// (new subsurfaces, positions, stacking) and their cached state.
+    private func apply(_ state: SurfaceState, frameCallbacks callbacks: [OpaquePointer]) {
+        server.frameCallbacks += callbacks
+        let hadBuffer = hasBuffer
+        if let attachment = state.attachment { current.attachment = attachment }
+        current.inputRegion = state.inputRegion
+        current.bufferScale = state.bufferScale
+        current.bufferTransform = state.bufferTransform
         role?.committed(surface: self, hadBuffer: hadBuffer)
         syncNode()
+        applySubsurfaceState()
+    }
+
+    private func applySubsurfaceState() {
+        let added = pendingChildren
+        pendingChildren.removeAll()
+        children += added
+        for child in added { child.surface?.createSubsurfaceNode(under: self) }
+        for child in children { child.applyPendingPosition() }
+        let restacks = pendingRestacks
+        pendingRestacks.removeAll()
+        for (child, placement) in restacks { restack(child, placement) }
+        for child in children { child.surface?.applyCachedState() }
+    }
+
+    private func restack(_ child: Subsurface, _ placement: SubsurfacePlacement) {
+        guard let node = child.surface?.node else { return }
+        let position: StackPosition?
+        switch placement {
+        case .above(let sibling): position = sibling.node.map { .above($0) }
+        case .below(let sibling): position = sibling.node.map { .below($0) }
+        }
+        guard let position else { return }
+        server.updateScene { $0.restack(node, to: position) }
     }
 
     /// Writes the committed state into the scene node, the only state hit testing sees.
@@ -103,13 +160,36 @@ final class Surface: ResourceObject {
         }
     }
 
-    /// Puts the surface in the scene under `parent`; the role decides where.
+    /// Puts the surface in the scene under `parent`, with the subsurfaces it already has.
     func createNode(_ node: Node, under parent: NodeID, at position: StackPosition = .top) {
         var created: NodeID?
         server.updateScene { created = $0.add(node, to: parent, at: position) }
         self.node = created
-        if let created { server.surfacesByNode[created.slot] = self }
+        guard let created else { return }
+        server.surfacesByNode[created.slot] = self
         syncNode()
+        for child in children { child.surface?.createSubsurfaceNode(under: self) }
+    }
+
+    /// A subsurface's node: on top of its parent's stack, at its position.
+    fileprivate func createSubsurfaceNode(under parent: Surface) {
+        guard node == nil, let parentNode = parent.node, let subsurface = role as? Subsurface else { return }
+        createNode(.surface(of: owner.id, position: subsurface.position, isMapped: false), under: parentNode)
+    }
+
+    /// Takes the surface (and its subsurfaces with it) out of the scene: unmapped, not hit.
+    func removeNode() {
+        guard let node else { return }
+        forgetNodes()
+        server.updateScene { $0.remove(node) }
+    }
+
+    /// Clears this surface's and its subsurfaces' node references; removing a node removes
+    /// its subtree, so their nodes go with it.
+    private func forgetNodes() {
+        if let node { server.surfacesByNode[node.slot] = nil }
+        node = nil
+        for child in children { child.surface?.forgetNodes() }
     }
 
     static let requests = RequestTable(wl_surface_interface(

@@ -112,10 +112,7 @@ final class XdgPopup: ResourceObject, XdgRole {
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
-        guard let surface = xdg.surface, let node = surface.node else { return }
-        surface.server.surfacesByNode[node.slot] = nil
-        surface.node = nil
-        surface.server.updateScene { $0.remove(node) }
+        xdg.surface?.removeNode()
     }
 
     static let requests = RequestTable(xdg_popup_interface(

@@ -125,10 +125,7 @@ final class XdgToplevel: ResourceObject, XdgRole {
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
-        guard let surface = xdg.surface, let node = surface.node else { return }
-        surface.server.surfacesByNode[node.slot] = nil
-        surface.node = nil
-        surface.server.updateScene { $0.remove(node) }
+        xdg.surface?.removeNode()
     }
 
     private func sendConfigure() {

@@ -117,6 +117,35 @@ final class TestClient {
         return window
     }
 
+    /// A subsurface of `parent` with a committed buffer of `width × height` (cached while it
+    /// is synchronized, so the parent's next commit shows it). Returns its surface and role.
+    func subsurface(of parent: OpaquePointer, width: Int32, height: Int32) throws -> (surface: OpaquePointer, role: OpaquePointer) {
+        let surface = wl_compositor_create_surface(compositor)!
+        let role = wl_subcompositor_get_subsurface(subcompositor, surface, parent)!
+        wl_surface_attach(surface, try buffer(width: width, height: height), 0, 0)
+        wl_surface_commit(surface)
+        return (surface, role)
+    }
+
+    /// Attaches a fresh buffer of the size and commits.
+    func commitBuffer(_ surface: OpaquePointer, width: Int32, height: Int32) throws {
+        wl_surface_attach(surface, try buffer(width: width, height: height), 0, 0)
+        wl_surface_commit(surface)
+    }
+
+    /// The surface a touch at (x, y) goes to, or nil; the touch is ended again.
+    func surfaceHit(at x: Double, _ y: Double) throws -> UInt32? {
+        try roundtrip()
+        _ = take()
+        try inject { input in
+            tactile_test_input_v1_touch_down(input, 99, f(x), f(y))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 99)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        return take().compactMap { if case .touchDown(let surface, _, _, _) = $0 { surface } else { nil } }.first
+    }
+
     /// An shm buffer of the size, filled with nothing in particular.
     func buffer(width: Int32, height: Int32) throws -> OpaquePointer {
         let stride = width * 4, size = stride * height
