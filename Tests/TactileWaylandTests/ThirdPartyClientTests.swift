@@ -40,6 +40,59 @@ import WaylandProtocols
         #expect(output.contains("button: 272 (left), state: 1 (pressed)"))
     }
 
+    @Test func westonSimpleTouchReceivesTouchesAtSurfaceLocalCoordinates() throws {
+        let client = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
+        try client.waitUntil(".down(") { try tap(1, 1) }
+        try injector.inject { input in
+            tactile_test_input_v1_touch_down(input, 7, f(100), f(120.5))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 7, f(110), f(130))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 7)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let log = try client.waitForOutput(containing: ", 7)\n")
+        #expect(log.contains(", 7, 100.00000000, 120.50000000)"))
+        #expect(log.contains(".motion(") && log.contains(", 7, 110.00000000, 130.00000000)"))
+        #expect(log.contains(".up("))
+    }
+
+    @Test func westonEventdemoLogsInjectedPointerMotionAndButtons() throws {
+        let client = try ClientProcess(["stdbuf", "-oL", "weston-eventdemo", "--log-motion", "--log-button"], socket: server.socket, protocolLog: true)
+        try client.waitUntil(".enter(") {
+            try injector.inject { tactile_test_input_v1_pointer_motion($0, f(50), f(50)) }
+        }
+        try injector.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(100), f(120.5))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+            tactile_test_input_v1_pointer_button(input, 0x110, 0)
+        }
+        let log = try client.waitForOutput(containing: "state: released")
+        #expect(log.contains(".motion(") && log.contains(", 100.00000000, 120.50000000)"))
+        #expect(log.contains("motion time: "))
+        #expect(log.contains("button: 272, state: pressed"))
+    }
+
+    @Test func westonSubsurfacesMapsWithItsSubsurfacesAndTakesTouches() throws {
+        let client = try ClientProcess(["weston-subsurfaces"], socket: server.socket, protocolLog: true)
+        try client.waitForOutput(containing: ".set_desync()")
+        try client.waitUntil(".down(") { try tap(40, 40) }
+        let log = try client.waitForOutput(containing: "wl_subcompositor")
+        #expect(log.contains("get_subsurface(new id wl_subsurface@"))
+        #expect(!log.contains("error"), "the server posted a protocol error")
+        #expect(client.isRunning)
+    }
+
+    /// A touch down and up at a point, one frame each.
+    private func tap(_ x: Double, _ y: Double) throws {
+        try injector.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(x), f(y))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+    }
+
     @Test func waylandInfoListsTheGlobalsRealClientsNeed() throws {
         let info = try ClientProcess(["wayland-info"], socket: server.socket)
         let output = try info.waitForExit()
@@ -60,7 +113,9 @@ final class ClientProcess {
         let description: String
     }
 
-    init(_ command: [String], socket: String) throws {
+    /// With `protocolLog`, libwayland in the client logs every message (WAYLAND_DEBUG=client),
+    /// which shows what the client received even when it prints nothing itself.
+    init(_ command: [String], socket: String, protocolLog: Bool = false) throws {
         guard let path = Self.find(command[0]) else {
             throw Failure(description: "\(command[0]) is not installed (scripts/setup installs it)")
         }
@@ -69,6 +124,7 @@ final class ClientProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = socket
         environment["XDG_RUNTIME_DIR"] = TestServer.runtimeDirectory
+        if protocolLog { environment["WAYLAND_DEBUG"] = "client" }
         process.environment = environment
         process.standardOutput = output
         process.standardError = output
@@ -79,6 +135,8 @@ final class ClientProcess {
         if process.isRunning { process.terminate() }
     }
 
+    var isRunning: Bool { process.isRunning }
+
     /// Everything printed so far, once it contains `marker`; fails after ten seconds.
     @discardableResult
     func waitForOutput(containing marker: String) throws -> String {
@@ -87,9 +145,12 @@ final class ClientProcess {
             guard Date() < deadline else {
                 throw Failure(description: "no \"\(marker)\" within 10 s; output so far:\n\(collected)")
             }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty, !process.isRunning {
-                throw Failure(description: "exited (\(process.terminationStatus)) before \"\(marker)\"; output:\n\(collected)")
+            let chunk = readAvailable()
+            if chunk.isEmpty {
+                guard process.isRunning else {
+                    throw Failure(description: "exited (\(process.terminationStatus)) before \"\(marker)\"; output:\n\(collected)")
+                }
+                usleep(20_000)
             }
             collected += String(decoding: chunk, as: UTF8.self)
         }
