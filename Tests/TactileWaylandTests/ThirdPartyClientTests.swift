@@ -83,6 +83,16 @@ import WaylandProtocols
         #expect(client.isRunning)
     }
 
+    @Test func gtk3DemoMapsAWindowAndTakesATouch() throws {
+        let client = try ClientProcess(["gtk3-demo"], socket: server.socket, protocolLog: true, environment: ["GDK_BACKEND": "wayland"])
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitUntil(".down(", within: 30) { try tap(200, 200) }
+        let log = try client.waitForOutput(containing: ".up(")
+        #expect(log.contains("xdg_toplevel@") && log.contains(".configure("))
+        #expect(log.contains(", 1, 200.00000000, 200.00000000)"))
+        #expect(client.isRunning)
+    }
+
     /// A touch down and up at a point, one frame each.
     private func tap(_ x: Double, _ y: Double) throws {
         try injector.inject { input in
@@ -115,7 +125,7 @@ final class ClientProcess {
 
     /// With `protocolLog`, libwayland in the client logs every message (WAYLAND_DEBUG=client),
     /// which shows what the client received even when it prints nothing itself.
-    init(_ command: [String], socket: String, protocolLog: Bool = false) throws {
+    init(_ command: [String], socket: String, protocolLog: Bool = false, environment extra: [String: String] = [:]) throws {
         guard let path = Self.find(command[0]) else {
             throw Failure(description: "\(command[0]) is not installed (scripts/setup installs it)")
         }
@@ -125,6 +135,7 @@ final class ClientProcess {
         environment["WAYLAND_DISPLAY"] = socket
         environment["XDG_RUNTIME_DIR"] = TestServer.runtimeDirectory
         if protocolLog { environment["WAYLAND_DEBUG"] = "client" }
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardOutput = output
         process.standardError = output
@@ -137,13 +148,13 @@ final class ClientProcess {
 
     var isRunning: Bool { process.isRunning }
 
-    /// Everything printed so far, once it contains `marker`; fails after ten seconds.
+    /// Everything printed so far, once it contains `marker`; fails after `seconds`.
     @discardableResult
-    func waitForOutput(containing marker: String) throws -> String {
-        let deadline = Date().addingTimeInterval(10)
+    func waitForOutput(containing marker: String, within seconds: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
         while !collected.contains(marker) {
             guard Date() < deadline else {
-                throw Failure(description: "no \"\(marker)\" within 10 s; output so far:\n\(collected)")
+                throw Failure(description: "no \"\(marker)\" within \(seconds) s; output so far:\n\(collected.suffix(4000))")
             }
             let chunk = readAvailable()
             if chunk.isEmpty {
@@ -157,12 +168,12 @@ final class ClientProcess {
         return collected
     }
 
-    /// Repeats `probe` every 50 ms until the output contains `marker`; fails after ten seconds.
-    func waitUntil(_ marker: String, probing probe: () throws -> Void) throws {
-        let deadline = Date().addingTimeInterval(10)
+    /// Repeats `probe` every 50 ms until the output contains `marker`; fails after `seconds`.
+    func waitUntil(_ marker: String, within seconds: Double = 10, probing probe: () throws -> Void) throws {
+        let deadline = Date().addingTimeInterval(seconds)
         while !collected.contains(marker) {
             guard Date() < deadline, process.isRunning else {
-                throw Failure(description: "no \"\(marker)\" within 10 s; output so far:\n\(collected)")
+                throw Failure(description: "no \"\(marker)\" within \(seconds) s; output so far:\n\(collected.suffix(4000))")
             }
             try probe()
             usleep(50_000)
