@@ -41,7 +41,8 @@ extension WaylandServer {
         createSubcompositorGlobal()
         createOutputGlobal()
         createSeatGlobal()
-        createXdgShellGlobal()
+        createXdgShellGlobals()
+        createShellGlobal()
         createDataDeviceManagerGlobal()
         if configuration.enablesTestInput { createTestInputGlobal() }
     }

@@ -2,13 +2,23 @@ import CWaylandServer
 import Responder
 import WaylandProtocols
 
-/// xdg_positioner: the rules for placing a popup relative to its parent.
+/// xdg_positioner (or zxdg_positioner_v6): the rules for placing a popup relative to its
+/// parent. Anchor and gravity are kept as the stable protocol's values; v6's bitmasks are
+/// converted on the way in.
 final class XdgPositioner: ResourceObject {
     var size = Size.zero
     var anchorRect: Rect?
     var anchor = XDG_POSITIONER_ANCHOR_NONE.rawValue
     var gravity = XDG_POSITIONER_GRAVITY_NONE.rawValue
     var offset = Position.zero
+
+    static func create(_ flavor: XdgFlavor, _ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32) {
+        guard let client, let shell else { return }
+        switch flavor {
+        case .stable: XdgPositioner().bind(client: client, interface: tactile_xdg_positioner_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
+        case .unstableV6: XdgPositioner().bind(client: client, interface: tactile_zxdg_positioner_v6_interface(), version: 1, id: id, implementation: v6Requests)
+        }
+    }
 
     var isComplete: Bool { size.width > 0 && size.height > 0 && anchorRect != nil }
 
@@ -41,45 +51,69 @@ final class XdgPositioner: ResourceObject {
         return Rect(x: x + offset.x, y: y + offset.y, width: size.width, height: size.height)
     }
 
+    private func setSize(_ width: Int32, _ height: Int32) {
+        guard width > 0, height > 0 else { return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "popup size must be positive") }
+        size = Size(width: Int(width), height: Int(height))
+    }
+
+    private func setAnchorRect(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) {
+        guard width >= 0, height >= 0 else {
+            return postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rectangle size must not be negative")
+        }
+        anchorRect = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+    }
+
+    /// The stable anchor (or gravity) for a stable value, or for a v6 bitmask.
+    private func stableDirection(_ value: UInt32, from flavor: XdgFlavor, what: String) -> UInt32? {
+        let stable: UInt32?
+        switch flavor {
+        case .stable: stable = value <= XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT.rawValue ? value : nil
+        // v6: top 1, bottom 2, left 4, right 8, combined; stable: none, top, bottom, left, right,
+        // top_left, bottom_left, top_right, bottom_right. Gravity uses the same values.
+        case .unstableV6: stable = [0: 0, 1: 1, 2: 2, 4: 3, 8: 4, 5: 5, 6: 6, 9: 7, 10: 8][value]
+        }
+        if stable == nil { postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "\(value) is not a valid \(what)") }
+        return stable
+    }
+
     static let requests = RequestTable(xdg_positioner_interface(
         destroy: destroyResource,
-        set_size: { _, resource, width, height in
-            guard let positioner = XdgPositioner.from(resource) else { return }
-            guard width > 0, height > 0 else {
-                return positioner.postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "popup size must be positive")
-            }
-            positioner.size = Size(width: Int(width), height: Int(height))
+        set_size: { _, r, width, height in XdgPositioner.from(r)?.setSize(width, height) },
+        set_anchor_rect: { _, r, x, y, width, height in XdgPositioner.from(r)?.setAnchorRect(x, y, width, height) },
+        set_anchor: { _, r, value in
+            guard let p = XdgPositioner.from(r), let anchor = p.stableDirection(value, from: .stable, what: "anchor") else { return }
+            p.anchor = anchor
         },
-        set_anchor_rect: { _, resource, x, y, width, height in
-            guard let positioner = XdgPositioner.from(resource) else { return }
-            guard width >= 0, height >= 0 else {
-                return positioner.postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor rectangle size must not be negative")
-            }
-            positioner.anchorRect = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
-        },
-        set_anchor: { _, resource, anchor in
-            guard let positioner = XdgPositioner.from(resource) else { return }
-            guard anchor <= XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT.rawValue else {
-                return positioner.postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "anchor \(anchor) is not an xdg_positioner.anchor")
-            }
-            positioner.anchor = anchor
-        },
-        set_gravity: { _, resource, gravity in
-            guard let positioner = XdgPositioner.from(resource) else { return }
-            guard gravity <= XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT.rawValue else {
-                return positioner.postError(XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, "gravity \(gravity) is not an xdg_positioner.gravity")
-            }
-            positioner.gravity = gravity
+        set_gravity: { _, r, value in
+            guard let p = XdgPositioner.from(r), let gravity = p.stableDirection(value, from: .stable, what: "gravity") else { return }
+            p.gravity = gravity
         },
         set_constraint_adjustment: { _, _, _ in },
-        set_offset: { _, resource, x, y in XdgPositioner.from(resource)?.offset = Position(x: Int(x), y: Int(y)) },
+        set_offset: { _, r, x, y in XdgPositioner.from(r)?.offset = Position(x: Int(x), y: Int(y)) },
         set_reactive: { _, _ in },
         set_parent_size: { _, _, _, _ in },
         set_parent_configure: { _, _, _ in }
     ))
+
+    static let v6Requests = RequestTable(zxdg_positioner_v6_interface(
+        destroy: destroyResource,
+        set_size: { _, r, width, height in XdgPositioner.from(r)?.setSize(width, height) },
+        set_anchor_rect: { _, r, x, y, width, height in XdgPositioner.from(r)?.setAnchorRect(x, y, width, height) },
+        set_anchor: { _, r, value in
+            guard let p = XdgPositioner.from(r), let anchor = p.stableDirection(value, from: .unstableV6, what: "anchor") else { return }
+            p.anchor = anchor
+        },
+        set_gravity: { _, r, value in
+            guard let p = XdgPositioner.from(r), let gravity = p.stableDirection(value, from: .unstableV6, what: "gravity") else { return }
+            p.gravity = gravity
+        },
+        set_constraint_adjustment: { _, _, _ in },
+        set_offset: { _, r, x, y in XdgPositioner.from(r)?.offset = Position(x: Int(x), y: Int(y)) }
+    ))
 }
 
-/// xdg_popup: a menu or tooltip placed by its positioner, as a child of its parent's node.
+/// xdg_popup (or zxdg_popup_v6): a menu or tooltip placed by its positioner, as a child of
+/// its parent's node.
 final class XdgPopup: ResourceObject, XdgRole {
     let xdg: XdgSurface
     let rect: Rect
@@ -98,14 +132,22 @@ final class XdgPopup: ResourceObject, XdgRole {
             return nil
         }
         let popup = XdgPopup(xdg: xdg, rect: rect)
-        guard popup.bind(client: client, interface: tactile_xdg_popup_interface(), version: xdg.version, id: id, implementation: requests) else { return nil }
+        let bound = switch xdg.flavor {
+        case .stable: popup.bind(client: client, interface: tactile_xdg_popup_interface(), version: xdg.version, id: id, implementation: requests)
+        case .unstableV6: popup.bind(client: client, interface: tactile_zxdg_popup_v6_interface(), version: 1, id: id, implementation: v6Requests)
+        }
+        guard bound else { return nil }
         surface.createNode(.surface(of: surface.owner.id, position: Position(x: rect.x, y: rect.y), isMapped: false), under: parentNode)
         return popup
     }
 
     func committed(surface: Surface, hadBuffer: Bool) {
         guard !xdg.hasConfigured, let resource else { return }
-        xdg_popup_send_configure(resource, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        let (x, y, w, h) = (Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        switch xdg.flavor {
+        case .stable: xdg_popup_send_configure(resource, x, y, w, h)
+        case .unstableV6: zxdg_popup_v6_send_configure(resource, x, y, w, h)
+        }
         xdg.sendConfigure()
     }
 
@@ -119,5 +161,10 @@ final class XdgPopup: ResourceObject, XdgRole {
         destroy: destroyResource,
         grab: { _, _, _, _ in },
         reposition: { _, _, _, _ in }
+    ))
+
+    static let v6Requests = RequestTable(zxdg_popup_v6_interface(
+        destroy: destroyResource,
+        grab: { _, _, _, _ in }
     ))
 }

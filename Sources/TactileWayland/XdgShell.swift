@@ -2,58 +2,85 @@ import CWaylandServer
 import Responder
 import WaylandProtocols
 
+/// Which xdg-shell a client speaks: the stable one, or unstable v6 (older GTK and Qt).
+/// The objects behind both are the same; only interface names and senders differ.
+enum XdgFlavor {
+    case stable, unstableV6
+}
+
 extension WaylandServer {
     static let xdgWmBaseVersion: Int32 = 5
 
-    func createXdgShellGlobal() {
+    func createXdgShellGlobals() {
         let me = Unmanaged.passUnretained(self).toOpaque()
         wl_global_create(display, tactile_xdg_wm_base_interface(), Self.xdgWmBaseVersion, me) { client, data, version, id in
             let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
             _ = server.bindGlobal(client, tactile_xdg_wm_base_interface(), version, id, WaylandServer.xdgWmBaseRequests)
         }
+        wl_global_create(display, tactile_zxdg_shell_v6_interface(), 1, me) { client, data, version, id in
+            let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
+            _ = server.bindGlobal(client, tactile_zxdg_shell_v6_interface(), version, id, WaylandServer.xdgShellV6Requests)
+        }
     }
 
     static let xdgWmBaseRequests = RequestTable(xdg_wm_base_interface(
         destroy: destroyResource,
-        create_positioner: { client, base, id in
-            guard let client else { return }
-            XdgPositioner().bind(client: client, interface: tactile_xdg_positioner_interface(), version: wl_resource_get_version(base), id: id, implementation: XdgPositioner.requests)
-        },
-        get_xdg_surface: { client, base, id, surfaceResource in
-            guard let client, let base, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.role == nil, surface.xdgSurface == nil else {
-                return tactile_post_error(base, XDG_WM_BASE_ERROR_ROLE.rawValue, "wl_surface already has a role")
-            }
-            guard !surface.hasBuffer, !surface.hasPendingBuffer else {
-                return tactile_post_error(base, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "wl_surface already has a buffer")
-            }
-            let xdg = XdgSurface(surface: surface)
-            guard xdg.bind(client: client, interface: tactile_xdg_surface_interface(), version: wl_resource_get_version(base), id: id, implementation: XdgSurface.requests) else { return }
-            surface.xdgSurface = xdg
-        },
+        create_positioner: { client, base, id in XdgPositioner.create(.stable, client, base, id) },
+        get_xdg_surface: { client, base, id, surface in XdgSurface.create(.stable, client, base, id, surface) },
+        pong: { _, _, _ in }
+    ))
+
+    static let xdgShellV6Requests = RequestTable(zxdg_shell_v6_interface(
+        destroy: destroyResource,
+        create_positioner: { client, shell, id in XdgPositioner.create(.unstableV6, client, shell, id) },
+        get_xdg_surface: { client, shell, id, surface in XdgSurface.create(.unstableV6, client, shell, id, surface) },
         pong: { _, _, _ in }
     ))
 }
 
-/// xdg_surface: the configure/ack handshake shared by toplevels and popups.
+/// xdg_surface (or zxdg_surface_v6): the configure handshake shared by toplevels and popups.
 final class XdgSurface: ResourceObject {
+    let flavor: XdgFlavor
     weak var surface: Surface?
     /// Weak: the role object holds this xdg_surface (it needs it to configure), not the reverse.
     weak var roleObject: XdgRole?
     /// Whether a configure went out; the first commit of the role triggers it.
     var hasConfigured = false
 
-    init(surface: Surface) { self.surface = surface }
+    init(flavor: XdgFlavor, surface: Surface) {
+        self.flavor = flavor
+        self.surface = surface
+    }
+
+    /// get_xdg_surface: `shell` is the xdg_wm_base (or zxdg_shell_v6) the request came on.
+    static func create(_ flavor: XdgFlavor, _ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?) {
+        guard let client, let shell, let surface = Surface.from(surfaceResource) else { return }
+        guard surface.role == nil, surface.xdgSurface == nil else {
+            return tactile_post_error(shell, XDG_WM_BASE_ERROR_ROLE.rawValue, "wl_surface already has a role")
+        }
+        guard !surface.hasBuffer, !surface.hasPendingBuffer else {
+            return tactile_post_error(shell, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "wl_surface already has a buffer")
+        }
+        let xdg = XdgSurface(flavor: flavor, surface: surface)
+        let bound = switch flavor {
+        case .stable: xdg.bind(client: client, interface: tactile_xdg_surface_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
+        case .unstableV6: xdg.bind(client: client, interface: tactile_zxdg_surface_v6_interface(), version: 1, id: id, implementation: v6Requests)
+        }
+        if bound { surface.xdgSurface = xdg }
+    }
 
     override func resourceDestroyed() {
         surface?.xdgSurface = nil
     }
 
-    /// xdg_surface.configure after the role's own configure event.
+    /// The surface-level configure, after the role's own configure event.
     func sendConfigure() {
         guard let resource, let server = surface?.server else { return }
         hasConfigured = true
-        xdg_surface_send_configure(resource, server.nextSerial())
+        switch flavor {
+        case .stable: xdg_surface_send_configure(resource, server.nextSerial())
+        case .unstableV6: zxdg_surface_v6_send_configure(resource, server.nextSerial())
+        }
     }
 
     private func makeRole(_ kind: String, _ make: () -> XdgRole?) {
@@ -66,30 +93,45 @@ final class XdgSurface: ResourceObject {
         surface.role = role
     }
 
+    private func destroyRequested() {
+        if roleObject?.isAlive == true {
+            return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, "xdg_surface destroyed before its role object")
+        }
+        if let resource { wl_resource_destroy(resource) }
+    }
+
+    private func getToplevel(_ client: OpaquePointer?, _ id: UInt32) {
+        guard let client else { return }
+        makeRole("a toplevel") { XdgToplevel.create(self, client, id) }
+    }
+
+    private func getPopup(_ client: OpaquePointer?, _ id: UInt32, _ parent: OpaquePointer?, _ positionerResource: OpaquePointer?) {
+        guard let client else { return }
+        guard let positioner = XdgPositioner.from(positionerResource), positioner.isComplete else {
+            return postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner needs a size and an anchor rectangle")
+        }
+        makeRole("a popup") { XdgPopup.create(self, XdgSurface.from(parent), positioner.placement, client, id) }
+    }
+
+    private func setWindowGeometry(_ width: Int32, _ height: Int32) {
+        guard width > 0, height > 0 else {
+            return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
+        }
+    }
+
     static let requests = RequestTable(xdg_surface_interface(
-        destroy: { _, resource in
-            if let xdg = XdgSurface.from(resource), xdg.roleObject?.isAlive == true {
-                return xdg.postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, "xdg_surface destroyed before its role object")
-            }
-            wl_resource_destroy(resource)
-        },
-        get_toplevel: { client, resource, id in
-            guard let client, let xdg = XdgSurface.from(resource) else { return }
-            xdg.makeRole("a toplevel") { XdgToplevel.create(xdg, client, id) }
-        },
-        get_popup: { client, resource, id, parent, positioner in
-            guard let client, let xdg = XdgSurface.from(resource) else { return }
-            guard let positioner = XdgPositioner.from(positioner), positioner.isComplete else {
-                return tactile_post_error(resource, XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner needs a size and an anchor rectangle")
-            }
-            xdg.makeRole("a popup") { XdgPopup.create(xdg, XdgSurface.from(parent), positioner.placement, client, id) }
-        },
-        set_window_geometry: { _, resource, _, _, width, height in
-            guard width > 0, height > 0 else {
-                XdgSurface.from(resource)?.postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
-                return
-            }
-        },
+        destroy: { _, resource in XdgSurface.from(resource)?.destroyRequested() },
+        get_toplevel: { client, resource, id in XdgSurface.from(resource)?.getToplevel(client, id) },
+        get_popup: { client, resource, id, parent, positioner in XdgSurface.from(resource)?.getPopup(client, id, parent, positioner) },
+        set_window_geometry: { _, resource, _, _, width, height in XdgSurface.from(resource)?.setWindowGeometry(width, height) },
+        ack_configure: { _, _, _ in }
+    ))
+
+    static let v6Requests = RequestTable(zxdg_surface_v6_interface(
+        destroy: { _, resource in XdgSurface.from(resource)?.destroyRequested() },
+        get_toplevel: { client, resource, id in XdgSurface.from(resource)?.getToplevel(client, id) },
+        get_popup: { client, resource, id, parent, positioner in XdgSurface.from(resource)?.getPopup(client, id, parent, positioner) },
+        set_window_geometry: { _, resource, _, _, width, height in XdgSurface.from(resource)?.setWindowGeometry(width, height) },
         ack_configure: { _, _, _ in }
     ))
 }
@@ -97,75 +139,4 @@ final class XdgSurface: ResourceObject {
 /// What a toplevel and a popup have in common for their xdg_surface.
 protocol XdgRole: SurfaceRole {
     var isAlive: Bool { get }
-}
-
-/// xdg_toplevel: a window. Placed by the placement policy, mapped once it commits a buffer
-/// (WLCS and some clients commit before acking the first configure, so mapping does not wait).
-final class XdgToplevel: ResourceObject, XdgRole {
-    let xdg: XdgSurface
-    var isAlive: Bool { resource != nil }
-    var isMapped: Bool { resource != nil }
-
-    init(xdg: XdgSurface) { self.xdg = xdg }
-
-    static func create(_ xdg: XdgSurface, _ client: OpaquePointer, _ id: UInt32) -> XdgToplevel? {
-        guard let surface = xdg.surface else { return nil }
-        let toplevel = XdgToplevel(xdg: xdg)
-        guard toplevel.bind(client: client, interface: tactile_xdg_toplevel_interface(), version: xdg.version, id: id, implementation: requests) else { return nil }
-        let position = surface.server.placement.nextToplevelPosition()
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: surface.server.router.scene.root)
-        return toplevel
-    }
-
-    func committed(surface: Surface, hadBuffer: Bool) {
-        guard !xdg.hasConfigured else { return }
-        sendConfigure()
-    }
-
-    func surfaceDestroyed() {}
-
-    override func resourceDestroyed() {
-        xdg.surface?.removeNode()
-    }
-
-    private func sendConfigure() {
-        guard let resource, let server = xdg.surface?.server else { return }
-        let size = server.placement.initialToplevelSize
-        let states: [UInt32] = server.configuration.kioskMode
-            ? [XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue, XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
-            : [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
-        withArray(states) { xdg_toplevel_send_configure(resource, Int32(size.width), Int32(size.height), $0) }
-        xdg.sendConfigure()
-    }
-
-    /// Window management requests a kiosk does not act on are accepted and ignored; the size
-    /// ones are checked, as the protocol requires.
-    static let requests = RequestTable(xdg_toplevel_interface(
-        destroy: destroyResource,
-        set_parent: { _, _, _ in },
-        set_title: { _, _, _ in },
-        set_app_id: { _, _, _ in },
-        show_window_menu: { _, _, _, _, _, _ in },
-        move: { _, _, _, _ in },
-        resize: { _, resource, _, _, edges in
-            guard edges <= XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue else {
-                XdgToplevel.from(resource)?.postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
-                return
-            }
-        },
-        set_max_size: { _, resource, width, height in checkSize(resource, width, height) },
-        set_min_size: { _, resource, width, height in checkSize(resource, width, height) },
-        set_maximized: { _, _ in },
-        unset_maximized: { _, _ in },
-        set_fullscreen: { _, _, _ in },
-        unset_fullscreen: { _, _ in },
-        set_minimized: { _, _ in }
-    ))
-
-    private static func checkSize(_ resource: OpaquePointer?, _ width: Int32, _ height: Int32) {
-        guard width >= 0, height >= 0 else {
-            XdgToplevel.from(resource)?.postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "size limits must not be negative")
-            return
-        }
-    }
 }
