@@ -38,6 +38,8 @@ final class TestClient {
     var subcompositor: OpaquePointer?
     var shm: OpaquePointer?
     var wmBase: OpaquePointer?
+    var shellV6: OpaquePointer?
+    var shell: OpaquePointer?
     var seat: OpaquePointer?
     var testInput: OpaquePointer?
     var outputs: [OpaquePointer] = []
@@ -171,6 +173,8 @@ final class TestClient {
         case "wl_subcompositor": subcompositor = bind(tactile_client_wl_subcompositor_interface(), 1)
         case "wl_shm": shm = bind(tactile_client_wl_shm_interface(), 1)
         case "xdg_wm_base": wmBase = bind(tactile_xdg_wm_base_interface(), 5)
+        case "zxdg_shell_v6": shellV6 = bind(tactile_zxdg_shell_v6_interface(), 1)
+        case "wl_shell": shell = bind(tactile_client_wl_shell_interface(), 1)
         case "wl_seat": seat = bind(tactile_client_wl_seat_interface(), 8)
         case "wl_output": outputs.append(bind(tactile_client_wl_output_interface(), 4)!)
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
