@@ -1,0 +1,72 @@
+import CWaylandClient
+import Foundation
+import Testing
+import WaylandProtocols
+
+/// What every client relies on around commit: buffers come back, frame callbacks fire, and
+/// every seat resource it holds gets the events.
+@Suite struct SurfaceLifecycleTests {
+    let server: TestServer
+    let client: TestClient
+
+    init() throws {
+        server = try TestServer()
+        client = try TestClient(socket: server.socket)
+    }
+
+    @Test func aCommittedBufferIsReleasedAndAFrameCallbackFires() throws {
+        let window = try client.toplevel(width: 50, height: 50)
+        let flags = Flags()
+        let me = Unmanaged.passUnretained(flags).toOpaque()
+        let buffer = try client.buffer(width: 50, height: 50)
+        wl_buffer_add_listener(buffer, bufferListener, me)
+        let callback = wl_surface_frame(window.surface)
+        wl_callback_add_listener(callback, callbackListener, me)
+        wl_surface_attach(window.surface, buffer, 0, 0)
+        wl_surface_commit(window.surface)
+        let deadline = Date().addingTimeInterval(2)
+        while !(flags.released && flags.frameDone), Date() < deadline {
+            try client.roundtrip()
+            usleep(5_000)
+        }
+        #expect(flags.released, "wl_buffer.release after the commit")
+        #expect(flags.frameDone, "wl_callback.done within 2 s (the frame timer ticks every 16 ms)")
+    }
+
+    @Test func everyWlTouchOfAClientGetsTheEvents() throws {
+        let second = wl_seat_get_touch(client.seat)
+        wl_touch_add_listener(second, Listeners.touch, Unmanaged.passUnretained(client).toOpaque())
+        let window = try client.toplevel(width: 100, height: 100)
+        _ = client.take()
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 3, f(10), f(20))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let down = Seen.touchDown(surface: client.id(window.surface), id: 3, x: f(10), y: f(20))
+        #expect(client.take().filter { !$0.isKeyboard } == [down, down, .touchFrame, .touchFrame])
+    }
+
+    @Test func theOutputAdvertisesTheConfiguredSize() throws {
+        let small = try TestServer(.init(outputSize: .init(width: 800, height: 480), enablesTestInput: true))
+        let info = try ClientProcess(["wayland-info"], socket: small.socket)
+        let output = try info.waitForExit()
+        #expect(output.contains("width: 800 px, height: 480 px"), "wayland-info: \(output)")
+    }
+}
+
+private final class Flags {
+    var released = false
+    var frameDone = false
+}
+
+nonisolated(unsafe) private let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
+    let l = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
+    l.initialize(to: wl_buffer_listener(release: { data, _ in Unmanaged<Flags>.fromOpaque(data!).takeUnretainedValue().released = true }))
+    return l
+}()
+
+nonisolated(unsafe) private let callbackListener: UnsafeMutablePointer<wl_callback_listener> = {
+    let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+    l.initialize(to: wl_callback_listener(done: { data, _, _ in Unmanaged<Flags>.fromOpaque(data!).takeUnretainedValue().frameDone = true }))
+    return l
+}()
