@@ -20,6 +20,9 @@ extension WaylandServer {
             guard surface !== parent else { return fail("a surface cannot be its own parent") }
             guard surface.role == nil, surface.xdgSurface == nil else { return fail("wl_surface already has a role") }
             guard !parent.isDescendant(of: surface) else { return fail("the parent is a subsurface of the surface: that would be a cycle") }
+            guard parent.nestingDepth + 1 + surface.subsurfaceHeight <= Subsurface.maximumNesting else {
+                return fail("subsurfaces may nest at most \(Subsurface.maximumNesting) levels deep")
+            }
             let subsurface = Subsurface(surface: surface, parent: parent)
             guard subsurface.bind(client: client, interface: tactile_wl_subsurface_interface(), version: 1, id: id, implementation: Subsurface.requests) else { return }
             surface.role = subsurface
@@ -38,6 +41,10 @@ enum SubsurfacePlacement {
 /// it). Position and stacking change on the parent's apply; in synchronized mode (the
 /// default) so does the surface's own state.
 final class Subsurface: ResourceObject, SurfaceRole {
+    /// Real clients nest two or three levels; the scene's walks recurse once per level, so an
+    /// unbounded chain from a hostile client could exhaust the stack.
+    static let maximumNesting = 64
+
     weak var surface: Surface?
     weak var parent: Surface?
     var isSynchronized = true
@@ -122,6 +129,22 @@ final class Subsurface: ResourceObject, SurfaceRole {
 }
 
 extension Surface {
+    /// How many subsurface parents lie above this surface.
+    var nestingDepth: Int {
+        var depth = 0
+        var current = (role as? Subsurface)?.parent
+        while let surface = current {
+            depth += 1
+            current = (surface.role as? Subsurface)?.parent
+        }
+        return depth
+    }
+
+    /// How many levels of subsurfaces hang below this surface (0 for none).
+    var subsurfaceHeight: Int {
+        (children + pendingChildren).compactMap { $0.surface.map { $0.subsurfaceHeight + 1 } }.max() ?? 0
+    }
+
     /// Whether `ancestor` is this surface's parent, or its parent's, and so on.
     func isDescendant(of ancestor: Surface) -> Bool {
         var current = (role as? Subsurface)?.parent

@@ -103,6 +103,22 @@ import WaylandProtocols
         #expect(try client.surfaceHit(at: 110, 110) == parent)
     }
 
+    @Test func nestingDeeperThanSixtyFourLevelsIsRefused() throws {
+        let offender = try TestClient(socket: server.socket)
+        var deepest = wl_compositor_create_surface(offender.compositor)!
+        for _ in 0..<64 {
+            let child = wl_compositor_create_surface(offender.compositor)!
+            _ = wl_subcompositor_get_subsurface(offender.subcompositor, child, deepest)
+            deepest = child
+        }
+        try offender.roundtrip()
+        let tooDeep = wl_compositor_create_surface(offender.compositor)!
+        _ = wl_subcompositor_get_subsurface(offender.subcompositor, tooDeep, deepest)
+        #expect(throws: ClientError.self) { try offender.roundtrip() }
+        #expect(offender.lastError.hasPrefix("wl_subcompositor#") && offender.lastError.hasSuffix(": \(WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue)"))
+        #expect(try client.surfaceHit(at: 150, 150) == parent)
+    }
+
     @Test func protocolErrorsForBadSurfacesAndCycles() throws {
         for misbehave in [
             { (c: TestClient) in
