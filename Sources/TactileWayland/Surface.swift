@@ -8,6 +8,8 @@ struct SurfaceState {
     var inputRegion = Region.infinite
     var bufferScale: Int32 = 1
     var bufferTransform: Int32 = 0
+    /// Where the new buffer's origin lies relative to the current one (attach dx/dy before
+    /// version 5, wl_surface.offset after); not persistent, unlike the rest.
     var offset = Position.zero
 }
 
@@ -87,8 +89,12 @@ final class Surface: ResourceObject {
             pendingBuffer = nil
         }
         var state = pending
-        if let cached, state.attachment == nil { state.attachment = cached.attachment }
+        if let cached {
+            if state.attachment == nil { state.attachment = cached.attachment }
+            state.offset = state.offset + cached.offset
+        }
         pending.attachment = nil
+        pending.offset = .zero
         let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
         if let subsurface = role as? Subsurface, subsurface.isEffectivelySynchronized {
@@ -119,6 +125,10 @@ final class Surface: ResourceObject {
         current.inputRegion = state.inputRegion
         current.bufferScale = state.bufferScale
         current.bufferTransform = state.bufferTransform
+        if state.offset != .zero, let node {
+            // The new buffer's origin moved relative to the old one: so does the surface.
+            server.updateScene { $0.update(node) { $0.position = $0.position + state.offset } }
+        }
         role?.committed(surface: self, hadBuffer: hadBuffer)
         syncNode()
         applySubsurfaceState()

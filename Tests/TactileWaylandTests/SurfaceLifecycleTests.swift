@@ -33,6 +33,14 @@ import WaylandProtocols
         #expect(flags.frameDone, "wl_callback.done within 2 s (the frame timer ticks every 16 ms)")
     }
 
+    @Test func anOffsetMovesTheSurfaceByThatMuchOnCommit() throws {
+        let window = try client.toplevel(width: 100, height: 100, at: (100, 100))
+        wl_surface_offset(window.surface, 20, 0)
+        try client.commitBuffer(window.surface, width: 100, height: 100)
+        #expect(try client.surfaceHit(at: 110, 110) == nil)
+        #expect(try client.surfaceHit(at: 125, 110) == client.id(window.surface))
+    }
+
     @Test func everyWlTouchOfAClientGetsTheEvents() throws {
         let second = wl_seat_get_touch(client.seat)
         wl_touch_add_listener(second, Listeners.touch, Unmanaged.passUnretained(client).toOpaque())
