@@ -29,13 +29,21 @@ let package = Package(
         .target(name: "WaylandProtocols", dependencies: ["CWaylandServer"]),
         // The benchmark scenes of SCENES.md, regenerated bit for bit; shared by tests and benchmarks.
         .target(name: "BenchmarkScenes", dependencies: ["Responder"]),
+        // Layer 4: server options shared by the executable and the WLCS integration.
+        .target(
+            name: "TactileServer",
+            dependencies: [
+                "Responder", "TactileWayland",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Layer 4: the `tactile` executable (demo, serve, inject).
         .executableTarget(
             name: "tactile",
             dependencies: [
-                "Responder", "TactileWayland", "CWaylandClient", "WaylandProtocols",
+                "Responder", "TactileWayland", "TactileServer", "CWaylandClient", "WaylandProtocols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),

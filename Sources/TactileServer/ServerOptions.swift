@@ -1,0 +1,78 @@
+import ArgumentParser
+import Logging
+import Responder
+import TactileWayland
+
+/// The options that configure a server, shared by `tactile serve` and the WLCS integration
+/// (whose create_server accepts the same ones).
+public struct ServerOptions: ParsableArguments {
+    @Option(help: "The output size in logical pixels, WIDTHxHEIGHT.")
+    public var outputSize: OutputSize = OutputSize(Size(width: 1280, height: 800))
+
+    @Flag(help: "Advertise tactile_test_input_v1 so any client (e.g. `tactile inject`) can inject input. Tests and scripts only.")
+    public var testInput = false
+
+    @Flag(help: "Maximize every toplevel to the output instead of cascading them.")
+    public var kiosk = false
+
+    @Option(help: "XKB layout, e.g. 'us' or 'de' (default: XKB_DEFAULT_LAYOUT, then xkbcommon's default).")
+    public var keyboardLayout: String?
+
+    @Flag(inversion: .prefixedNo, help: "Let the first finger drive the pointer of a client without wl_touch.")
+    public var pointerEmulation = true
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    public var logLevel: Logger.Level = .info
+
+    public init() {}
+
+    public var configuration: ServerConfiguration {
+        ServerConfiguration(
+            outputSize: outputSize.size, enablesTestInput: testInput, kioskMode: kiosk,
+            keyboardLayout: KeyboardLayout(layout: keyboardLayout),
+            routingPolicy: RoutingPolicy(emulatesPointerForTouch: pointerEmulation)
+        )
+    }
+
+    /// A logger writing to standard error at the chosen level (bootstraps swift-log once).
+    public func makeLogger() -> Logger {
+        let level = logLevel
+        LoggingBootstrap.once {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+        var logger = Logger(label: "tactile")
+        logger.logLevel = level
+        return logger
+    }
+}
+
+public struct OutputSize: ExpressibleByArgument, Sendable {
+    public let size: Size
+
+    public init(_ size: Size) { self.size = size }
+
+    public init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
+        size = Size(width: parts[0], height: parts[1])
+    }
+
+    public var defaultValueDescription: String { "\(size.width)x\(size.height)" }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// swift-log may be bootstrapped once per process; WLCS creates many servers in one.
+private enum LoggingBootstrap {
+    nonisolated(unsafe) private static var done = false
+
+    static func once(_ bootstrap: () -> Void) {
+        guard !done else { return }
+        done = true
+        bootstrap()
+    }
+}
