@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Responder", targets: ["Responder"]),
         .executable(name: "tactile", targets: ["tactile"]),
+        // For WLCS: `wlcs .build/debug/libTactileWLCS.so --gtest_filter=...`
+        .library(name: "TactileWLCS", type: .dynamic, targets: ["TactileWLCS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,6 +39,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Layer 4: the WLCS integration library; the C glue defines the symbol WLCS loads.
+        .target(name: "TactileWLCS", dependencies: ["TactileWLCSGlue", "TactileServer", "TactileWayland", "Responder"]),
+        .target(
+            name: "TactileWLCSGlue",
+            dependencies: ["CWaylandClient"],
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("wayland-server")]
         ),
         // Layer 4: the `tactile` executable (demo, serve, inject).
         .executableTarget(

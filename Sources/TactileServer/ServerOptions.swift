@@ -26,6 +26,26 @@ public struct ServerOptions: ParsableArguments {
 
     public init() {}
 
+    /// The arguments among `arguments` that are these options (with their values), so a host
+    /// with a command line of its own (WLCS) can pass it whole.
+    public static func recognized(in arguments: [String]) -> [String] {
+        let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation"]
+        let valued = ["--output-size", "--keyboard-layout", "--log-level"]
+        var kept: [String] = []
+        var k = 0
+        while k < arguments.count {
+            let argument = arguments[k]
+            if flags.contains(argument) || valued.contains(where: { argument.hasPrefix($0 + "=") }) {
+                kept.append(argument)
+            } else if valued.contains(argument), k + 1 < arguments.count {
+                kept += [argument, arguments[k + 1]]
+                k += 1
+            }
+            k += 1
+        }
+        return kept
+    }
+
     public var configuration: ServerConfiguration {
         ServerConfiguration(
             outputSize: outputSize.size, enablesTestInput: testInput, kioskMode: kiosk,

@@ -22,6 +22,8 @@ public final class WaylandServer {
     /// Frame callbacks committed since the last tick, fired by the frame timer.
     var frameCallbacks: [OpaquePointer] = []
     var placement: Placement
+    /// Clients made by `connectClientSocket`, by the client's end of the pair.
+    var socketClients: [Int32: OpaquePointer] = [:]
     /// The clipboard's current source, if a client set one.
     weak var selection: DataSource?
     let keymap: Keymap?
@@ -116,6 +118,9 @@ public final class WaylandServer {
     }
 
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
+
+    /// The time an event happening now is stamped with: the monotonic clock, as libinput's.
+    public var currentTime: Instant { now() }
 
     /// The time libinput would stamp: the monotonic clock.
     func now() -> Instant {

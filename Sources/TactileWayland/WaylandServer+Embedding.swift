@@ -1,0 +1,49 @@
+import CWaylandServer
+import Glibc
+import Responder
+
+/// What a host that embeds the server needs beyond a listening socket: the WLCS integration
+/// connects clients over socket pairs, places their windows, and drives its own event loop
+/// from ours.
+extension WaylandServer {
+    /// Creates a client on one end of a new socket pair and returns the other end, for the
+    /// client to connect with; nil if the system refuses.
+    public func connectClientSocket() -> Int32? {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
+        guard let client = wl_client_create(display, fds[0]) else {
+            close(fds[0])
+            close(fds[1])
+            return nil
+        }
+        socketClients[fds[1]] = client
+        return fds[1]
+    }
+
+    /// Moves the toplevel whose wl_surface has protocol id `surfaceID`, for the client that
+    /// connected through `clientSocket`, to a global position. False when there is no such
+    /// toplevel.
+    @discardableResult
+    public func moveToplevel(clientSocket: Int32, surfaceID: UInt32, to position: Position) -> Bool {
+        guard let client = socketClients[clientSocket], clients[client] != nil,
+              let node = Surface.from(wl_client_get_object(client, surfaceID))?.node,
+              router.scene.node(node)?.isToplevel == true else { return false }
+        updateScene { $0.update(node) { $0.position = position } }
+        return true
+    }
+
+    /// Calls `onReadable` on the server's thread whenever `fd` can be read.
+    public func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(ReadableHandler(onReadable)).toOpaque()
+        wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
+            Unmanaged<ReadableHandler>.fromOpaque(data!).takeUnretainedValue().handler()
+            return 0
+        }, box)
+    }
+}
+
+/// A closure kept alive for an fd watch for the life of the loop.
+private final class ReadableHandler {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+}
