@@ -12,6 +12,8 @@ final class ClientState {
     var pointers: [OpaquePointer] = []
     var keyboards: [OpaquePointer] = []
     var touches: [OpaquePointer] = []
+    /// The client's wl_output resources, for wl_surface.enter.
+    var outputs: [OpaquePointer] = []
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
 
     init(client: OpaquePointer, id: ClientID, server: WaylandServer) {

@@ -7,7 +7,12 @@ extension WaylandServer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         wl_global_create(display, tactile_wl_output_interface(), Self.outputVersion, me) { client, data, version, id in
             let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
-            guard let output = server.bindGlobal(client, tactile_wl_output_interface(), version, id, WaylandServer.outputRequests) else { return }
+            guard let output = server.bindGlobal(client, tactile_wl_output_interface(), version, id, WaylandServer.outputRequests,
+                                                 destroyed: { resource in
+                                                     guard let resource, let server = WaylandServer.from(resource) else { return }
+                                                     server.clients[wl_resource_get_client(resource)]?.outputs.removeAll { $0 == resource }
+                                                 }) else { return }
+            server.clients[client!]?.outputs.append(output)
             server.describeOutput(to: output)
         }
     }

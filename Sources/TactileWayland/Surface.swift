@@ -28,6 +28,7 @@ final class Surface: ResourceObject {
     let owner: ClientState
     private(set) var pending = SurfaceState()
     private(set) var current = SurfaceState()
+    private var hasEnteredOutput = false
     /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
     var node: NodeID?
     var role: SurfaceRole?
@@ -129,6 +130,7 @@ final class Surface: ResourceObject {
             // The new buffer's origin moved relative to the old one: so does the surface.
             server.updateScene { $0.update(node) { $0.position = $0.position + state.offset } }
         }
+        xdgSurface?.applyPendingGeometry()
         role?.committed(surface: self, hadBuffer: hadBuffer)
         syncNode()
         applySubsurfaceState()
@@ -168,6 +170,23 @@ final class Surface: ResourceObject {
                 $0.isMapped = mapped
             }
         }
+        if mapped, !hasEnteredOutput { enterOutput() }
+    }
+
+    /// The single output shows every mapped surface: tell the client once, on every
+    /// wl_output it bound.
+    private func enterOutput() {
+        guard let resource else { return }
+        hasEnteredOutput = true
+        for output in owner.outputs { wl_surface_send_enter(resource, output) }
+    }
+
+    /// Places the surface so that its window (the xdg window geometry, or the whole surface)
+    /// starts at `position`, globally.
+    func placeWindow(at position: Position) {
+        guard let node else { return }
+        let origin = xdgSurface?.windowOrigin ?? .zero
+        server.updateScene { $0.update(node) { $0.position = Position(x: position.x - origin.x, y: position.y - origin.y) } }
     }
 
     /// Puts the surface in the scene under `parent`, with the subsurfaces it already has.

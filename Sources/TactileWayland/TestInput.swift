@@ -51,10 +51,10 @@ extension WaylandServer {
         },
         move_toplevel: { _, r, surfaceResource, x, y in
             guard let server = WaylandServer.from(r) else { return }
-            guard let node = Surface.from(surfaceResource)?.node, server.router.scene.node(node)?.isToplevel == true else {
+            guard let surface = Surface.from(surfaceResource), let node = surface.node, server.router.scene.node(node)?.isToplevel == true else {
                 return tactile_post_error(r, TACTILE_TEST_INPUT_V1_ERROR_NOT_TOPLEVEL.rawValue, "move_toplevel needs a toplevel surface (xdg_toplevel or wl_shell)")
             }
-            server.updateScene { $0.update(node) { $0.position = Position(x: Int(x), y: Int(y)) } }
+            surface.placeWindow(at: Position(x: Int(x), y: Int(y)))
         }
     ))
 

@@ -26,9 +26,9 @@ extension WaylandServer {
     @discardableResult
     public func moveToplevel(clientSocket: Int32, surfaceID: UInt32, to position: Position) -> Bool {
         guard let client = socketClients[clientSocket], clients[client] != nil,
-              let node = Surface.from(wl_client_get_object(client, surfaceID))?.node,
+              let surface = Surface.from(wl_client_get_object(client, surfaceID)), let node = surface.node,
               router.scene.node(node)?.isToplevel == true else { return false }
-        updateScene { $0.update(node) { $0.position = position } }
+        surface.placeWindow(at: position)
         return true
     }
 

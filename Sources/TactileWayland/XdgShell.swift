@@ -46,6 +46,19 @@ final class XdgSurface: ResourceObject {
     weak var roleObject: XdgRole?
     /// Whether a configure went out; the first commit of the role triggers it.
     var hasConfigured = false
+    /// The window's geometry within the surface (set_window_geometry), as last committed;
+    /// placing a window places this rectangle's origin, not the surface's.
+    private(set) var geometry: Rect?
+    private var pendingGeometry: Rect?
+
+    /// The committed geometry's origin: where the window starts inside its surface.
+    var windowOrigin: Position { geometry.map { Position(x: $0.x, y: $0.y) } ?? .zero }
+
+    /// Window geometry is double-buffered: it takes effect with the surface's commit.
+    func applyPendingGeometry() {
+        if let pendingGeometry { geometry = pendingGeometry }
+        pendingGeometry = nil
+    }
 
     init(flavor: XdgFlavor, surface: Surface) {
         self.flavor = flavor
@@ -113,17 +126,18 @@ final class XdgSurface: ResourceObject {
         makeRole("a popup") { XdgPopup.create(self, XdgSurface.from(parent), positioner.placement, client, id) }
     }
 
-    private func setWindowGeometry(_ width: Int32, _ height: Int32) {
+    private func setWindowGeometry(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) {
         guard width > 0, height > 0 else {
             return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
         }
+        pendingGeometry = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
     }
 
     static let requests = RequestTable(xdg_surface_interface(
         destroy: { _, resource in XdgSurface.from(resource)?.destroyRequested() },
         get_toplevel: { client, resource, id in XdgSurface.from(resource)?.getToplevel(client, id) },
         get_popup: { client, resource, id, parent, positioner in XdgSurface.from(resource)?.getPopup(client, id, parent, positioner) },
-        set_window_geometry: { _, resource, _, _, width, height in XdgSurface.from(resource)?.setWindowGeometry(width, height) },
+        set_window_geometry: { _, resource, x, y, width, height in XdgSurface.from(resource)?.setWindowGeometry(x, y, width, height) },
         ack_configure: { _, _, _ in }
     ))
 
@@ -131,7 +145,7 @@ final class XdgSurface: ResourceObject {
         destroy: { _, resource in XdgSurface.from(resource)?.destroyRequested() },
         get_toplevel: { client, resource, id in XdgSurface.from(resource)?.getToplevel(client, id) },
         get_popup: { client, resource, id, parent, positioner in XdgSurface.from(resource)?.getPopup(client, id, parent, positioner) },
-        set_window_geometry: { _, resource, _, _, width, height in XdgSurface.from(resource)?.setWindowGeometry(width, height) },
+        set_window_geometry: { _, resource, x, y, width, height in XdgSurface.from(resource)?.setWindowGeometry(x, y, width, height) },
         ack_configure: { _, _, _ in }
     ))
 }
