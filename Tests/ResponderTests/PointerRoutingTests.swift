@@ -83,6 +83,16 @@ import Testing
         ])
     }
 
+    @Test mutating func aSurfaceMovingUnderAStillPointerGetsAMotionToTheNewPosition() {
+        let w = desk.add(window(alice, 0, 0, 300, 300))
+        _ = desk.send(.pointerMotion(global: p(50, 50), time: ms(7)))
+        #expect(desk.change { $0.update(w) { $0.position = Position(x: 20, y: 10) } } == [
+            .pointerMotion(alice, surface: w, local: p(30, 40), time: ms(7)),
+            .pointerFrame(alice),
+        ])
+        #expect(desk.change { $0.update(w) { $0.isHidden = false } } == [])
+    }
+
     @Test mutating func aSurfaceUnmappedUnderAStillPointerIsLeft() {
         let under = desk.add(window(alice, 0, 0, 300, 300))
         let top = desk.add(window(bob, 0, 0, 100, 100))

@@ -40,9 +40,19 @@ import Testing
         let w = desk.add(window(alice, 0, 0, 500, 500))
         _ = desk.send(.touchDown(id: 1, global: p(10, 10), time: ms(1)), .touchFrame)
         _ = desk.change { $0.update(w) { $0.position = Position(x: 100, y: 0) } }
-        #expect(desk.send(.touchMotion(id: 1, global: p(10, 10), time: ms(2))) == [
-            .touchMotion(alice, surface: w, id: 1, local: p(-90, 10), time: ms(2)),
+        #expect(desk.send(.touchMotion(id: 1, global: p(12, 10), time: ms(2))) == [
+            .touchMotion(alice, surface: w, id: 1, local: p(-88, 10), time: ms(2)),
         ])
+    }
+
+    @Test mutating func anOwnerMovingUnderAStillFingerHearsTheNewPositionButKeepsTheTouch() {
+        let sub = desk.add(subsurface(alice, 0, 0, 50, 50), to: desk.add(window(alice, 0, 0, 500, 500)))
+        _ = desk.send(.touchDown(id: 1, global: p(10, 10), time: ms(4)), .touchFrame)
+        #expect(desk.change { $0.update(sub) { $0.position = Position(x: 100, y: 100) } } == [
+            .touchMotion(alice, surface: sub, id: 1, local: p(-90, -90), time: ms(4)),
+            .touchFrame(alice),
+        ])
+        #expect(desk.change { $0.update(sub) { $0.isHidden = false } } == [])
     }
 
     @Test mutating func aSubsurfaceOwnsTheTouchInItsOwnCoordinates() {

@@ -2,6 +2,8 @@ struct PointerState {
     /// Global; nil until the first motion, so nothing is entered before the pointer exists.
     var position: Point?
     var focus: InputRouter.Focus?
+    /// The position the focused surface last heard, in its coordinates.
+    var local: Point?
     /// Held buttons; while any is held the focus is grabbed (does not follow the hit test).
     var pressed: [UInt32] = []
 }
@@ -37,6 +39,7 @@ extension InputRouter {
         pointer.position = global
         guard pointer.pressed.isEmpty else {
             guard let focus = pointer.focus, let local = local(global, in: focus.node) else { return }
+            pointer.local = local
             sink.deliver(.pointerMotion(focus.client, surface: focus.node, local: local, time: time))
             return sink.deliver(.pointerFrame(focus.client))
         }
@@ -50,8 +53,10 @@ extension InputRouter {
         let hit = scene.hitTest(at: position)
         let target = focus(for: hit?.node)
         if let target, target == pointer.focus, let hit {
-            guard let time = motionTime else { return }
-            sink.deliver(.pointerMotion(target.client, surface: target.node, local: hit.local, time: time))
+            // A motion event, or the surface moved under a still pointer.
+            guard motionTime != nil || hit.local != pointer.local else { return }
+            pointer.local = hit.local
+            sink.deliver(.pointerMotion(target.client, surface: target.node, local: hit.local, time: motionTime ?? latestTime))
             return sink.deliver(.pointerFrame(target.client))
         }
         if let old = pointer.focus {
@@ -59,6 +64,7 @@ extension InputRouter {
             sink.deliver(.pointerFrame(old.client))
         }
         pointer.focus = target
+        pointer.local = hit?.local
         if let target, let hit {
             sink.deliver(.pointerEnter(target.client, surface: target.node, local: hit.local))
             sink.deliver(.pointerFrame(target.client))

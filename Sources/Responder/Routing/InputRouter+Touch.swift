@@ -12,6 +12,10 @@ struct ActiveTouch {
 
     let id: Int32
     var owner: Owner
+    /// Where the finger is, globally, and where its owner last heard it was (surface-local):
+    /// a scene change that moves the owner under a still finger owes the owner a motion.
+    var global: Point
+    var local: Point
 }
 
 extension InputRouter {
@@ -20,7 +24,7 @@ extension InputRouter {
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard !touches.contains(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .touchAlreadyDown)) }
         guard let hit = scene.hitTest(at: global), let client = scene.node(hit.node)?.client else {
-            touches.append(ActiveTouch(id: id, owner: .nobody))
+            touches.append(ActiveTouch(id: id, owner: .nobody, global: global, local: global))
             return sink.report(.touchDropped(id: id, because: .noSurface))
         }
         focusKeyboard(onToplevelOf: hit.node, &sink)
@@ -28,19 +32,19 @@ extension InputRouter {
         for node in hit.chain {
             guard let owner = scene.node(node)?.client, acceptsTouch(owner),
                   let local = node == hit.node ? hit.local : local(global, in: node) else { continue }
-            touches.append(ActiveTouch(id: id, owner: .surface(node, owner)))
+            touches.append(ActiveTouch(id: id, owner: .surface(node, owner), global: global, local: local))
             sink.deliver(.touchDown(owner, surface: node, id: id, local: local, time: time))
             return owe(touchFrameTo: owner)
         }
         // The compositor end of the chain.
         if policy.emulatesPointerForTouch, acceptsPointer(client), !pointer.pressed.contains(Self.leftButton),
            !touches.contains(where: { $0.owner == .emulatedPointer }) {
-            touches.append(ActiveTouch(id: id, owner: .emulatedPointer))
+            touches.append(ActiveTouch(id: id, owner: .emulatedPointer, global: global, local: global))
             sink.report(.touchEmulatesPointer(id: id, client))
             movePointer(to: global, time, &sink)
             return pressPointer(Self.leftButton, .pressed, time, &sink)
         }
-        touches.append(ActiveTouch(id: id, owner: .nobody))
+        touches.append(ActiveTouch(id: id, owner: .nobody, global: global, local: global))
         sink.report(.touchDropped(id: id, because: .noTouchBinding))
     }
 
@@ -48,9 +52,11 @@ extension InputRouter {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard let k = indexOfTouch(id, for: event, &sink) else { return }
+        touches[k].global = global
         switch touches[k].owner {
         case .surface(let node, let client):
             guard let local = local(global, in: node) else { return }
+            touches[k].local = local
             sink.deliver(.touchMotion(client, surface: node, id: id, local: local, time: time))
             owe(touchFrameTo: client)
         case .emulatedPointer:
@@ -104,6 +110,23 @@ extension InputRouter {
             guard case .surface(let node, let client) = touches[k].owner, !scene.contains(node) else { continue }
             touches[k].owner = .nobody
             sink.deliver(.touchUp(client, id: touches[k].id, time: latestTime))
+            sink.deliver(.touchFrame(client))
+            touchFrameOwed.removeAll { $0 == client }
+        }
+    }
+
+    /// A still finger whose owner moved is somewhere else on it now: tell the owner, with a
+    /// frame, as a motion stamped with the latest event time. Ownership does not change.
+    mutating func followMovedOwners(_ sink: inout some DeliverySink) {
+        var moved: [ClientID] = []
+        for k in touches.indices {
+            guard case .surface(let node, let client) = touches[k].owner,
+                  let local = local(touches[k].global, in: node), local != touches[k].local else { continue }
+            touches[k].local = local
+            sink.deliver(.touchMotion(client, surface: node, id: touches[k].id, local: local, time: latestTime))
+            if !moved.contains(client) { moved.append(client) }
+        }
+        for client in moved {
             sink.deliver(.touchFrame(client))
             touchFrameOwed.removeAll { $0 == client }
         }

@@ -48,12 +48,14 @@ public struct InputRouter {
     }
 
     /// Applies a change to the scene, then settles what it affects: touches whose surface is
-    /// gone end (up and frame, at once), focus on a removed surface is dropped, and the
-    /// pointer re-enters whatever is now under it if no button holds it.
+    /// gone end (up and frame, at once), touches whose surface moved get a motion to their
+    /// new local position, focus on a removed surface is dropped, and the pointer re-enters
+    /// whatever is now under it (or moves on its surface) if no button holds it.
     @discardableResult
     public mutating func updateScene<R>(sink: inout some DeliverySink, _ change: (inout Scene) throws -> R) rethrows -> R {
         let result = try change(&scene)
         endTouchesOnRemovedSurfaces(&sink)
+        followMovedOwners(&sink)
         if let focus = keyboard.focus, !scene.contains(focus.node) { keyboard.focus = nil }
         if let focus = pointer.focus, !scene.contains(focus.node) { pointer.focus = nil }
         if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, &sink) }
