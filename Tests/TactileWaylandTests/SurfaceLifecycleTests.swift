@@ -57,6 +57,7 @@ import WaylandProtocols
     @Test func theOutputAdvertisesTheConfiguredSize() throws {
         let small = try TestServer(.init(outputSize: .init(width: 800, height: 480), enablesTestInput: true))
         let info = try ClientProcess(["wayland-info"], socket: small.socket)
+        defer { info.stop() }
         let output = try info.waitForExit()
         #expect(output.contains("width: 800 px, height: 480 px"), "wayland-info: \(output)")
     }

@@ -15,6 +15,7 @@ import WaylandProtocols
 
     @Test func wevPrintsInjectedTouchAndPointerAtSurfaceLocalCoordinates() throws {
         let wev = try ClientProcess(["stdbuf", "-oL", "wev"], socket: server.socket)
+        defer { wev.stop() }
         // wev's window is the first toplevel: the placement policy puts it at the origin. It is
         // mapped once the pointer can enter it.
         try wev.waitUntil("wl_pointer] enter") {
@@ -42,6 +43,7 @@ import WaylandProtocols
 
     @Test func westonSimpleTouchReceivesTouchesAtSurfaceLocalCoordinates() throws {
         let client = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
+        defer { client.stop() }
         try client.waitUntil(".down(") { try tap(1, 1) }
         try injector.inject { input in
             tactile_test_input_v1_touch_down(input, 7, f(100), f(120.5))
@@ -59,6 +61,7 @@ import WaylandProtocols
 
     @Test func westonEventdemoLogsInjectedPointerMotionAndButtons() throws {
         let client = try ClientProcess(["stdbuf", "-oL", "weston-eventdemo", "--log-motion", "--log-button"], socket: server.socket, protocolLog: true)
+        defer { client.stop() }
         try client.waitUntil(".enter(") {
             try injector.inject { tactile_test_input_v1_pointer_motion($0, f(50), f(50)) }
         }
@@ -75,6 +78,7 @@ import WaylandProtocols
 
     @Test func westonSubsurfacesMapsWithItsSubsurfacesAndTakesTouches() throws {
         let client = try ClientProcess(["weston-subsurfaces"], socket: server.socket, protocolLog: true)
+        defer { client.stop() }
         try client.waitForOutput(containing: ".set_desync()")
         try client.waitUntil(".down(") { try tap(40, 40) }
         let log = try client.waitForOutput(containing: "wl_subcompositor")
@@ -85,6 +89,7 @@ import WaylandProtocols
 
     @Test func gtk3DemoMapsAWindowAndTakesATouch() throws {
         let client = try ClientProcess(["gtk3-demo"], socket: server.socket, protocolLog: true, environment: ["GDK_BACKEND": "wayland"])
+        defer { client.stop() }
         try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
         try client.waitUntil(".down(", within: 30) { try tap(200, 200) }
         let log = try client.waitForOutput(containing: ".up(")
@@ -105,6 +110,7 @@ import WaylandProtocols
 
     @Test func waylandInfoListsTheGlobalsRealClientsNeed() throws {
         let info = try ClientProcess(["wayland-info"], socket: server.socket)
+        defer { info.stop() }
         let output = try info.waitForExit()
         for global in ["wl_compositor", "wl_shm", "wl_seat", "wl_output", "xdg_wm_base", "wl_data_device_manager", "tactile_test_input_v1"] {
             #expect(output.contains("interface: '\(global)'"), "wayland-info did not list \(global)")
@@ -142,8 +148,14 @@ final class ClientProcess {
         try process.run()
     }
 
-    deinit {
-        if process.isRunning { process.terminate() }
+    deinit { stop() }
+
+    /// Ends the client (tests call this in a `defer`: a client left running after its server
+    /// is gone may spin on the dead socket).
+    func stop() {
+        guard process.processIdentifier > 0, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     var isRunning: Bool { process.isRunning }
