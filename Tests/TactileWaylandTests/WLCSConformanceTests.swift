@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The Wayland Conformance Suite against libTactileWLCS.so: the input filter of issue 4, minus
+/// the tests listed in `knownFailures` (each with its reason, also in README). Any other
+/// failure, or any skip beyond SelfTest's four expected-failure tests, fails this test.
+@Suite struct WLCSConformanceTests {
+    static let wlcs = "/usr/lib/x86_64-linux-gnu/wlcs/wlcs"
+
+    static let inputFilter = [
+        "AllSurfaceTypes/TouchTest.*", "TouchInputSubsurfaces/*", "XdgShellStableSubsurfaces/*", "WlShellSubsurfaces/*",
+        "XdgShellV6Subsurfaces/*", "SurfaceInputRegions/*", "ToplevelInputRegions/*", "PointerCrossing*",
+        "ClientSurfaceEventsTest.*", "SelfTest.*", "*RegionSurfaceInputCombinations*",
+    ]
+
+    /// Excluded, with the reason; README's WLCS section says the same.
+    static let knownFailures = [
+        // Each asserts that the surface under the probe is neither of the two subsurfaces
+        // covering it, after restacking them: no stacking order satisfies both assertions.
+        "*SubsurfaceTest.place_above_simple*",
+        "*SubsurfaceTest.place_below_simple*",
+        // Expects a held touch to move to the surface under it when its owner moves away;
+        // Tactile keeps the touch with its owner for the touch's lifetime (DESIGN.md §1.2).
+        "TouchInputSubsurfaces/SubsurfaceTest.subsurface_moves_out_from_under_input_device/*",
+        // Times out after both frame callbacks arrived with increasing timestamps; not yet
+        // understood.
+        "ClientSurfaceEventsTest.frame_timestamp_increases",
+    ]
+
+    /// The library SwiftPM built beside this test bundle.
+    static var library: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("libTactileWLCS.so").path
+    }
+
+    @Test func theInputFilterPassesExceptTheDocumentedExclusions() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.wlcs), "WLCS is not installed (scripts/setup installs it)")
+        try #require(FileManager.default.fileExists(atPath: Self.library), "\(Self.library) was not built")
+        let filter = Self.inputFilter.joined(separator: ":") + "-" + Self.knownFailures.joined(separator: ":")
+        let output = try run(Self.wlcs, [Self.library, "--gtest_filter=\(filter)"])
+        let failed = output.split(separator: "\n").filter { $0.hasPrefix("[  FAILED  ]") && !$0.contains("tests failed") && !$0.contains("test failed") }
+        #expect(failed.isEmpty, "WLCS failures:\n\(failed.joined(separator: "\n"))")
+        #expect(output.contains("[  SKIPPED ] 4 tests"), "only SelfTest's four expected-failure tests may skip")
+        #expect(output.contains("[  PASSED  ] 559 tests"), "\(output.suffix(2000))")
+    }
+
+    @Test func theExclusionsStillFail() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.wlcs), "WLCS is not installed (scripts/setup installs it)")
+        let output = try run(Self.wlcs, [Self.library, "--gtest_filter=" + Self.knownFailures.joined(separator: ":")])
+        #expect(output.contains("[  FAILED  ] 10 tests"), "an excluded WLCS test passes now: take it off the list\n\(output.suffix(2000))")
+    }
+
+    private func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "WAYLAND_DISPLAY" }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
