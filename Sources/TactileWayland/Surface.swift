@@ -72,7 +72,7 @@ final class Surface: ResourceObject {
         role?.surfaceDestroyed()
         for callback in pendingFrameCallbacks + cachedFrameCallbacks { wl_resource_destroy(callback) }
         for child in children + pendingChildren { child.parentDestroyed() }
-        removeNode()
+        removeNodeOfDestroyedSurface()
     }
 
     fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
@@ -206,8 +206,20 @@ final class Surface: ResourceObject {
         createNode(.surface(of: owner.id, position: subsurface.position, isMapped: false), under: parentNode)
     }
 
-    /// Takes the surface (and its subsurfaces with it) out of the scene: unmapped, not hit.
+    /// Takes the surface (and its subsurfaces with it) out of the scene when it loses its role.
+    /// The wl_surface lives on, so it is unmapped first: the pointer leaves it (and enters what
+    /// is underneath) and keyboard focus leaves it, as the protocol wants for a live surface.
     func removeNode() {
+        guard let node else { return }
+        server.updateScene { $0.update(node) { $0.isMapped = false } }
+        server.unfocusKeyboard(from: node)
+        forgetNodes()
+        server.updateScene { $0.remove(node) }
+    }
+
+    /// The surface itself is gone: its node goes without leave events (there is nothing left
+    /// to leave), and its touches end with up and frame.
+    private func removeNodeOfDestroyedSurface() {
         guard let node else { return }
         forgetNodes()
         server.updateScene { $0.remove(node) }

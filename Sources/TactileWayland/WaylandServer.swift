@@ -102,6 +102,13 @@ public final class WaylandServer {
         }
     }
 
+    /// Moves keyboard focus off `node` (with a leave), if it is there.
+    func unfocusKeyboard(from node: NodeID) {
+        guard router.keyboardFocus == node else { return }
+        var sink = ProtocolSink(server: self)
+        router.setKeyboardFocus(nil, sink: &sink)
+    }
+
     /// Refused input and dropped touches, as log lines.
     func log(_ diagnostic: Diagnostic) {
         switch diagnostic {

@@ -34,6 +34,24 @@ import WaylandProtocols
         ])
     }
 
+    @Test func aWindowWhoseRoleIsDestroyedIsLeftByPointerAndKeyboardBeforeTheOneBelowIsEntered() throws {
+        let below = try client.toplevel(width: 200, height: 200, at: (0, 0))
+        let above = try client.toplevel(width: 100, height: 100, at: (0, 0))
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(50), f(50))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+            tactile_test_input_v1_pointer_button(input, 0x110, 0)
+        }
+        _ = client.take()
+        xdg_toplevel_destroy(above.toplevel)
+        try client.roundtrip()
+        #expect(client.take() == [
+            .pointerLeave(surface: client.id(above.surface)), .pointerFrame,
+            .pointerEnter(surface: client.id(below.surface), x: f(50), y: f(50)), .pointerFrame,
+            .keyboardLeave(surface: client.id(above.surface)),
+        ])
+    }
+
     @Test func aWheelStepArrivesAsAxisWithAFrame() throws {
         _ = try client.toplevel(width: 100, height: 100, at: (0, 0))
         try client.inject { tactile_test_input_v1_pointer_motion($0, f(50), f(50)) }
