@@ -10,6 +10,12 @@ enum Listeners {
         return pointer
     }
 
+    /// A surface's protocol id; 0 for one the client destroyed while the event was in flight
+    /// (libwayland-client then hands over NULL).
+    private static func surfaceID(_ surface: OpaquePointer?) -> UInt32 {
+        surface.map { wl_proxy_get_id($0) } ?? 0
+    }
+
     private static func client(_ data: UnsafeMutableRawPointer?) -> TestClient {
         Unmanaged<TestClient>.fromOpaque(data!).takeUnretainedValue()
     }
@@ -23,7 +29,7 @@ enum Listeners {
 
     nonisolated(unsafe) static let touch = make(wl_touch_listener(
         down: { data, _, _, _, surface, id, x, y in
-            client(data).record(.touchDown(surface: wl_proxy_get_id(surface), id: id, x: x, y: y))
+            client(data).record(.touchDown(surface: surfaceID(surface), id: id, x: x, y: y))
         },
         up: { data, _, _, _, id in client(data).record(.touchUp(id: id)) },
         motion: { data, _, _, id, x, y in client(data).record(.touchMotion(id: id, x: x, y: y)) },
@@ -34,8 +40,8 @@ enum Listeners {
     ))
 
     nonisolated(unsafe) static let pointer = make(wl_pointer_listener(
-        enter: { data, _, _, surface, x, y in client(data).record(.pointerEnter(surface: wl_proxy_get_id(surface), x: x, y: y)) },
-        leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: wl_proxy_get_id(surface))) },
+        enter: { data, _, _, surface, x, y in client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y)) },
+        leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: surfaceID(surface))) },
         motion: { data, _, _, x, y in client(data).record(.pointerMotion(x: x, y: y)) },
         button: { data, _, _, _, button, state in client(data).record(.pointerButton(button: button, state: state)) },
         axis: { data, _, _, axis, value in client(data).record(.pointerAxis(axis: axis, value: value)) },
@@ -51,9 +57,9 @@ enum Listeners {
         enter: { data, _, _, surface, keys in
             let count = (keys?.pointee.size ?? 0) / MemoryLayout<UInt32>.size
             let values = (0..<count).map { keys!.pointee.data.load(fromByteOffset: $0 * 4, as: UInt32.self) }
-            client(data).record(.keyboardEnter(surface: wl_proxy_get_id(surface), keys: values))
+            client(data).record(.keyboardEnter(surface: surfaceID(surface), keys: values))
         },
-        leave: { data, _, _, surface in client(data).record(.keyboardLeave(surface: wl_proxy_get_id(surface))) },
+        leave: { data, _, _, surface in client(data).record(.keyboardLeave(surface: surfaceID(surface))) },
         key: { data, _, _, _, key, state in client(data).record(.key(key: key, state: state)) },
         modifiers: { data, _, _, depressed, _, locked, _ in client(data).record(.modifiers(depressed: depressed, locked: locked)) },
         repeat_info: { _, _, _, _ in }
