@@ -4,12 +4,10 @@ import Responder
 /// (32·(n mod 10), 32·(n mod 10)), so tests and kiosk scripts know where a window appears.
 /// In kiosk mode every toplevel is told to take the whole output and sits at the origin.
 struct Placement {
-    let output: Size
     let kiosk: Bool
     private var placed = 0
 
-    init(output: Size, kiosk: Bool) {
-        self.output = output
+    init(kiosk: Bool) {
         self.kiosk = kiosk
     }
 
@@ -19,8 +17,4 @@ struct Placement {
         let step = 32 * (placed % 10)
         return Position(x: step, y: step)
     }
-
-    /// The size a toplevel's first configure asks for: the output in kiosk mode, else
-    /// "choose your own" (0 × 0).
-    var initialToplevelSize: Size { kiosk ? output : .zero }
 }

@@ -43,7 +43,7 @@ public final class WaylandServer {
             scene: Scene(root: .compositor(size: configuration.outputSize)),
             policy: configuration.routingPolicy
         )
-        placement = Placement(output: configuration.outputSize, kiosk: configuration.kioskMode)
+        placement = Placement(kiosk: configuration.kioskMode)
         keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         let me = Unmanaged.passUnretained(self).toOpaque()

@@ -9,6 +9,9 @@ final class XdgToplevel: ResourceObject, XdgRole {
     let xdg: XdgSurface
     var isAlive: Bool { resource != nil }
     var isMapped: Bool { resource != nil }
+    private var isMaximized = false
+    private var isFullscreen = false
+    private var hasCommitted = false
 
     init(xdg: XdgSurface) { self.xdg = xdg }
 
@@ -22,11 +25,19 @@ final class XdgToplevel: ResourceObject, XdgRole {
         guard bound else { return nil }
         let position = surface.server.placement.nextToplevelPosition()
         surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: surface.server.router.scene.root)
+        // Configured at once as well as on the initial commit: WLCS 1.5's clients wait for a
+        // configure without committing, and a second configure costs a spec-following client
+        // nothing (it acks the latest).
+        toplevel.sendConfigure()
         return toplevel
     }
 
+    /// Configures on the initial commit, and again when the window first maps (as Mir and
+    /// GNOME do; WLCS 1.5's clients wait for that one).
     func committed(surface: Surface, hadBuffer: Bool) {
-        guard !xdg.hasConfigured else { return }
+        let maps = !hadBuffer && surface.hasBuffer
+        guard !hasCommitted || maps else { return }
+        hasCommitted = true
         sendConfigure()
     }
 
@@ -36,14 +47,17 @@ final class XdgToplevel: ResourceObject, XdgRole {
         xdg.surface?.removeNode()
     }
 
-    /// The first configure: the size the placement policy wants (0 × 0: "your choice"),
-    /// activated, and maximized in kiosk mode. The state values are the same in both flavors.
+    /// The window's state as the compositor sees it: the output's size when maximized,
+    /// fullscreen or in kiosk mode, else "your choice" (0 × 0); always activated. The state
+    /// values are the same in both flavors.
     private func sendConfigure() {
         guard let resource, let server = xdg.surface?.server else { return }
-        let size = server.placement.initialToplevelSize
-        let states: [UInt32] = server.configuration.kioskMode
-            ? [XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue, XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
-            : [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
+        let fills = isMaximized || isFullscreen || server.configuration.kioskMode
+        let size = fills ? server.configuration.outputSize : .zero
+        var states: [UInt32] = []
+        if isMaximized || server.configuration.kioskMode { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue)
         withArray(states) { array in
             switch xdg.flavor {
             case .stable: xdg_toplevel_send_configure(resource, Int32(size.width), Int32(size.height), array)
@@ -51,6 +65,13 @@ final class XdgToplevel: ResourceObject, XdgRole {
             }
         }
         xdg.sendConfigure()
+    }
+
+    /// A maximize or fullscreen request (or its undoing): the answer is a configure.
+    private func request(maximized: Bool? = nil, fullscreen: Bool? = nil) {
+        if let maximized { isMaximized = maximized }
+        if let fullscreen { isFullscreen = fullscreen }
+        sendConfigure()
     }
 
     private func checkResizeEdge(_ edges: UInt32) {
@@ -77,10 +98,10 @@ final class XdgToplevel: ResourceObject, XdgRole {
         resize: { _, resource, _, _, edges in XdgToplevel.from(resource)?.checkResizeEdge(edges) },
         set_max_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
         set_min_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
-        set_maximized: { _, _ in },
-        unset_maximized: { _, _ in },
-        set_fullscreen: { _, _, _ in },
-        unset_fullscreen: { _, _ in },
+        set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
+        unset_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: false) },
+        set_fullscreen: { _, r, _ in XdgToplevel.from(r)?.request(fullscreen: true) },
+        unset_fullscreen: { _, r in XdgToplevel.from(r)?.request(fullscreen: false) },
         set_minimized: { _, _ in }
     ))
 
@@ -94,10 +115,10 @@ final class XdgToplevel: ResourceObject, XdgRole {
         resize: { _, _, _, _, _ in },
         set_max_size: { _, _, _, _ in },
         set_min_size: { _, _, _, _ in },
-        set_maximized: { _, _ in },
-        unset_maximized: { _, _ in },
-        set_fullscreen: { _, _, _ in },
-        unset_fullscreen: { _, _ in },
+        set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
+        unset_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: false) },
+        set_fullscreen: { _, r, _ in XdgToplevel.from(r)?.request(fullscreen: true) },
+        unset_fullscreen: { _, r in XdgToplevel.from(r)?.request(fullscreen: false) },
         set_minimized: { _, _ in }
     ))
 }
