@@ -303,7 +303,21 @@ final class BufferReference {
     var attachment: BufferAttachment? {
         guard let buffer else { return nil }
         guard let shm = wl_shm_buffer_get(buffer) else { return BufferAttachment(width: 0, height: 0) }
+        Self.probe(shm)
         return BufferAttachment(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
+    }
+
+    /// Touches the buffer's last byte under libwayland's SIGBUS guard. The pixels are never
+    /// read otherwise, so this is what catches a pool whose file is shorter than the client
+    /// claims: libwayland then posts wl_shm.invalid_fd to that client, and nobody else notices.
+    private static func probe(_ shm: OpaquePointer) {
+        let length = Int(wl_shm_buffer_get_stride(shm)) * Int(wl_shm_buffer_get_height(shm))
+        guard length > 0 else { return }
+        wl_shm_buffer_begin_access(shm)
+        if let data = wl_shm_buffer_get_data(shm) {
+            _ = data.load(fromByteOffset: length - 1, as: UInt8.self)
+        }
+        wl_shm_buffer_end_access(shm)
     }
 
     func release() {
