@@ -1,5 +1,5 @@
 // libwayland-server for Swift: the header, plus what Swift cannot reach by itself
-// (variadic functions, addresses of interface constants, container_of, memfd/eventfd).
+// (variadic functions, addresses of interface constants, container_of, memfd).
 #ifndef TACTILE_CWAYLANDSERVER_SHIM_H
 #define TACTILE_CWAYLANDSERVER_SHIM_H
 
@@ -9,7 +9,6 @@
 #include <wayland-server.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -35,7 +34,6 @@ TACTILE_INTERFACE(wl_compositor)
 TACTILE_INTERFACE(wl_surface)
 TACTILE_INTERFACE(wl_region)
 TACTILE_INTERFACE(wl_callback)
-TACTILE_INTERFACE(wl_buffer)
 TACTILE_INTERFACE(wl_subcompositor)
 TACTILE_INTERFACE(wl_subsurface)
 TACTILE_INTERFACE(wl_seat)
@@ -81,10 +79,6 @@ static inline int tactile_memfd_create(const char *name) {
 /// Seals a memfd so a client can map it but nobody can change or grow it.
 static inline int tactile_memfd_seal_readonly(int fd) {
     return fcntl(fd, TACTILE_F_ADD_SEALS, TACTILE_F_SEAL_SHRINK | TACTILE_F_SEAL_GROW | TACTILE_F_SEAL_WRITE | TACTILE_F_SEAL_SEAL);
-}
-
-static inline int tactile_eventfd(void) {
-    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
 
 #endif
