@@ -15,7 +15,7 @@ extension WaylandServer {
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
         guard let server = WaylandServer.from(resource) else { return }
-        server.handle(make(server.now()))
+        server.handle(make(server.currentTime))
     }
 
     private static func pressState(_ resource: OpaquePointer?, _ raw: UInt32) -> PressState? {

@@ -127,10 +127,7 @@ public final class WaylandServer {
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
 
     /// The time an event happening now is stamped with: the monotonic clock, as libinput's.
-    public var currentTime: Instant { now() }
-
-    /// The time libinput would stamp: the monotonic clock.
-    func now() -> Instant {
+    public var currentTime: Instant {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Instant(microseconds: UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000)
@@ -151,7 +148,7 @@ public final class WaylandServer {
     }
 
     fileprivate func tick() {
-        let time = now().milliseconds
+        let time = currentTime.milliseconds
         let due = frameCallbacks
         frameCallbacks.removeAll()
         for callback in due {
