@@ -15,6 +15,7 @@ struct ProtocolSink: DeliverySink {
             guard let surface = surface(node) else { return }
             let serial = server.nextSerial()
             for touch in client.touches { wl_touch_send_down(touch, serial, time.milliseconds, surface, id, fixed(local.x), fixed(local.y)) }
+            server.pressDelivered(to: client.id)
         case .touchMotion(_, _, let id, let local, let time):
             for touch in client.touches { wl_touch_send_motion(touch, time.milliseconds, id, fixed(local.x), fixed(local.y)) }
         case .touchUp(_, let id, let time):
@@ -38,6 +39,7 @@ struct ProtocolSink: DeliverySink {
             let serial = server.nextSerial()
             let wire = state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
             for pointer in client.pointers { wl_pointer_send_button(pointer, serial, time.milliseconds, button, wire.rawValue) }
+            if state == .pressed { server.pressDelivered(to: client.id) }
         case .pointerAxis(_, let motion, let time):
             for pointer in client.pointers { sendAxis(motion, time, to: pointer) }
         case .pointerFrame:

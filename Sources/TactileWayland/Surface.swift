@@ -131,8 +131,8 @@ final class Surface: ResourceObject {
             server.updateScene { $0.update(node) { $0.position = $0.position + state.offset } }
         }
         xdgSurface?.applyPendingGeometry()
-        role?.committed(surface: self, hadBuffer: hadBuffer)
         syncNode()
+        role?.committed(surface: self, hadBuffer: hadBuffer)
         applySubsurfaceState()
     }
 
@@ -274,7 +274,7 @@ final class Surface: ResourceObject {
 protocol SurfaceRole: AnyObject {
     /// Whether the role lets the surface be shown once it has a buffer.
     var isMapped: Bool { get }
-    /// After the surface applied its pending state.
+    /// After the surface applied its pending state and its scene node shows it.
     func committed(surface: Surface, hadBuffer: Bool)
     func surfaceDestroyed()
 }

@@ -26,6 +26,10 @@ public final class WaylandServer {
     var socketClients: [Int32: OpaquePointer] = [:]
     /// The clipboard's current source, if a client set one.
     weak var selection: DataSource?
+    /// Popups holding a grab, the topmost last.
+    var popupGrabs: [XdgPopup] = []
+    /// The toplevel last configured as activated.
+    weak var activatedToplevel: XdgToplevel?
     let keymap: Keymap?
     private var clientCreatedListener: UnsafeMutablePointer<tactile_listener>?
     private var frameTimer: OpaquePointer?
@@ -97,6 +101,7 @@ public final class WaylandServer {
             modifiersChanged = keymap.update(key: key, state: state)
         }
         router.handle(event, sink: &sink)
+        updateActivation()
         if modifiersChanged, let focus = router.keyboardFocus, let client = surfacesByNode[focus.slot]?.owner {
             sink.sendModifiers(to: client)
         }
@@ -107,6 +112,7 @@ public final class WaylandServer {
         guard router.keyboardFocus == node else { return }
         var sink = ProtocolSink(server: self)
         router.setKeyboardFocus(nil, sink: &sink)
+        updateActivation()
     }
 
     /// Refused input and dropped touches, as log lines.
@@ -122,6 +128,7 @@ public final class WaylandServer {
     func updateScene(_ change: (inout Scene) -> Void) {
         var sink = ProtocolSink(server: self)
         router.updateScene(sink: &sink, change)
+        updateActivation()
     }
 
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
@@ -145,6 +152,7 @@ public final class WaylandServer {
         clientsByID[state.id] = nil
         var sink = ProtocolSink(server: self)
         router.clientDisconnected(state.id, sink: &sink)
+        updateActivation()
     }
 
     fileprivate func tick() {

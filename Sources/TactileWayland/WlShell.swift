@@ -33,9 +33,17 @@ final class ShellSurface: ResourceObject, SurfaceRole {
 
     init(surface: Surface) { self.surface = surface }
 
+    private var isToplevel = false
+    private var hasMapped = false
+
     var isMapped: Bool { resource != nil && isPlaced }
 
-    func committed(surface: Surface, hadBuffer: Bool) {}
+    /// A toplevel's first buffer maps it, and a new window takes keyboard focus.
+    func committed(surface: Surface, hadBuffer: Bool) {
+        guard isToplevel, !hasMapped, surface.hasBuffer, let node = surface.node else { return }
+        hasMapped = true
+        surface.server.windowMapped(node)
+    }
 
     func surfaceDestroyed() {}
 
@@ -48,6 +56,7 @@ final class ShellSurface: ResourceObject, SurfaceRole {
     private func placeToplevel(fillsOutput: Bool) {
         guard let surface, !isPlaced, let resource else { return }
         isPlaced = true
+        isToplevel = true
         let server = surface.server
         let fills = fillsOutput || server.configuration.kioskMode
         let position = fills ? .zero : server.placement.nextToplevelPosition()

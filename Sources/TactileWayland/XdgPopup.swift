@@ -113,25 +113,31 @@ final class XdgPositioner: ResourceObject {
 }
 
 /// xdg_popup (or zxdg_popup_v6): a menu or tooltip placed by its positioner, as a child of
-/// its parent's node.
+/// its parent's node. A popup that asked for a grab takes keyboard focus when it maps and
+/// joins the server's grab stack (see `WaylandServer+WindowFocus`).
 final class XdgPopup: ResourceObject, XdgRole {
     let xdg: XdgSurface
+    /// The xdg_surface the popup is placed on: a toplevel or another popup.
+    weak var parent: XdgSurface?
     let rect: Rect
     var isAlive: Bool { resource != nil }
     var isMapped: Bool { resource != nil }
+    private var wantsGrab = false
+    private var hasMapped = false
 
-    init(xdg: XdgSurface, rect: Rect) {
+    init(xdg: XdgSurface, parent: XdgSurface, rect: Rect) {
         self.xdg = xdg
+        self.parent = parent
         self.rect = rect
     }
 
     static func create(_ xdg: XdgSurface, _ parent: XdgSurface?, _ rect: Rect, _ client: OpaquePointer, _ id: UInt32) -> XdgPopup? {
         guard let surface = xdg.surface else { return nil }
-        guard let parentNode = parent?.surface?.node else {
+        guard let parent, let parentNode = parent.surface?.node else {
             xdg.postError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "popups need a parent xdg_surface with a role")
             return nil
         }
-        let popup = XdgPopup(xdg: xdg, rect: rect)
+        let popup = XdgPopup(xdg: xdg, parent: parent, rect: rect)
         let bound = switch xdg.flavor {
         case .stable: popup.bind(client: client, interface: tactile_xdg_popup_interface(), version: xdg.version, id: id, implementation: requests)
         case .unstableV6: popup.bind(client: client, interface: tactile_zxdg_popup_v6_interface(), version: 1, id: id, implementation: v6Requests)
@@ -141,7 +147,12 @@ final class XdgPopup: ResourceObject, XdgRole {
         return popup
     }
 
+    /// Configures on the first commit; a grabbing popup starts its grab when it first maps.
     func committed(surface: Surface, hadBuffer: Bool) {
+        if !hasMapped, surface.hasBuffer {
+            hasMapped = true
+            if wantsGrab { surface.server.startGrab(of: self) }
+        }
         guard !xdg.hasConfigured, let resource else { return }
         let (x, y, w, h) = (Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         switch xdg.flavor {
@@ -153,18 +164,42 @@ final class XdgPopup: ResourceObject, XdgRole {
 
     func surfaceDestroyed() {}
 
+    /// The client dismissed the popup (or the compositor told it to): it leaves the grab,
+    /// and keyboard focus, if the popup had it, goes back to the parent.
     override func resourceDestroyed() {
-        xdg.surface?.removeNode()
+        guard let surface = xdg.surface else { return }
+        let server = surface.server
+        let hadFocus = surface.node != nil && server.router.keyboardFocus == surface.node
+        server.endGrab(of: self)
+        surface.removeNode()
+        if hadFocus, let parentNode = parent?.surface?.node { server.focusKeyboard(on: parentNode) }
+    }
+
+    /// popup_done: the compositor dismissed the popup; the client destroys it in answer.
+    func sendDone() {
+        guard let resource else { return }
+        switch xdg.flavor {
+        case .stable: xdg_popup_send_popup_done(resource)
+        case .unstableV6: zxdg_popup_v6_send_popup_done(resource)
+        }
+    }
+
+    /// The grab is taken when the popup maps; asking after that is an error.
+    private func grab() {
+        guard !hasMapped else {
+            return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab must be requested before the popup is mapped")
+        }
+        wantsGrab = true
     }
 
     static let requests = RequestTable(xdg_popup_interface(
         destroy: destroyResource,
-        grab: { _, _, _, _ in },
+        grab: { _, r, _, _ in XdgPopup.from(r)?.grab() },
         reposition: { _, _, _, _ in }
     ))
 
     static let v6Requests = RequestTable(zxdg_popup_v6_interface(
         destroy: destroyResource,
-        grab: { _, _, _, _ in }
+        grab: { _, r, _, _ in XdgPopup.from(r)?.grab() }
     ))
 }

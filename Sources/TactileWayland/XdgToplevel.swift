@@ -12,6 +12,7 @@ final class XdgToplevel: ResourceObject, XdgRole {
     private var isMaximized = false
     private var isFullscreen = false
     private var hasCommitted = false
+    private var hasMapped = false
 
     init(xdg: XdgSurface) { self.xdg = xdg }
 
@@ -34,12 +35,23 @@ final class XdgToplevel: ResourceObject, XdgRole {
 
     /// Configures on the initial commit, and again when the window first maps (as Mir and
     /// GNOME do; WLCS 1.5's clients wait for that one).
+    /// The first map also takes keyboard focus, which configures the window as activated;
+    /// then that configure is the map's.
     func committed(surface: Surface, hadBuffer: Bool) {
         let maps = !hadBuffer && surface.hasBuffer
         guard !hasCommitted || maps else { return }
         hasCommitted = true
+        if maps, !hasMapped, let node = surface.node {
+            hasMapped = true
+            let server = surface.server
+            server.windowMapped(node)
+            if server.activatedToplevel === self { return }
+        }
         sendConfigure()
     }
+
+    /// Keyboard focus came or went (see `WaylandServer.updateActivation`).
+    func activationChanged() { sendConfigure() }
 
     func surfaceDestroyed() {}
 
@@ -48,8 +60,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
     }
 
     /// The window's state as the compositor sees it: the output's size when maximized,
-    /// fullscreen or in kiosk mode, else "your choice" (0 × 0); always activated. The state
-    /// values are the same in both flavors.
+    /// fullscreen or in kiosk mode, else "your choice" (0 × 0); activated while it holds
+    /// keyboard focus. The state values are the same in both flavors.
     private func sendConfigure() {
         guard let resource, let server = xdg.surface?.server else { return }
         let fills = isMaximized || isFullscreen || server.configuration.kioskMode
@@ -57,7 +69,7 @@ final class XdgToplevel: ResourceObject, XdgRole {
         var states: [UInt32] = []
         if isMaximized || server.configuration.kioskMode { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
-        states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue)
+        if server.activatedToplevel === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         withArray(states) { array in
             switch xdg.flavor {
             case .stable: xdg_toplevel_send_configure(resource, Int32(size.width), Int32(size.height), array)

@@ -77,18 +77,27 @@ import WaylandProtocols
         xkb_keymap_unref(compiled)
     }
 
-    @Test func touchingAWindowFocusesItsKeyboardAndShiftReportsAModifier() throws {
-        let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
-        _ = client.take()
+    /// Focus policy: a window takes keyboard focus when it first maps; touching another one
+    /// moves focus there, and keys then go to it with their modifiers.
+    @Test func aNewWindowTakesFocusThenTouchingAnotherMovesItAndShiftReportsAModifier() throws {
+        let first = try client.toplevel(width: 100, height: 100, at: (0, 0))
+        let second = try client.toplevel(width: 100, height: 100, at: (200, 0))
+        #expect(client.take().filter(\.isKeyboard) == [
+            .keyboardEnter(surface: client.id(first.surface), keys: []),
+            .modifiers(depressed: 0, locked: 0),
+            .keyboardLeave(surface: client.id(first.surface)),
+            .keyboardEnter(surface: client.id(second.surface), keys: []),
+            .modifiers(depressed: 0, locked: 0),
+        ])
         try client.inject { input in
             tactile_test_input_v1_touch_down(input, 1, f(10), f(10))
             tactile_test_input_v1_touch_frame(input)
             tactile_test_input_v1_key(input, 42, 1)  // KEY_LEFTSHIFT
             tactile_test_input_v1_key(input, 30, 1)  // KEY_A
         }
-        let keyboard = client.take().filter(\.isKeyboard)
-        #expect(keyboard == [
-            .keyboardEnter(surface: client.id(window.surface), keys: []),
+        #expect(client.take().filter(\.isKeyboard) == [
+            .keyboardLeave(surface: client.id(second.surface)),
+            .keyboardEnter(surface: client.id(first.surface), keys: []),
             .modifiers(depressed: 0, locked: 0),
             .key(key: 42, state: 1),
             .modifiers(depressed: 1, locked: 0),
