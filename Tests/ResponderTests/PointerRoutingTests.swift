@@ -70,6 +70,34 @@ import Testing
         ])
     }
 
+    /// An interactive move: the window under the press hears nothing between the leave and
+    /// the release, even as it moves along with the pointer; then the pointer re-enters it.
+    @Test mutating func theCompositorTakesThePointerUntilTheLastButtonIsUp() {
+        let w = desk.add(window(alice, 0, 0, 100, 100))
+        _ = desk.send(.pointerMotion(global: p(50, 50), time: ms(1)), .pointerButton(button: 0x110, state: .pressed, time: ms(2)))
+        var sink = RecordingSink()
+        let taken = desk.router.takePointerUntilReleased(sink: &sink)
+        #expect(taken)
+        #expect(sink.take().0 == [.pointerLeave(alice, surface: w), .pointerFrame(alice)])
+        #expect(desk.send(.pointerMotion(global: p(80, 90), time: ms(3))) == [])
+        #expect(desk.change { $0.update(w) { $0.position = Position(x: 30, y: 40) } } == [])
+        #expect(desk.send(.pointerAxis(AxisMotion(source: .wheel, vertical: 10), time: ms(4))) == [])
+        #expect(desk.send(.pointerButton(button: 0x110, state: .released, time: ms(5))) == [
+            .pointerEnter(alice, surface: w, local: p(50, 50)),
+            .pointerFrame(alice),
+        ])
+    }
+
+    @Test mutating func theCompositorCannotTakeAPointerNoButtonHolds() {
+        let w = desk.add(window(alice, 0, 0, 100, 100))
+        _ = desk.send(.pointerMotion(global: p(50, 50), time: ms(1)))
+        var sink = RecordingSink()
+        let taken = desk.router.takePointerUntilReleased(sink: &sink)
+        #expect(!taken)
+        #expect(sink.take().0 == [])
+        #expect(desk.router.pointerFocus == w)
+    }
+
     @Test mutating func aSurfaceMappedUnderAStillPointerIsEntered() {
         let under = desk.add(window(alice, 0, 0, 300, 300))
         _ = desk.send(.pointerMotion(global: p(50, 50), time: ms(1)))

@@ -12,6 +12,27 @@ extension InputRouter {
     /// The surface under the pointer, or holding it while a button is down.
     public var pointerFocus: NodeID? { pointer.focus?.node }
 
+    /// Global; nil until the pointer first moves.
+    public var pointerPosition: Point? { pointer.position }
+
+    /// Whether any button is down (the implicit grab, or the compositor's).
+    public var pointerButtonsHeld: Bool { !pointer.pressed.isEmpty }
+
+    /// The compositor takes the pointer for the rest of the implicit grab (an interactive move
+    /// or resize): the pressed surface gets a leave now, no client hears this pointer until
+    /// the last button is up, and then focus follows the hit test again. Changes nothing and
+    /// returns false when no button is held.
+    public mutating func takePointerUntilReleased(sink: inout some DeliverySink) -> Bool {
+        guard pointerButtonsHeld else { return false }
+        if let focus = pointer.focus {
+            sink.deliver(.pointerLeave(focus.client, surface: focus.node))
+            sink.deliver(.pointerFrame(focus.client))
+        }
+        pointer.focus = nil
+        pointer.local = nil
+        return true
+    }
+
     mutating func pointerMotion(_ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
