@@ -30,6 +30,8 @@ public final class WaylandServer {
     var popupGrabs: [XdgPopup] = []
     /// The toplevel last configured as activated.
     weak var activatedToplevel: XdgToplevel?
+    /// The interactive move or resize under way, if any.
+    var interactiveGrab: InteractiveGrab?
     let keymap: Keymap?
     private var clientCreatedListener: UnsafeMutablePointer<tactile_listener>?
     private var frameTimer: OpaquePointer?
@@ -101,6 +103,7 @@ public final class WaylandServer {
             modifiersChanged = keymap.update(key: key, state: state)
         }
         router.handle(event, sink: &sink)
+        continueInteractiveGrab()
         updateActivation()
         if modifiersChanged, let focus = router.keyboardFocus, let client = surfacesByNode[focus.slot]?.owner {
             sink.sendModifiers(to: client)

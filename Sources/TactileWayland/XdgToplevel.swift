@@ -13,6 +13,9 @@ final class XdgToplevel: ResourceObject, XdgRole {
     private var isFullscreen = false
     private var hasCommitted = false
     private var hasMapped = false
+    /// The size an interactive resize asked for; kept as the window's size afterwards.
+    private var requestedSize: Size?
+    private var isResizing = false
 
     init(xdg: XdgSurface) { self.xdg = xdg }
 
@@ -65,10 +68,11 @@ final class XdgToplevel: ResourceObject, XdgRole {
     private func sendConfigure() {
         guard let resource, let server = xdg.surface?.server else { return }
         let fills = isMaximized || isFullscreen || server.configuration.kioskMode
-        let size = fills ? server.configuration.outputSize : .zero
+        let size = fills ? server.configuration.outputSize : requestedSize ?? .zero
         var states: [UInt32] = []
         if isMaximized || server.configuration.kioskMode { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if isResizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         if server.activatedToplevel === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         withArray(states) { array in
             switch xdg.flavor {
@@ -86,10 +90,39 @@ final class XdgToplevel: ResourceObject, XdgRole {
         sendConfigure()
     }
 
-    private func checkResizeEdge(_ edges: UInt32) {
-        guard edges <= XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue else {
+    /// Windows that fill the output (kiosk mode, maximized, fullscreen) stay where they are.
+    private var isMovable: Bool {
+        guard let server = xdg.surface?.server else { return false }
+        return !server.configuration.kioskMode && !isMaximized && !isFullscreen
+    }
+
+    private func move() {
+        guard isMovable, let server = xdg.surface?.server else { return }
+        _ = server.beginInteractiveGrab(.move, of: self)
+    }
+
+    private func resize(_ edges: UInt32) {
+        // The resize_edge values (v6 uses the same numbers); none (0) is valid and resizes nothing.
+        guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
+            if xdg.flavor == .unstableV6 { return }
             return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
+        guard edges != 0, isMovable, let server = xdg.surface?.server, server.beginInteractiveGrab(.resize(edges: edges), of: self) else { return }
+        isResizing = true
+    }
+
+    /// The pointer moved during this window's grab: place it, and ask for a new size.
+    func follow(_ kind: InteractiveGrab.Kind, to window: Rect) {
+        xdg.surface?.placeWindow(at: Position(x: window.x, y: window.y))
+        guard case .resize = kind, requestedSize != Size(width: window.width, height: window.height) else { return }
+        requestedSize = Size(width: window.width, height: window.height)
+        sendConfigure()
+    }
+
+    func interactiveGrabEnded(_ kind: InteractiveGrab.Kind) {
+        guard isResizing else { return }
+        isResizing = false
+        sendConfigure()
     }
 
     private func checkSize(_ width: Int32, _ height: Int32) {
@@ -99,15 +132,16 @@ final class XdgToplevel: ResourceObject, XdgRole {
     }
 
     /// Window management requests a kiosk does not act on are accepted and ignored; the ones
-    /// the protocol constrains are checked (v6 defines no errors for them).
+    /// the protocol constrains are checked (v6 defines no errors for them). Move and resize
+    /// are interactive grabs (`InteractiveGrab`).
     static let requests = RequestTable(xdg_toplevel_interface(
         destroy: destroyResource,
         set_parent: { _, _, _ in },
         set_title: { _, _, _ in },
         set_app_id: { _, _, _ in },
         show_window_menu: { _, _, _, _, _, _ in },
-        move: { _, _, _, _ in },
-        resize: { _, resource, _, _, edges in XdgToplevel.from(resource)?.checkResizeEdge(edges) },
+        move: { _, resource, _, _ in XdgToplevel.from(resource)?.move() },
+        resize: { _, resource, _, _, edges in XdgToplevel.from(resource)?.resize(edges) },
         set_max_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
         set_min_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
         set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
@@ -123,8 +157,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
         set_title: { _, _, _ in },
         set_app_id: { _, _, _ in },
         show_window_menu: { _, _, _, _, _, _ in },
-        move: { _, _, _, _ in },
-        resize: { _, _, _, _, _ in },
+        move: { _, resource, _, _ in XdgToplevel.from(resource)?.move() },
+        resize: { _, resource, _, _, edges in XdgToplevel.from(resource)?.resize(edges) },
         set_max_size: { _, _, _, _ in },
         set_min_size: { _, _, _, _ in },
         set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
