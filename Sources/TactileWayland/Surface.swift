@@ -76,6 +76,7 @@ final class Surface: ResourceObject {
     }
 
     fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
+        if buffer != nil, let xdgSurface, xdgSurface.refusesBuffer() { return }
         pendingBuffer = buffer.map { BufferReference($0) }
         pending.attachment = .some(nil)
         if version < 5 { pending.offset = Position(x: Int(x), y: Int(y)) }

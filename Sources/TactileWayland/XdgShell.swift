@@ -86,6 +86,15 @@ final class XdgSurface: ResourceObject {
         surface?.xdgSurface = nil
     }
 
+    /// A buffer attached before the first configure went out is a client error (the value
+    /// is the same in both flavors). Toplevels are configured as they are created, so only a
+    /// surface without a role yet, or an unconfigured popup, can trip this.
+    func refusesBuffer() -> Bool {
+        guard !hasConfigured else { return false }
+        postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "buffer attached before the first configure")
+        return true
+    }
+
     /// The surface-level configure, after the role's own configure event.
     func sendConfigure() {
         guard let resource, let server = surface?.server else { return }
