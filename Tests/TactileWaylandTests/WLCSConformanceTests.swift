@@ -13,7 +13,9 @@ import Testing
         "XdgShellV6Subsurfaces/*", "SurfaceInputRegions/*", "ToplevelInputRegions/*", "PointerCrossing*",
         "ClientSurfaceEventsTest.*", "SelfTest.*", "*RegionSurfaceInputCombinations*",
         // Groups added as they came to pass in full.
-        "FrameSubmission.*", "WlOutputTest.*", "*XdgPopupPositionerTest*",
+        "FrameSubmission.*", "WlOutputTest.*", "*XdgPopupPositionerTest*", "XdgSurfaceStableTest.*",
+        "XdgToplevelStableTest.*", "XdgToplevelStableConfigurationTest.*", "XdgPopupStable/*",
+        "BadBufferTest.*", "SecondBadBufferTest.*",
     ]
 
     /// Cases for protocols Tactile does not offer: WLCS would skip them as unsupported.
@@ -31,6 +33,9 @@ import Testing
         // A bug of WLCS 1.5.0 itself (canonical/wlcs issue 292, fixed in a later release): the
         // test requests one frame callback of its own but waits for at least two.
         "ClientSurfaceEventsTest.frame_timestamp_increases",
+        // Wants a stride smaller than width × 4 refused; libwayland 1.21's own wl_shm, which
+        // Tactile uses, compares the stride with the width in pixels.
+        "BadBufferTest.client_lies_about_buffer_size",
     ]
 
     /// The library SwiftPM built beside this test bundle.
@@ -47,13 +52,13 @@ import Testing
         let failed = output.split(separator: "\n").filter { $0.hasPrefix("[  FAILED  ]") && !$0.contains("tests failed") && !$0.contains("test failed") }
         #expect(failed.isEmpty, "WLCS failures:\n\(failed.joined(separator: "\n"))")
         #expect(output.contains("[  SKIPPED ] 4 tests"), "only SelfTest's four expected-failure tests may skip")
-        #expect(output.contains("[  PASSED  ] 610 tests"), "\(output.suffix(2000))")
+        #expect(output.contains("[  PASSED  ] 639 tests"), "\(output.suffix(2000))")
     }
 
     @Test func theExclusionsStillFail() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.wlcs), "WLCS is not installed (scripts/setup installs it)")
         let output = try run(Self.wlcs, [Self.library, "--gtest_filter=" + Self.knownFailures.joined(separator: ":")])
-        #expect(output.contains("[  FAILED  ] 10 tests"), "an excluded WLCS test passes now: take it off the list\n\(output.suffix(2000))")
+        #expect(output.contains("[  FAILED  ] 11 tests"), "an excluded WLCS test passes now: take it off the list\n\(output.suffix(2000))")
     }
 
     private func run(_ executable: String, _ arguments: [String]) throws -> String {
