@@ -58,6 +58,20 @@ struct Desk {
         return diagnostics
     }
 
+    /// Fires the recognizers' deadlines up to `now`; returns what that delivered.
+    mutating func fire(at now: Instant) -> [Delivery] {
+        router.fireGestureDeadlines(at: now, sink: &sink)
+        let (deliveries, diagnostics) = sink.take()
+        reported = diagnostics
+        return deliveries
+    }
+
+    /// The gesture events since the last call, as (gesture, state).
+    mutating func gestureEvents() -> [GestureState] {
+        defer { sink.gestures.removeAll() }
+        return sink.gestures.map(\.state)
+    }
+
     /// Changes the scene through the router; returns what the change delivered.
     mutating func change(_ body: (inout Scene) -> Void) -> [Delivery] {
         router.updateScene(sink: &sink, body)

@@ -21,6 +21,13 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         Point(x: x - Double(origin.x), y: y - Double(origin.y))
     }
 
+    /// Whether `other` lies within `radius` of this point (compared squared: no square root,
+    /// so the core needs no libm).
+    public func isWithin(_ radius: Double, of other: Point) -> Bool {
+        let (dx, dy) = (x - other.x, y - other.y)
+        return dx * dx + dy * dy <= radius * radius
+    }
+
     public var description: String { "(\(x.formatted), \(y.formatted))" }
 }
 

@@ -6,21 +6,26 @@ public protocol DeliverySink {
     mutating func deliver(_ delivery: Delivery)
     /// Defaults to dropping the diagnostic.
     mutating func report(_ diagnostic: Diagnostic)
+    /// A compositor gesture won, went on, or failed. Defaults to dropping it.
+    mutating func gesture(_ event: GestureEvent)
 }
 
 extension DeliverySink {
     public mutating func report(_ diagnostic: Diagnostic) {}
+    public mutating func gesture(_ event: GestureEvent) {}
 }
 
 /// Keeps everything it is given, in order: the sink of tests and of the demo.
 public struct RecordingSink: DeliverySink {
     public var deliveries: [Delivery] = []
     public var diagnostics: [Diagnostic] = []
+    public var gestures: [GestureEvent] = []
 
     public init() {}
 
     public mutating func deliver(_ delivery: Delivery) { deliveries.append(delivery) }
     public mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    public mutating func gesture(_ event: GestureEvent) { gestures.append(event) }
 
     /// Returns what was recorded since the last call, and forgets it.
     public mutating func take() -> (deliveries: [Delivery], diagnostics: [Diagnostic]) {

@@ -16,49 +16,95 @@ struct ActiveTouch {
     /// a scene change that moves the owner under a still finger owes the owner a motion.
     var global: Point
     var local: Point
+    /// The gesture recognizers that took this touch at its down.
+    var contenders: [GestureID] = []
+    /// Events kept from the owner while a recognizer delays them, with frame markers.
+    var held: [Delivery] = []
+    /// Whether `held` has events after its last frame marker.
+    var owesHeldFrame = false
+    /// Whether the owner has seen any event of this touch (so ending it needs a cancel).
+    var delivered = false
+    /// The device let go, but the up is still held; the id is free for a new touch.
+    var isLifted = false
+
+    init(id: Int32, global: Point) {
+        self.id = id
+        self.owner = .nobody
+        self.global = global
+        self.local = global
+    }
 }
 
 extension InputRouter {
     mutating func touchDown(_ id: Int32, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
-        guard !touches.contains(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .touchAlreadyDown)) }
-        guard let hit = scene.hitTest(at: global), let client = scene.node(hit.node)?.client else {
-            touches.append(ActiveTouch(id: id, owner: .nobody, global: global, local: global))
-            return sink.report(.touchDropped(id: id, because: .noSurface))
+        guard activeTouch(id) == nil else { return sink.report(.ignored(event, because: .touchAlreadyDown)) }
+        let hit = scene.hitTest(at: global)
+        var touch = ActiveTouch(id: id, global: global)
+        var emulatedFor: ClientID?
+        if let hit {
+            touch.contenders = offerToGestures(id, global, path: hit.chain, time, &sink)
+        } else {
+            touch.contenders = offerToGestures(id, global, path: EmptyCollection(), time, &sink)
         }
-        focusKeyboard(onToplevelOf: hit.node, &sink)
-        // The responder chain: the first surface up from the leaf whose client reads touch.
+        if let hit, let client = scene.node(hit.node)?.client {
+            focusKeyboard(onToplevelOf: hit.node, &sink)
+            if let (node, owner, local) = touchResponder(for: hit, global) {
+                touch.owner = .surface(node, owner)
+                touch.local = local
+            } else if policy.emulatesPointerForTouch, acceptsPointer(client), !pointer.pressed.contains(Self.leftButton),
+                      !touches.contains(where: { $0.owner == .emulatedPointer }) {
+                // The compositor end of the chain.
+                touch.owner = .emulatedPointer
+                emulatedFor = client
+            } else {
+                sink.report(.touchDropped(id: id, because: .noTouchBinding))
+            }
+        } else {
+            sink.report(.touchDropped(id: id, because: .noSurface))
+        }
+        touches.append(touch)
+        settleGestures(time: time, &sink)
+        guard let k = activeTouch(id) else { return }
+        switch touches[k].owner {
+        case .surface(let node, let client):
+            send(.touchDown(client, surface: node, id: id, local: touches[k].local, time: time), forTouchAt: k, client: client, &sink)
+        case .emulatedPointer:
+            if let emulatedFor { sink.report(.touchEmulatesPointer(id: id, emulatedFor)) }
+            movePointer(to: global, time, &sink)
+            pressPointer(Self.leftButton, .pressed, time, &sink)
+        case .nobody:
+            break
+        }
+    }
+
+    /// The responder chain: the first surface up from the leaf whose client reads touch.
+    private func touchResponder(for hit: HitTestResult, _ global: Point) -> (NodeID, ClientID, Point)? {
         for node in hit.chain {
             guard let owner = scene.node(node)?.client, acceptsTouch(owner),
                   let local = node == hit.node ? hit.local : local(global, in: node) else { continue }
-            touches.append(ActiveTouch(id: id, owner: .surface(node, owner), global: global, local: local))
-            sink.deliver(.touchDown(owner, surface: node, id: id, local: local, time: time))
-            return owe(touchFrameTo: owner)
+            return (node, owner, local)
         }
-        // The compositor end of the chain.
-        if policy.emulatesPointerForTouch, acceptsPointer(client), !pointer.pressed.contains(Self.leftButton),
-           !touches.contains(where: { $0.owner == .emulatedPointer }) {
-            touches.append(ActiveTouch(id: id, owner: .emulatedPointer, global: global, local: global))
-            sink.report(.touchEmulatesPointer(id: id, client))
-            movePointer(to: global, time, &sink)
-            return pressPointer(Self.leftButton, .pressed, time, &sink)
-        }
-        touches.append(ActiveTouch(id: id, owner: .nobody, global: global, local: global))
-        sink.report(.touchDropped(id: id, because: .noTouchBinding))
+        return nil
     }
 
     mutating func touchMotion(_ id: Int32, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
-        guard let k = indexOfTouch(id, for: event, &sink) else { return }
+        guard var k = indexOfTouch(id, for: event, &sink) else { return }
         touches[k].global = global
+        if !touches[k].contenders.isEmpty {
+            feedGestures(touches[k].contenders, .motion(id: id, global: global, time: time), time: time, &sink)
+            settleGestures(time: time, &sink)
+            guard let settled = activeTouch(id) else { return }
+            k = settled
+        }
         switch touches[k].owner {
         case .surface(let node, let client):
             guard let local = local(global, in: node) else { return }
             touches[k].local = local
-            sink.deliver(.touchMotion(client, surface: node, id: id, local: local, time: time))
-            owe(touchFrameTo: client)
+            send(.touchMotion(client, surface: node, id: id, local: local, time: time), forTouchAt: k, client: client, &sink)
         case .emulatedPointer:
             movePointer(to: global, time, &sink)
         case .nobody:
@@ -68,58 +114,88 @@ extension InputRouter {
 
     mutating func touchUp(_ id: Int32, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard let k = indexOfTouch(id, for: event, &sink) else { return }
-        let touch = touches.remove(at: k)
-        switch touch.owner {
+        guard var k = indexOfTouch(id, for: event, &sink) else { return }
+        let contenders = touches[k].contenders
+        if !contenders.isEmpty {
+            feedGestures(contenders, .up(id: id, time: time), time: time, &sink)
+            settleGestures(time: time, &sink)
+            guard let settled = activeTouch(id) else { return }
+            k = settled
+        }
+        switch touches[k].owner {
         case .surface(_, let client):
-            sink.deliver(.touchUp(client, id: id, time: time))
-            owe(touchFrameTo: client)
+            if !touches[k].held.isEmpty || gesturesDelay(contenders, ended: false) || gesturesDelay(contenders, ended: true) {
+                touches[k].held.append(.touchUp(client, id: id, time: time))
+                touches[k].owesHeldFrame = true
+                touches[k].isLifted = true
+            } else {
+                touches.remove(at: k)
+                sink.deliver(.touchUp(client, id: id, time: time))
+                owe(touchFrameTo: client)
+            }
         case .emulatedPointer:
+            touches.remove(at: k)
             pressPointer(Self.leftButton, .released, time, &sink)
         case .nobody:
-            break
+            touches.remove(at: k)
         }
+        forgetGestureTouch(id, contenders)
+        settleGestures(time: time, &sink)
     }
 
     /// wl_touch.cancel ends all of a client's touches at once, so every other touch the
     /// client holds goes quiet too; the device still ends those, and the core swallows that.
+    /// A touch the client never saw (all of it held) ends without telling it.
     mutating func touchCancel(_ id: Int32, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard let k = indexOfTouch(id, for: event, &sink) else { return }
+        let contenders = touches[k].contenders
         let touch = touches.remove(at: k)
         switch touch.owner {
-        case .surface(_, let client):
-            dropTouches(of: client)
-            sink.deliver(.touchCancel(client))
+        case .surface(_, let client) where touch.delivered:
+            cancelTouches(of: client, &sink)
         case .emulatedPointer:
             pressPointer(Self.leftButton, .released, time, &sink)
-        case .nobody:
+        case .surface, .nobody:
             break
         }
+        feedGestures(contenders, .cancel(id: id, time: time), time: time, &sink)
+        forgetGestureTouch(id, contenders)
+        settleGestures(time: time, &sink)
     }
 
     mutating func endTouchGroup(_ sink: inout some DeliverySink) {
+        for k in touches.indices where touches[k].owesHeldFrame {
+            guard case .surface(_, let client) = touches[k].owner else { continue }
+            touches[k].held.append(.touchFrame(client))
+            touches[k].owesHeldFrame = false
+        }
         for client in touchFrameOwed { sink.deliver(.touchFrame(client)) }
         touchFrameOwed.removeAll(keepingCapacity: true)
     }
 
     /// A touch whose surface was destroyed ends now, with a frame of its own; the rest of
-    /// the touch is swallowed, and nobody underneath inherits it.
+    /// the touch is swallowed, and nobody underneath inherits it. A client that saw nothing
+    /// of the touch yet (all of it held) hears nothing.
     mutating func endTouchesOnRemovedSurfaces(_ sink: inout some DeliverySink) {
         for k in touches.indices {
             guard case .surface(let node, let client) = touches[k].owner, !scene.contains(node) else { continue }
             touches[k].owner = .nobody
+            touches[k].held.removeAll()
+            guard touches[k].delivered else { continue }
             sink.deliver(.touchUp(client, id: touches[k].id, time: latestTime))
             sink.deliver(.touchFrame(client))
             touchFrameOwed.removeAll { $0 == client }
         }
+        touches.removeAll { $0.isLifted && $0.owner == .nobody }
     }
 
     /// A still finger whose owner moved is somewhere else on it now: tell the owner, with a
     /// frame, as a motion stamped with the latest event time. Ownership does not change.
+    /// Touches whose events are held are left to their replay.
     mutating func followMovedOwners(_ sink: inout some DeliverySink) {
         var moved: [ClientID] = []
-        for k in touches.indices {
+        for k in touches.indices where touches[k].held.isEmpty && !touches[k].isLifted {
             guard case .surface(let node, let client) = touches[k].owner,
                   let local = local(touches[k].global, in: node), local != touches[k].local else { continue }
             touches[k].local = local
@@ -132,24 +208,46 @@ extension InputRouter {
         }
     }
 
-    /// Silences a client's touches without telling it (it is gone, or was just cancelled).
+    /// Silences a client's touches without telling it (it is gone, or was just cancelled);
+    /// whatever was held for them is dropped.
     mutating func dropTouches(of client: ClientID) {
         for k in touches.indices {
-            if case .surface(_, client) = touches[k].owner { touches[k].owner = .nobody }
+            guard case .surface(_, client) = touches[k].owner else { continue }
+            touches[k].owner = .nobody
+            touches[k].held.removeAll()
         }
+        touches.removeAll { $0.isLifted && $0.owner == .nobody }
         touchFrameOwed.removeAll { $0 == client }
+    }
+
+    /// Delivers a touch event to the touch's owner now, or holds it while a recognizer
+    /// delays the touch (or earlier events are still held, to keep the order).
+    private mutating func send(_ delivery: Delivery, forTouchAt k: Int, client: ClientID, _ sink: inout some DeliverySink) {
+        if !touches[k].held.isEmpty || gesturesDelay(touches[k].contenders, ended: false) {
+            touches[k].held.append(delivery)
+            touches[k].owesHeldFrame = true
+            return
+        }
+        touches[k].delivered = true
+        sink.deliver(delivery)
+        owe(touchFrameTo: client)
+    }
+
+    /// The touch with this id that is down (a lifted touch waiting on its held up is not).
+    func activeTouch(_ id: Int32) -> Int? {
+        touches.firstIndex { $0.id == id && !$0.isLifted }
     }
 
     /// The touch an event is about; an event about a touch that is not down is reported and dropped.
     private func indexOfTouch(_ id: Int32, for event: InputEvent, _ sink: inout some DeliverySink) -> Int? {
-        guard let k = touches.firstIndex(where: { $0.id == id }) else {
+        guard let k = activeTouch(id) else {
             sink.report(.ignored(event, because: .unknownTouch))
             return nil
         }
         return k
     }
 
-    private mutating func owe(touchFrameTo client: ClientID) {
+    mutating func owe(touchFrameTo client: ClientID) {
         if !touchFrameOwed.contains(client) { touchFrameOwed.append(client) }
     }
 

@@ -25,6 +25,11 @@ public struct InputRouter {
     var capabilities: [ClientID: InputCapabilities] = [:]
     /// The time of the latest event, stamped on events the core makes up (an up for a destroyed surface).
     var latestTime = Instant.zero
+    /// Compositor gesture recognizers and how they relate (`InputRouter+Gestures`).
+    var gestures: [GestureSlot] = []
+    var nextGestureID = 0
+    var simultaneousGestures: [(GestureID, GestureID)] = []
+    var failureRequirements: [(GestureID, GestureID)] = []
 
     public init(scene: Scene = Scene(), policy: RoutingPolicy = RoutingPolicy()) {
         self.scene = scene

@@ -52,6 +52,12 @@ public struct Scene {
     }
 
     /// The node's origin in the root's (global) coordinates.
+    /// The node's rectangle in global coordinates.
+    public func absoluteFrame(of id: NodeID) -> Rect? {
+        guard let origin = absolutePosition(of: id) else { return nil }
+        return Rect(origin: origin, size: cold[Int(id.index)].node.size)
+    }
+
     public func absolutePosition(of id: NodeID) -> Position? {
         guard contains(id) else { return nil }
         var p = Position.zero

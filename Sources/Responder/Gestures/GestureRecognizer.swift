@@ -1,0 +1,69 @@
+/// A compositor gesture's state machine (DESIGN.md §1.3). Discrete gestures go
+/// possible → recognized | failed; continuous ones possible → began → changed* → ended |
+/// cancelled | failed.
+public enum GestureState: Hashable, Sendable {
+    case possible, began, changed, ended, cancelled, failed, recognized
+
+    /// Began or recognized: the moment a gesture wins its touches.
+    var claims: Bool { self == .began || self == .recognized }
+    /// Nothing more will happen until the recognizer is reset.
+    var isFinal: Bool { self == .ended || self == .cancelled || self == .failed || self == .recognized }
+    /// Still interested in touches: undecided, or continuing.
+    var isLive: Bool { self == .possible || self == .began || self == .changed }
+}
+
+/// What a recognizer is told: events of the touches offered to it (global output pixels),
+/// and the passing of a deadline it asked for.
+public enum GestureInput: Hashable, Sendable {
+    case down(id: Int32, global: Point, time: Instant)
+    case motion(id: Int32, global: Point, time: Instant)
+    case up(id: Int32, time: Instant)
+    /// The device gave up on the touch.
+    case cancel(id: Int32, time: Instant)
+    case deadline(Instant)
+}
+
+/// A gesture recognizer: a value that reads touch input and says which state it is in. The
+/// arena (`InputRouter+Gestures`) decides who wins; a recognizer only judges its own shape.
+public protocol GestureRecognizer {
+    /// Whether to take a new touch on its node's path. A touch it declines never involves
+    /// it: winning does not claim that touch, and it does not hold it back.
+    func wantsTouch(at global: Point, in bounds: Rect) -> Bool
+    /// Reads one input; `bounds` is its node's rectangle, globally (the output for system
+    /// gestures). Returns the state after it.
+    mutating func handle(_ input: GestureInput, in bounds: Rect) -> GestureState
+    /// When the recognizer wants a `.deadline` input, if at all.
+    var deadline: Instant? { get }
+    /// Back to possible, forgetting every touch: called once its touches are all up and it
+    /// has decided.
+    mutating func reset()
+}
+
+/// Names a recognizer added to a router.
+public struct GestureID: Hashable, Sendable, CustomStringConvertible {
+    let value: Int
+    public var description: String { "gesture \(value)" }
+}
+
+/// UIKit's arbitration options, with UIKit's defaults.
+public struct GestureOptions: Hashable, Sendable {
+    /// When the gesture wins, clients that saw any of its touches get wl_touch.cancel.
+    public var cancelsTouchesInView = true
+    /// While the gesture is possible, its touches are held back from clients.
+    public var delaysTouchesBegan = false
+    /// While the gesture is possible, an up is held back from the client.
+    public var delaysTouchesEnded = true
+
+    public init(cancelsTouchesInView: Bool = true, delaysTouchesBegan: Bool = false, delaysTouchesEnded: Bool = true) {
+        self.cancelsTouchesInView = cancelsTouchesInView
+        self.delaysTouchesBegan = delaysTouchesBegan
+        self.delaysTouchesEnded = delaysTouchesEnded
+    }
+}
+
+/// A recognizer changed state: what the compositor acts on (run an action, show progress).
+public struct GestureEvent: Hashable, Sendable {
+    public var gesture: GestureID
+    public var state: GestureState
+    public var time: Instant
+}

@@ -1,0 +1,165 @@
+import Responder
+import Testing
+
+/// DESIGN.md §1.3: the arena, cancellation and the delay options, rule by rule. The output is
+/// 1000 × 1000; an edge swipe from the left needs to start within 24 px and travel 80 px.
+/// Surfaces are not toplevels here, so keyboard focus stays out of the way.
+@Suite struct GestureArbitrationTests {
+    var desk = Desk()
+
+    /// The default options: the client sees the touch until the swipe wins, then one cancel
+    /// (no frame), then nothing more of it; a fresh down afterwards reuses the id.
+    @Test mutating func aWinningEdgeSwipeCancelsTheClientThatSawItsTouch() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root)
+        #expect(desk.send(.touchDown(id: 1, global: p(5, 100), time: ms(1)), .touchFrame) == [
+            .touchDown(alice, surface: w, id: 1, local: p(5, 100), time: ms(1)), .touchFrame(alice),
+        ])
+        #expect(desk.send(.touchMotion(id: 1, global: p(40, 100), time: ms(2)), .touchFrame) == [
+            .touchMotion(alice, surface: w, id: 1, local: p(40, 100), time: ms(2)), .touchFrame(alice),
+        ])
+        #expect(desk.send(.touchMotion(id: 1, global: p(90, 100), time: ms(3)), .touchFrame) == [.touchCancel(alice)])
+        #expect(desk.gestureEvents() == [.began])
+        #expect(desk.send(.touchMotion(id: 1, global: p(200, 100), time: ms(4)), .touchFrame, .touchUp(id: 1, time: ms(5)), .touchFrame) == [])
+        #expect(desk.gestureEvents() == [.changed, .ended])
+        #expect(desk.send(.touchDown(id: 1, global: p(300, 300), time: ms(6)), .touchFrame) == [
+            .touchDown(alice, surface: w, id: 1, local: p(300, 300), time: ms(6)), .touchFrame(alice),
+        ])
+    }
+
+    /// delaysTouchesBegan: while the swipe is possible nothing reaches the client; when it
+    /// wins, the client never hears of the touch, so it needs no cancel.
+    @Test mutating func aDelayedTouchWonByTheGestureIsNeverSeen() {
+        desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: GestureOptions(delaysTouchesBegan: true))
+        #expect(desk.send(
+            .touchDown(id: 1, global: p(5, 100), time: ms(1)), .touchFrame,
+            .touchMotion(id: 1, global: p(40, 100), time: ms(2)), .touchFrame,
+            .touchMotion(id: 1, global: p(90, 100), time: ms(3)), .touchFrame,
+            .touchUp(id: 1, time: ms(4)), .touchFrame
+        ) == [])
+        #expect(desk.gestureEvents() == [.began, .ended])
+    }
+
+    /// delaysTouchesBegan and the gesture fails: the held events arrive in their original
+    /// order, with their original times and frames.
+    @Test mutating func heldEventsReplayInOrderWithTheirTimesWhenTheGestureFails() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: GestureOptions(delaysTouchesBegan: true))
+        #expect(desk.send(
+            .touchDown(id: 1, global: p(5, 100), time: ms(1)), .touchFrame,
+            .touchMotion(id: 1, global: p(20, 100), time: ms(2)), .touchFrame
+        ) == [])
+        // Drifting sideways fails the swipe.
+        #expect(desk.send(.touchMotion(id: 1, global: p(20, 300), time: ms(3)), .touchFrame) == [
+            .touchDown(alice, surface: w, id: 1, local: p(5, 100), time: ms(1)), .touchFrame(alice),
+            .touchMotion(alice, surface: w, id: 1, local: p(20, 100), time: ms(2)), .touchFrame(alice),
+            .touchMotion(alice, surface: w, id: 1, local: p(20, 300), time: ms(3)), .touchFrame(alice),
+        ])
+        #expect(desk.gestureEvents() == [.failed])
+        #expect(desk.send(.touchUp(id: 1, time: ms(4)), .touchFrame) == [.touchUp(alice, id: 1, time: ms(4)), .touchFrame(alice)])
+    }
+
+    /// Only clients holding won touches are cancelled; the cancel covers all of that
+    /// client's touches, and the other client's touch goes on.
+    @Test mutating func onlyTheClientsHoldingWonTouchesAreCancelledAndForAllTheirTouches() {
+        let a = desk.add(subsurface(alice, 0, 0, 400, 1000))
+        let b = desk.add(subsurface(bob, 500, 0, 400, 1000))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root)
+        _ = desk.send(
+            .touchDown(id: 1, global: p(5, 100), time: ms(1)),
+            .touchDown(id: 2, global: p(300, 900), time: ms(1)),
+            .touchDown(id: 3, global: p(600, 100), time: ms(1)), .touchFrame
+        )
+        #expect(desk.send(
+            .touchMotion(id: 1, global: p(100, 100), time: ms(2)),
+            .touchMotion(id: 3, global: p(610, 100), time: ms(2)), .touchFrame
+        ) == [
+            .touchCancel(alice),
+            .touchMotion(bob, surface: b, id: 3, local: p(110, 100), time: ms(2)), .touchFrame(bob),
+        ])
+        #expect(desk.send(.touchMotion(id: 2, global: p(310, 900), time: ms(3)), .touchUp(id: 2, time: ms(3)), .touchFrame) == [])
+        #expect(desk.send(.touchUp(id: 3, time: ms(4)), .touchFrame) == [.touchUp(bob, id: 3, time: ms(4)), .touchFrame(bob)])
+        _ = a
+    }
+
+    /// delaysTouchesEnded (on by default): an up while a double tap is still possible waits
+    /// for it; when the second tap does not come in time, the up is delivered with its time.
+    @Test mutating func anUpWaitsForTheUndecidedGestureThenArrivesWhenItFails() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(Tap(count: 2), on: desk.root)
+        #expect(desk.send(.touchDown(id: 1, global: p(100, 100), time: ms(0)), .touchFrame) == [
+            .touchDown(alice, surface: w, id: 1, local: p(100, 100), time: ms(0)), .touchFrame(alice),
+        ])
+        #expect(desk.send(.touchUp(id: 1, time: ms(50)), .touchFrame) == [])
+        #expect(desk.router.nextGestureDeadline == ms(350))
+        #expect(desk.fire(at: ms(349)) == [])
+        #expect(desk.fire(at: ms(350)) == [.touchUp(alice, id: 1, time: ms(50)), .touchFrame(alice)])
+        #expect(desk.gestureEvents() == [.failed])
+    }
+
+    /// A double tap that succeeds cancels the client (it saw both downs); the held up of the
+    /// second tap is never delivered.
+    @Test mutating func aRecognizedDoubleTapCancelsAndSwallowsTheHeldUp() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(Tap(count: 2), on: desk.root)
+        _ = desk.send(.touchDown(id: 1, global: p(100, 100), time: ms(0)), .touchFrame, .touchUp(id: 1, time: ms(50)), .touchFrame)
+        #expect(desk.send(.touchDown(id: 2, global: p(105, 100), time: ms(150)), .touchFrame) == [
+            .touchDown(alice, surface: w, id: 2, local: p(105, 100), time: ms(150)), .touchFrame(alice),
+        ])
+        #expect(desk.send(.touchUp(id: 2, time: ms(200)), .touchFrame) == [.touchCancel(alice)])
+        #expect(desk.gestureEvents() == [.recognized])
+    }
+
+    /// Without a simultaneity declaration the first to begin fails the other; with one, both
+    /// run on the same touch.
+    @Test(arguments: [false, true]) mutating func simultaneousRecognizersBothWin(declared: Bool) {
+        desk.add(subsurface(alice, 0, 0, 500, 500))
+        let swipe = desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        let press = desk.router.addGesture(LongPress(), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        if declared { desk.router.recognizeSimultaneously(swipe, press) }
+        _ = desk.send(.touchDown(id: 1, global: p(5, 100), time: ms(0)), .touchFrame)
+        _ = desk.fire(at: ms(500))
+        _ = desk.send(.touchMotion(id: 1, global: p(100, 100), time: ms(600)), .touchFrame)
+        #expect(desk.router.gestureState(press) == .changed)
+        #expect(desk.router.gestureState(swipe) == (declared ? .began : .failed))
+    }
+
+    /// A single tap that requires the double tap to fail waits for the double tap's timeout.
+    @Test mutating func aGestureThatRequiresAnotherToFailWaitsForIt() {
+        desk.add(subsurface(alice, 0, 0, 500, 500))
+        let single = desk.router.addGesture(Tap(count: 1), on: desk.root)
+        let double = desk.router.addGesture(Tap(count: 2), on: desk.root)
+        desk.router.require(single, toFail: double)
+        _ = desk.send(.touchDown(id: 1, global: p(100, 100), time: ms(0)), .touchFrame, .touchUp(id: 1, time: ms(50)), .touchFrame)
+        #expect(desk.router.gestureState(single) == .recognized)
+        #expect(desk.gestureEvents() == [])
+        #expect(desk.fire(at: ms(350)) == [.touchCancel(alice)])
+        #expect(desk.gestureEvents() == [.failed, .recognized])
+    }
+
+    /// A veto from shouldBegin fails the gesture; the client keeps its touch.
+    @Test mutating func shouldBeginCanVeto() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, shouldBegin: { _ in false })
+        _ = desk.send(.touchDown(id: 1, global: p(5, 100), time: ms(0)), .touchFrame)
+        #expect(desk.send(.touchMotion(id: 1, global: p(100, 100), time: ms(1)), .touchFrame) == [
+            .touchMotion(alice, surface: w, id: 1, local: p(100, 100), time: ms(1)), .touchFrame(alice),
+        ])
+        #expect(desk.gestureEvents() == [.failed])
+    }
+
+    /// A per-window recognizer sees only touches whose hit path passes through its window.
+    @Test mutating func aWindowsRecognizerSeesOnlyTouchesOnItsPath() {
+        let a = desk.add(subsurface(alice, 0, 0, 400, 400))
+        let b = desk.add(subsurface(bob, 500, 0, 400, 400))
+        let press = desk.router.addGesture(LongPress(), on: a)
+        _ = desk.send(.touchDown(id: 1, global: p(600, 100), time: ms(0)), .touchFrame)
+        #expect(desk.fire(at: ms(600)) == [])
+        #expect(desk.router.gestureState(press) == .possible)
+        _ = desk.send(.touchDown(id: 2, global: p(100, 100), time: ms(700)), .touchFrame)
+        #expect(desk.fire(at: ms(1200)) == [.touchCancel(alice)])
+        #expect(desk.router.gestureState(press) == .began)
+        _ = b
+    }
+}
