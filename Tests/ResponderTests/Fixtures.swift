@@ -58,9 +58,17 @@ struct Desk {
         return diagnostics
     }
 
-    /// Fires the recognizers' deadlines up to `now`; returns what that delivered.
+    /// The gesture tests' time: it moves only when `fire(at:)` says.
+    var clock = ManualClock()
+
+    /// Moves the clock to `now`, firing each recognizer deadline on the way at its own time;
+    /// returns what that delivered.
     mutating func fire(at now: Instant) -> [Delivery] {
-        router.fireGestureDeadlines(at: now, sink: &sink)
+        var (clock, router, sink) = (self.clock, self.router, self.sink)
+        clock.advance(by: now - clock.now, nextDeadline: { router.nextGestureDeadline }) { due in
+            router.fireGestureDeadlines(at: due, sink: &sink)
+        }
+        (self.clock, self.router, self.sink) = (clock, router, sink)
         let (deliveries, diagnostics) = sink.take()
         reported = diagnostics
         return deliveries
