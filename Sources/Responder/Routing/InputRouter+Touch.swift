@@ -165,7 +165,7 @@ extension InputRouter {
     }
 
     mutating func endTouchGroup(_ sink: inout some DeliverySink) {
-        for k in touches.indices where touches[k].owesHeldFrame {
+        for k in touches.indices where touches[k].owesHeldFrame && !touches[k].held.isEmpty {
             guard case .surface(_, let client) = touches[k].owner else { continue }
             touches[k].held.append(.touchFrame(client))
             touches[k].owesHeldFrame = false
@@ -223,7 +223,7 @@ extension InputRouter {
     /// Delivers a touch event to the touch's owner now, or holds it while a recognizer
     /// delays the touch (or earlier events are still held, to keep the order).
     private mutating func send(_ delivery: Delivery, forTouchAt k: Int, client: ClientID, _ sink: inout some DeliverySink) {
-        if !touches[k].held.isEmpty || gesturesDelay(touches[k].contenders, ended: false) {
+        if !touches[k].held.isEmpty || (!touches[k].contenders.isEmpty && gesturesDelay(touches[k].contenders, ended: false)) {
             touches[k].held.append(delivery)
             touches[k].owesHeldFrame = true
             return
