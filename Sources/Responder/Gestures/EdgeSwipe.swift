@@ -26,7 +26,7 @@ public struct EdgeSwipe: GestureRecognizer {
         finger == nil && inset(of: global, in: bounds) < startBand
     }
 
-    public mutating func handle(_ input: GestureInput, in bounds: Rect) -> GestureState {
+    public mutating func handle(_ input: GestureInput) -> GestureState {
         switch input {
         case .down(let id, let global, _):
             finger = id

@@ -4,8 +4,6 @@
 public enum GestureState: Hashable, Sendable {
     case possible, began, changed, ended, cancelled, failed, recognized
 
-    /// Began or recognized: the moment a gesture wins its touches.
-    var claims: Bool { self == .began || self == .recognized }
     /// Nothing more will happen until the recognizer is reset.
     var isFinal: Bool { self == .ended || self == .cancelled || self == .failed || self == .recognized }
     /// Still interested in touches: undecided, or continuing.
@@ -26,12 +24,12 @@ public enum GestureInput: Hashable, Sendable {
 /// A gesture recognizer: a value that reads touch input and says which state it is in. The
 /// arena (`InputRouter+Gestures`) decides who wins; a recognizer only judges its own shape.
 public protocol GestureRecognizer {
-    /// Whether to take a new touch on its node's path. A touch it declines never involves
-    /// it: winning does not claim that touch, and it does not hold it back.
+    /// Whether to take a new touch on its node's path; `bounds` is the node's rectangle,
+    /// globally (the output for system gestures). A touch it declines never involves it:
+    /// winning does not claim that touch, and it does not hold it back.
     func wantsTouch(at global: Point, in bounds: Rect) -> Bool
-    /// Reads one input; `bounds` is its node's rectangle, globally (the output for system
-    /// gestures). Returns the state after it.
-    mutating func handle(_ input: GestureInput, in bounds: Rect) -> GestureState
+    /// Reads one input of a touch it took, or a deadline; returns the state after it.
+    mutating func handle(_ input: GestureInput) -> GestureState
     /// When the recognizer wants a `.deadline` input, if at all.
     var deadline: Instant? { get }
     /// Back to possible, forgetting every touch: called once its touches are all up and it

@@ -112,20 +112,22 @@ extension InputRouter {
         }
     }
 
-    /// Whether an undecided recognizer of the touch holds its events back.
-    func gesturesDelay(_ contenders: [GestureID], ended: Bool) -> Bool {
-        contenders.contains { id in
+    /// Whether an undecided recognizer of the touch holds its events back: with
+    /// delaysTouchesBegan any event, with delaysTouchesEnded the up (when `up`). A touch no
+    /// recognizer took costs one emptiness check, which keeps plain touch routing fast.
+    func gesturesHold(_ touch: ActiveTouch, up: Bool) -> Bool {
+        guard !touch.contenders.isEmpty else { return false }
+        return touch.contenders.contains { id in
             guard let slot = gestures.first(where: { $0.id == id }), slot.isUndecided else { return false }
-            return ended ? slot.options.delaysTouchesEnded : slot.options.delaysTouchesBegan
+            return slot.options.delaysTouchesBegan || (up && slot.options.delaysTouchesEnded)
         }
     }
 
     // MARK: Arbitration
 
     private mutating func feed(_ k: Int, _ input: GestureInput, time: Instant, _ sink: inout some DeliverySink) {
-        let bounds = scene.absoluteFrame(of: gestures[k].node) ?? .empty
         let old = gestures[k].state
-        let new = gestures[k].recognizer.handle(input, in: bounds)
+        let new = gestures[k].recognizer.handle(input)
         gestures[k].state = new
         if gestures[k].isWinner {
             if new != old || new == .changed { sink.gesture(GestureEvent(gesture: gestures[k].id, state: new, time: time)) }
@@ -204,8 +206,8 @@ extension InputRouter {
         } else {
             touches[k].owner = .nobody
             touches[k].held.removeAll()
+            removeSettledLiftedTouches()
         }
-        touches.removeAll { $0.isLifted && $0.owner == .nobody }
     }
 
     /// wl_touch.cancel: all of the client's touches end, and what was held for them is dropped.
@@ -220,14 +222,13 @@ extension InputRouter {
     /// ends its touch.
     private mutating func releaseHeldTouches(_ sink: inout some DeliverySink) {
         for k in touches.indices where !touches[k].held.isEmpty {
-            guard !gesturesDelay(touches[k].contenders, ended: false),
-                  !(touches[k].isLifted && gesturesDelay(touches[k].contenders, ended: true)) else { continue }
+            guard !gesturesHold(touches[k], up: touches[k].isLifted) else { continue }
             for delivery in touches[k].held { sink.deliver(delivery) }
             touches[k].held.removeAll()
             touches[k].delivered = true
             if touches[k].owesHeldFrame, case .surface(_, let client) = touches[k].owner { owe(touchFrameTo: client) }
             touches[k].owesHeldFrame = false
         }
-        touches.removeAll { $0.isLifted && $0.held.isEmpty }
+        removeSettledLiftedTouches()
     }
 }

@@ -16,7 +16,7 @@ public struct LongPress: GestureRecognizer {
 
     public func wantsTouch(at global: Point, in bounds: Rect) -> Bool { finger == nil }
 
-    public mutating func handle(_ input: GestureInput, in bounds: Rect) -> GestureState {
+    public mutating func handle(_ input: GestureInput) -> GestureState {
         switch input {
         case .down(let id, let global, let time):
             finger = id

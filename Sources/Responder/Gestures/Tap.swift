@@ -28,7 +28,7 @@ public struct Tap: GestureRecognizer {
     /// One finger at a time: a second finger during a tap is not its business.
     public func wantsTouch(at global: Point, in bounds: Rect) -> Bool { finger == nil }
 
-    public mutating func handle(_ input: GestureInput, in bounds: Rect) -> GestureState {
+    public mutating func handle(_ input: GestureInput) -> GestureState {
         guard state == .possible else { return state }
         switch input {
         case .down(let id, let global, let time):

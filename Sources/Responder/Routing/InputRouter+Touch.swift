@@ -124,9 +124,8 @@ extension InputRouter {
         }
         switch touches[k].owner {
         case .surface(_, let client):
-            if !touches[k].held.isEmpty || gesturesDelay(contenders, ended: false) || gesturesDelay(contenders, ended: true) {
-                touches[k].held.append(.touchUp(client, id: id, time: time))
-                touches[k].owesHeldFrame = true
+            if !touches[k].held.isEmpty || gesturesHold(touches[k], up: true) {
+                hold(.touchUp(client, id: id, time: time), forTouchAt: k)
                 touches[k].isLifted = true
             } else {
                 touches.remove(at: k)
@@ -187,7 +186,7 @@ extension InputRouter {
             sink.deliver(.touchFrame(client))
             touchFrameOwed.removeAll { $0 == client }
         }
-        touches.removeAll { $0.isLifted && $0.owner == .nobody }
+        removeSettledLiftedTouches()
     }
 
     /// A still finger whose owner moved is somewhere else on it now: tell the owner, with a
@@ -216,21 +215,28 @@ extension InputRouter {
             touches[k].owner = .nobody
             touches[k].held.removeAll()
         }
-        touches.removeAll { $0.isLifted && $0.owner == .nobody }
+        removeSettledLiftedTouches()
         touchFrameOwed.removeAll { $0 == client }
     }
 
     /// Delivers a touch event to the touch's owner now, or holds it while a recognizer
     /// delays the touch (or earlier events are still held, to keep the order).
     private mutating func send(_ delivery: Delivery, forTouchAt k: Int, client: ClientID, _ sink: inout some DeliverySink) {
-        if !touches[k].held.isEmpty || (!touches[k].contenders.isEmpty && gesturesDelay(touches[k].contenders, ended: false)) {
-            touches[k].held.append(delivery)
-            touches[k].owesHeldFrame = true
-            return
-        }
+        if !touches[k].held.isEmpty || gesturesHold(touches[k], up: false) { return hold(delivery, forTouchAt: k) }
         touches[k].delivered = true
         sink.deliver(delivery)
         owe(touchFrameTo: client)
+    }
+
+    private mutating func hold(_ delivery: Delivery, forTouchAt k: Int) {
+        touches[k].held.append(delivery)
+        touches[k].owesHeldFrame = true
+    }
+
+    /// A lifted touch lives only as long as its held events: once they are delivered or
+    /// dropped, it goes.
+    mutating func removeSettledLiftedTouches() {
+        touches.removeAll { $0.isLifted && $0.held.isEmpty }
     }
 
     /// The touch with this id that is down (a lifted touch waiting on its held up is not).
