@@ -5,7 +5,7 @@ import WaylandProtocols
 /// button it was pressed on is held: the compositor takes the pointer until the release and
 /// moves or resizes the window by the pointer's travel. Touch-driven moves are not taken.
 struct InteractiveGrab {
-    enum Kind: Equatable {
+    enum Kind {
         case move
         /// An xdg_toplevel.resize_edge: top 1, bottom 2, left 4, right 8, or a corner's sum.
         case resize(edges: UInt32)
@@ -77,9 +77,9 @@ extension WaylandServer {
         guard let grab = interactiveGrab else { return }
         guard router.pointerButtonsHeld, let toplevel = grab.toplevel, let pointer = router.pointerPosition else {
             interactiveGrab = nil
-            grab.toplevel?.interactiveGrabEnded(grab.kind)
+            grab.toplevel?.interactiveGrabEnded()
             return
         }
-        toplevel.follow(grab.kind, to: grab.window(for: pointer))
+        toplevel.follow(to: grab.window(for: pointer))
     }
 }

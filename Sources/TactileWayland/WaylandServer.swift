@@ -113,9 +113,7 @@ public final class WaylandServer {
     /// Moves keyboard focus off `node` (with a leave), if it is there.
     func unfocusKeyboard(from node: NodeID) {
         guard router.keyboardFocus == node else { return }
-        var sink = ProtocolSink(server: self)
-        router.setKeyboardFocus(nil, sink: &sink)
-        updateActivation()
+        focusKeyboard(on: nil)
     }
 
     /// Refused input and dropped touches, as log lines.

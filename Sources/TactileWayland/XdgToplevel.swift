@@ -112,14 +112,14 @@ final class XdgToplevel: ResourceObject, XdgRole {
     }
 
     /// The pointer moved during this window's grab: place it, and ask for a new size.
-    func follow(_ kind: InteractiveGrab.Kind, to window: Rect) {
+    func follow(to window: Rect) {
         xdg.surface?.placeWindow(at: Position(x: window.x, y: window.y))
-        guard case .resize = kind, requestedSize != Size(width: window.width, height: window.height) else { return }
+        guard isResizing, requestedSize != Size(width: window.width, height: window.height) else { return }
         requestedSize = Size(width: window.width, height: window.height)
         sendConfigure()
     }
 
-    func interactiveGrabEnded(_ kind: InteractiveGrab.Kind) {
+    func interactiveGrabEnded() {
         guard isResizing else { return }
         isResizing = false
         sendConfigure()
