@@ -115,9 +115,9 @@ extension InputRouter {
     /// Whether an undecided recognizer of the touch holds its events back: with
     /// delaysTouchesBegan any event, with delaysTouchesEnded the up (when `up`). A touch no
     /// recognizer took costs one emptiness check, which keeps plain touch routing fast.
-    func gesturesHold(_ touch: ActiveTouch, up: Bool) -> Bool {
-        guard !touch.contenders.isEmpty else { return false }
-        return touch.contenders.contains { id in
+    func gesturesHold(touchAt k: Int, up: Bool) -> Bool {
+        guard !touches[k].contenders.isEmpty else { return false }
+        return touches[k].contenders.contains { id in
             guard let slot = gestures.first(where: { $0.id == id }), slot.isUndecided else { return false }
             return slot.options.delaysTouchesBegan || (up && slot.options.delaysTouchesEnded)
         }
@@ -222,7 +222,7 @@ extension InputRouter {
     /// ends its touch.
     private mutating func releaseHeldTouches(_ sink: inout some DeliverySink) {
         for k in touches.indices where !touches[k].held.isEmpty {
-            guard !gesturesHold(touches[k], up: touches[k].isLifted) else { continue }
+            guard !gesturesHold(touchAt: k, up: touches[k].isLifted) else { continue }
             for delivery in touches[k].held { sink.deliver(delivery) }
             touches[k].held.removeAll()
             touches[k].delivered = true

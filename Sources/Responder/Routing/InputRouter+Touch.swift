@@ -124,7 +124,7 @@ extension InputRouter {
         }
         switch touches[k].owner {
         case .surface(_, let client):
-            if !touches[k].held.isEmpty || gesturesHold(touches[k], up: true) {
+            if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: true) {
                 hold(.touchUp(client, id: id, time: time), forTouchAt: k)
                 touches[k].isLifted = true
             } else {
@@ -222,7 +222,7 @@ extension InputRouter {
     /// Delivers a touch event to the touch's owner now, or holds it while a recognizer
     /// delays the touch (or earlier events are still held, to keep the order).
     private mutating func send(_ delivery: Delivery, forTouchAt k: Int, client: ClientID, _ sink: inout some DeliverySink) {
-        if !touches[k].held.isEmpty || gesturesHold(touches[k], up: false) { return hold(delivery, forTouchAt: k) }
+        if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: false) { return hold(delivery, forTouchAt: k) }
         touches[k].delivered = true
         sink.deliver(delivery)
         owe(touchFrameTo: client)
