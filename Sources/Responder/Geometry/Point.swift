@@ -28,6 +28,9 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         return dx * dx + dy * dy <= radius * radius
     }
 
+    /// The vector from `origin` to this point.
+    public func offset(from origin: Point) -> Point { Point(x: x - origin.x, y: y - origin.y) }
+
     public var description: String { "(\(x.formatted), \(y.formatted))" }
 }
 

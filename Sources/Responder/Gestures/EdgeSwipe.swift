@@ -3,8 +3,6 @@
 /// starting elsewhere, and other fingers, are not its business. It fails if the finger lifts
 /// first, or drifts sideways by more than `distance` before going inward that far.
 public struct EdgeSwipe: GestureRecognizer {
-    public enum Edge: String, Hashable, Sendable, CaseIterable { case left, right, top, bottom }
-
     public var edge: Edge
     public var startBand: Double
     public var distance: Double
@@ -12,6 +10,7 @@ public struct EdgeSwipe: GestureRecognizer {
     public private(set) var progress: Double = 0
     private var finger: Int32?
     private var start = Point(x: 0, y: 0)
+    private var current = Point(x: 0, y: 0)
     private var state = GestureState.possible
 
     public init(edge: Edge, startBand: Double = 24, distance: Double = 80) {
@@ -21,6 +20,10 @@ public struct EdgeSwipe: GestureRecognizer {
     }
 
     public var deadline: Instant? { nil }
+    public var systemEdge: Edge? { edge }
+    public var detail: GestureDetail {
+        GestureDetail(location: current, translation: current.offset(from: start), count: finger == nil ? 0 : 1)
+    }
 
     public func wantsTouch(at global: Point, in bounds: Rect) -> Bool {
         finger == nil && inset(of: global, in: bounds) < startBand
@@ -31,7 +34,9 @@ public struct EdgeSwipe: GestureRecognizer {
         case .down(let id, let global, _):
             finger = id
             start = global
+            current = global
         case .motion(let id, let global, _) where id == finger:
+            current = global
             let (inward, sideways) = travel(to: global)
             progress = inward
             switch state {

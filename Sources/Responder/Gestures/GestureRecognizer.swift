@@ -35,6 +35,38 @@ public protocol GestureRecognizer {
     /// Back to possible, forgetting every touch: called once its touches are all up and it
     /// has decided.
     mutating func reset()
+    /// Where the gesture stands, for its action and the trace.
+    var detail: GestureDetail { get }
+    /// The screen edge the gesture starts from, if it is a system edge gesture: a client may
+    /// defer it over parts of its surfaces (`Node.edgeGestureDeferral`).
+    var systemEdge: Edge? { get }
+}
+
+extension GestureRecognizer {
+    public var systemEdge: Edge? { nil }
+}
+
+/// A side of a node's rectangle: of the output, for system edge gestures.
+public enum Edge: String, Hashable, Sendable, CaseIterable { case left, right, top, bottom }
+
+/// What a recognizer has measured so far: the numbers an action gets in its environment and
+/// the trace shows as a continuous gesture progresses.
+public struct GestureDetail: Hashable, Sendable {
+    /// Where the gesture is now, globally: its finger, or the centroid of its fingers.
+    public var location: Point
+    /// How far `location` has moved since the gesture's fingers were all down.
+    public var translation: Point
+    /// The fingers' spread now over their spread at the start (1 when it does not apply).
+    public var scale: Double
+    /// Fingers down now, or taps made for a tap.
+    public var count: Int
+
+    public init(location: Point, translation: Point = Point(x: 0, y: 0), scale: Double = 1, count: Int) {
+        self.location = location
+        self.translation = translation
+        self.scale = scale
+        self.count = count
+    }
 }
 
 /// Names a recognizer added to a router.
@@ -64,4 +96,5 @@ public struct GestureEvent: Hashable, Sendable {
     public var gesture: GestureID
     public var state: GestureState
     public var time: Instant
+    public var detail: GestureDetail
 }

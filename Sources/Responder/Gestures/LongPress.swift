@@ -6,6 +6,7 @@ public struct LongPress: GestureRecognizer {
     public var slop: Double
     private var finger: Int32?
     private var start = Point(x: 0, y: 0)
+    private var current = Point(x: 0, y: 0)
     private var state = GestureState.possible
     public private(set) var deadline: Instant?
 
@@ -16,13 +17,19 @@ public struct LongPress: GestureRecognizer {
 
     public func wantsTouch(at global: Point, in bounds: Rect) -> Bool { finger == nil }
 
+    public var detail: GestureDetail {
+        GestureDetail(location: current, translation: current.offset(from: start), count: finger == nil ? 0 : 1)
+    }
+
     public mutating func handle(_ input: GestureInput) -> GestureState {
         switch input {
         case .down(let id, let global, let time):
             finger = id
             start = global
+            current = global
             deadline = time.advanced(by: duration)
         case .motion(let id, let global, _) where id == finger:
+            current = global
             if state == .possible, !global.isWithin(slop, of: start) { return fail() }
             if state == .began || state == .changed { state = .changed }
         case .deadline(let now) where state == .possible:

@@ -28,6 +28,9 @@ public struct Tap: GestureRecognizer {
     /// One finger at a time: a second finger during a tap is not its business.
     public func wantsTouch(at global: Point, in bounds: Rect) -> Bool { finger == nil }
 
+    /// Where the first tap came down, and how many taps are done.
+    public var detail: GestureDetail { GestureDetail(location: first ?? start, count: taps) }
+
     public mutating func handle(_ input: GestureInput) -> GestureState {
         guard state == .possible else { return state }
         switch input {
