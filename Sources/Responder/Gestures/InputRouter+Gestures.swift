@@ -81,12 +81,16 @@ extension InputRouter {
     mutating func offerToGestures(_ id: Int32, _ global: Point, path: some Sequence<NodeID>, _ time: Instant, _ sink: inout some DeliverySink) -> [GestureID] {
         guard !gestures.isEmpty else { return [] }
         var nodes = Array(path)
+        let leaf = nodes.first
         if !nodes.contains(scene.root) { nodes.append(scene.root) }
         var taken: [GestureID] = []
         for node in nodes {
             for k in gestures.indices where gestures[k].node == node && gestures[k].state.isLive {
                 let bounds = scene.absoluteFrame(of: node) ?? .empty
                 guard gestures[k].recognizer.wantsTouch(at: global, in: bounds) else { continue }
+                if let edge = gestures[k].recognizer.systemEdge, let leaf, edgeGestureIsDeferred(at: global, edge, by: leaf, within: bounds) {
+                    continue
+                }
                 gestures[k].touches.append(id)
                 gestures[k].taken.append(id)
                 taken.append(gestures[k].id)
@@ -130,9 +134,9 @@ extension InputRouter {
         let new = gestures[k].recognizer.handle(input)
         gestures[k].state = new
         if gestures[k].isWinner {
-            if new != old || new == .changed { sink.gesture(GestureEvent(gesture: gestures[k].id, state: new, time: time)) }
+            if new != old || new == .changed { sink.gesture(GestureEvent(gesture: gestures[k].id, state: new, time: time, detail: gestures[k].recognizer.detail)) }
         } else if new == .failed, old != .failed {
-            sink.gesture(GestureEvent(gesture: gestures[k].id, state: .failed, time: time))
+            sink.gesture(GestureEvent(gesture: gestures[k].id, state: .failed, time: time, detail: gestures[k].recognizer.detail))
         }
     }
 
@@ -177,13 +181,13 @@ extension InputRouter {
 
     private mutating func fail(_ k: Int, _ time: Instant, _ sink: inout some DeliverySink) {
         gestures[k].state = .failed
-        sink.gesture(GestureEvent(gesture: gestures[k].id, state: .failed, time: time))
+        sink.gesture(GestureEvent(gesture: gestures[k].id, state: .failed, time: time, detail: gestures[k].recognizer.detail))
     }
 
     private mutating func win(_ k: Int, _ time: Instant, _ sink: inout some DeliverySink) {
         gestures[k].isWinner = true
         let winner = gestures[k]
-        sink.gesture(GestureEvent(gesture: winner.id, state: winner.state, time: time))
+        sink.gesture(GestureEvent(gesture: winner.id, state: winner.state, time: time, detail: winner.recognizer.detail))
         for j in gestures.indices where j != k && gestures[j].isUndecided {
             guard gestures[j].taken.contains(where: winner.taken.contains), !areSimultaneous(winner.id, gestures[j].id) else { continue }
             fail(j, time, &sink)

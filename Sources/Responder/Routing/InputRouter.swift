@@ -116,9 +116,14 @@ public struct RoutingPolicy: Sendable {
     /// motion, left button) instead of dropping the touch. On by default, as older toolkits
     /// and X11-era kiosk apps only read the pointer.
     public var emulatesPointerForTouch: Bool
+    /// How many pixels along each screen edge one client may keep system edge gestures off
+    /// (`Node.edgeGestureDeferral`): enough for a drawer handle or a slider, never the whole
+    /// edge, so no client can lock a kiosk user out of the system gesture.
+    public var edgeDeferralLimit: Double
 
-    public init(emulatesPointerForTouch: Bool = true) {
+    public init(emulatesPointerForTouch: Bool = true, edgeDeferralLimit: Double = 200) {
         self.emulatesPointerForTouch = emulatesPointerForTouch
+        self.edgeDeferralLimit = edgeDeferralLimit
     }
 }
 

@@ -39,6 +39,9 @@ public struct Node {
     public var hitTestOverride: ((Point) -> HitTestOverride)?
     /// Replaces "inside size and input region" for this node only (a larger touch target).
     public var pointInsideOverride: ((Point) -> Bool)?
+    /// Where, per screen edge, the client asked for system edge gestures to leave touches to
+    /// it (node-local). The router honours it up to `RoutingPolicy.edgeDeferralLimit`.
+    public var edgeGestureDeferral: [Edge: Region] = [:]
 
     public init(
         client: ClientID?, isToplevel: Bool = false, position: Position = .zero, size: Size = .zero,
