@@ -44,6 +44,7 @@ extension WaylandServer {
         createXdgShellGlobals()
         createShellGlobal()
         createDataDeviceManagerGlobal()
+        createEdgeDeferralGlobal()
         if configuration.enablesTestInput { createTestInputGlobal() }
     }
 }

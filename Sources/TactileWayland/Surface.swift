@@ -11,6 +11,8 @@ struct SurfaceState {
     /// Where the new buffer's origin lies relative to the current one (attach dx/dy before
     /// version 5, wl_surface.offset after); not persistent, unlike the rest.
     var offset = Position.zero
+    /// Where system edge gestures are deferred to this surface, per edge (tactile_edge_deferral_v1).
+    var edgeDeferral: [Edge: Region] = [:]
 }
 
 /// What a committed buffer contributes: its size, which gives the surface's size.
@@ -34,6 +36,8 @@ final class Surface: ResourceObject {
     var role: SurfaceRole?
     /// The xdg_surface made for this surface, while it lives.
     weak var xdgSurface: XdgSurface?
+    /// The surface's tactile_edge_deferral_v1, while it lives.
+    weak var edgeDeferral: EdgeDeferral?
     private var pendingFrameCallbacks: [OpaquePointer] = []
     /// A synchronized subsurface's committed state, waiting for its parent's apply.
     private(set) var cached: SurfaceState?
@@ -61,6 +65,19 @@ final class Surface: ResourceObject {
     }
 
     var hasPendingBuffer: Bool { pendingBuffer != nil }
+
+    /// tactile_edge_deferral_v1.set_region, for the next commit.
+    func deferEdgeGestures(on edges: [Edge], over region: Region?) {
+        for edge in edges { pending.edgeDeferral[edge] = region }
+    }
+
+    /// The deferral object went away: nothing is deferred any more, from now on.
+    func stopDeferringEdgeGestures() {
+        pending.edgeDeferral.removeAll()
+        current.edgeDeferral.removeAll()
+        cached?.edgeDeferral.removeAll()
+        syncNode()
+    }
 
     var hasBuffer: Bool {
         if case .some(.some) = current.attachment { return true }
@@ -127,6 +144,7 @@ final class Surface: ResourceObject {
         current.inputRegion = state.inputRegion
         current.bufferScale = state.bufferScale
         current.bufferTransform = state.bufferTransform
+        current.edgeDeferral = state.edgeDeferral
         if state.offset != .zero, let node {
             // The new buffer's origin moved relative to the old one: so does the surface.
             server.updateScene { $0.update(node) { $0.position = $0.position + state.offset } }
@@ -164,10 +182,12 @@ final class Surface: ResourceObject {
     func syncNode() {
         guard let node else { return }
         let (size, region, mapped) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false))
+        let deferral = current.edgeDeferral
         server.updateScene { scene in
             scene.update(node) {
                 $0.size = size
                 $0.inputRegion = region
+                $0.edgeGestureDeferral = deferral
                 $0.isMapped = mapped
             }
         }

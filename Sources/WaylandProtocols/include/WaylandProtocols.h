@@ -11,6 +11,8 @@
 #include "xdg-shell-unstable-v6-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
+#include "tactile-edge-deferral-v1-server-protocol.h"
+#include "tactile-edge-deferral-v1-client-protocol.h"
 
 /// Swift imports the interface constants by value; these return their real addresses.
 #define TACTILE_PROTOCOL_INTERFACE(name) \
@@ -26,5 +28,7 @@ TACTILE_PROTOCOL_INTERFACE(zxdg_surface_v6)
 TACTILE_PROTOCOL_INTERFACE(zxdg_toplevel_v6)
 TACTILE_PROTOCOL_INTERFACE(zxdg_popup_v6)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
+TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
 
 #endif
