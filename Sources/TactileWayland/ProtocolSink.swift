@@ -62,6 +62,11 @@ struct ProtocolSink: DeliverySink {
         }
     }
 
+    /// Acted on by the server once the routing step is over (`afterGestureRouting`).
+    mutating func gesture(_ event: GestureEvent) {
+        server.pendingGestureEvents.append(event)
+    }
+
     /// Refused input becomes a log line on stderr; nothing reaches a client.
     mutating func report(_ diagnostic: Diagnostic) {
         server.log(diagnostic)

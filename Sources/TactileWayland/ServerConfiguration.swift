@@ -11,11 +11,15 @@ public struct ServerConfiguration: Sendable {
     /// Keyboard layout; nil fields fall back to XKB_DEFAULT_* and then xkbcommon's defaults.
     public var keyboardLayout: KeyboardLayout
     public var routingPolicy: RoutingPolicy
+    /// System gestures on the output, in the order they are offered touches.
+    public var gestures: [GestureBinding]
 
     public init(
         outputSize: Size = Size(width: 1280, height: 800), enablesTestInput: Bool = false, kioskMode: Bool = false,
-        keyboardLayout: KeyboardLayout = KeyboardLayout(), routingPolicy: RoutingPolicy = RoutingPolicy()
+        keyboardLayout: KeyboardLayout = KeyboardLayout(), routingPolicy: RoutingPolicy = RoutingPolicy(),
+        gestures: [GestureBinding] = []
     ) {
+        self.gestures = gestures
         self.outputSize = outputSize
         self.enablesTestInput = enablesTestInput
         self.kioskMode = kioskMode

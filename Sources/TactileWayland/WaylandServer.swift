@@ -33,6 +33,16 @@ public final class WaylandServer {
     /// The interactive move or resize under way, if any.
     var interactiveGrab: InteractiveGrab?
     let keymap: Keymap?
+    /// The configured gestures, by the id the router gave them.
+    var gestureBindings: [GestureID: GestureBinding] = [:]
+    /// What the recognizers did during the current routing step, acted on after it.
+    var pendingGestureEvents: [GestureEvent] = []
+    var gestureTimer: OpaquePointer?
+    var armedGestureDeadline: Instant?
+    /// Commands started by gesture actions that have not been reaped yet.
+    var commands: [pid_t] = []
+    /// The socket name clients connect to, once `addSocket` chose one.
+    private(set) var socketName: String?
     private var clientCreatedListener: UnsafeMutablePointer<tactile_listener>?
     private var frameTimer: OpaquePointer?
 
@@ -59,11 +69,13 @@ public final class WaylandServer {
         createGlobals()
         frameTimer = wl_event_loop_add_timer(loop, fireFrameCallbacks, me)
         wl_event_source_timer_update(frameTimer, Self.framePeriodMilliseconds)
+        installGestures()
     }
 
     deinit {
         shutDown()
         if let frameTimer { wl_event_source_remove(frameTimer) }
+        if let gestureTimer { wl_event_source_remove(gestureTimer) }
         wl_display_destroy(display)
         if let clientCreatedListener { tactile_listener_destroy(clientCreatedListener) }
     }
@@ -73,9 +85,11 @@ public final class WaylandServer {
     public func addSocket(named name: String? = nil) throws -> String {
         if let name {
             guard wl_display_add_socket(display, name) == 0 else { throw ServerError.socketUnavailable(name) }
+            socketName = name
             return name
         }
         guard let chosen = wl_display_add_socket_auto(display) else { throw ServerError.socketUnavailable("wayland-N") }
+        socketName = String(cString: chosen)
         return String(cString: chosen)
     }
 
@@ -105,6 +119,7 @@ public final class WaylandServer {
         router.handle(event, sink: &sink)
         continueInteractiveGrab()
         updateActivation()
+        afterGestureRouting()
         if modifiersChanged, let focus = router.keyboardFocus, let client = surfacesByNode[focus.slot]?.owner {
             sink.sendModifiers(to: client)
         }
@@ -130,6 +145,7 @@ public final class WaylandServer {
         var sink = ProtocolSink(server: self)
         router.updateScene(sink: &sink, change)
         updateActivation()
+        afterGestureRouting()
     }
 
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
@@ -165,6 +181,7 @@ public final class WaylandServer {
             wl_resource_destroy(callback)
         }
         wl_event_source_timer_update(frameTimer, Self.framePeriodMilliseconds)
+        reapCommands()
     }
 }
 

@@ -53,6 +53,15 @@ final class XdgToplevel: ResourceObject, XdgRole {
         sendConfigure()
     }
 
+    /// The compositor asks the window to close (a gesture's close-focused action).
+    func sendClose() {
+        guard let resource else { return }
+        switch xdg.flavor {
+        case .stable: xdg_toplevel_send_close(resource)
+        case .unstableV6: zxdg_toplevel_v6_send_close(resource)
+        }
+    }
+
     /// Keyboard focus came or went (see `WaylandServer.updateActivation`).
     func activationChanged() { sendConfigure() }
 

@@ -2,7 +2,7 @@
 /// system gesture) and travels `distance` pixels inward: continuous, one finger. Touches
 /// starting elsewhere, and other fingers, are not its business. It fails if the finger lifts
 /// first, or drifts sideways by more than `distance` before going inward that far.
-public struct EdgeSwipe: GestureRecognizer {
+public struct EdgeSwipe: GestureRecognizer, Sendable {
     public var edge: Edge
     public var startBand: Double
     public var distance: Double

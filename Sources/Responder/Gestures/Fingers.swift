@@ -1,6 +1,6 @@
 /// The fingers a multi-finger recognizer has taken, with where each started and is now.
 /// Gathered one down at a time; the gesture's own start is when the last of them arrives.
-struct Fingers {
+struct Fingers: Sendable {
     private(set) var ids: [Int32] = []
     private var starts: [Point] = []
     private(set) var positions: [Point] = []

@@ -1,7 +1,7 @@
 /// A finger held still (within `slop` pixels) for `duration`: continuous, one finger (others
 /// are not its business). It begins when the time is up, changes as the finger then moves,
 /// and ends when it lifts.
-public struct LongPress: GestureRecognizer {
+public struct LongPress: GestureRecognizer, Sendable {
     public var duration: Duration
     public var slop: Double
     private var finger: Int32?

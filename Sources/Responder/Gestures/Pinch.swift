@@ -3,7 +3,7 @@
 /// the spread when the last of them came down; `direction` limits it to one of the two. It
 /// fails if a finger lifts before it begins, if the fingers do not all come down within
 /// `gatherTime`, or if they travel together `maximumTranslation` pixels first (a swipe).
-public struct Pinch: GestureRecognizer {
+public struct Pinch: GestureRecognizer, Sendable {
     public enum Direction: String, Hashable, Sendable, CaseIterable { case apart, together }
 
     public var fingers: Int

@@ -3,7 +3,7 @@
 /// one lifts before it begins, if a finger travels `distance` before the others arrive (a
 /// drag, not a swipe), or if the fingers go that far the wrong way. It ends when a finger
 /// lifts. Its translation is the fingers' centroid's, from where they all were down.
-public struct Swipe: GestureRecognizer {
+public struct Swipe: GestureRecognizer, Sendable {
     public enum Direction: String, Hashable, Sendable, CaseIterable { case left, right, up, down }
 
     public var fingers: Int

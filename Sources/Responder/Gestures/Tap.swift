@@ -1,7 +1,7 @@
 /// `count` taps of one finger: discrete. Each tap lifts within `maximumDuration` and moves
 /// less than `slop`; each next tap comes down within `interval` of the last lift and within
 /// `maximumDistance` of the first. Recognized on the last lift; failed by anything else.
-public struct Tap: GestureRecognizer {
+public struct Tap: GestureRecognizer, Sendable {
     public var count: Int
     public var interval: Duration
     public var maximumDuration: Duration
