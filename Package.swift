@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Layer 1: the routing core. Standard library only: no C, no I/O.
@@ -31,13 +32,15 @@ let package = Package(
         .target(name: "WaylandProtocols", dependencies: ["CWaylandServer"]),
         // The benchmark scenes of SCENES.md, regenerated bit for bit; shared by tests and benchmarks.
         .target(name: "BenchmarkScenes", dependencies: ["Responder"]),
-        // Layer 4: server options shared by the executable and the WLCS integration.
+        // Layer 4: server options and the configuration file, shared by the executable and
+        // the WLCS integration.
         .target(
             name: "TactileServer",
             dependencies: [
                 "Responder", "TactileWayland",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // Layer 4: the WLCS integration library; the C glue defines the symbol WLCS loads.

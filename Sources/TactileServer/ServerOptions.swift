@@ -18,8 +18,11 @@ public struct ServerOptions: ParsableArguments {
     @Option(help: "XKB layout, e.g. 'us' or 'de' (default: XKB_DEFAULT_LAYOUT, then xkbcommon's default).")
     public var keyboardLayout: String?
 
-    @Flag(inversion: .prefixedNo, help: "Let the first finger drive the pointer of a client without wl_touch.")
-    public var pointerEmulation = true
+    @Flag(inversion: .prefixedNo, help: "Let the first finger drive the pointer of a client without wl_touch (default: on, or the configuration file's touch.pointer-emulation).")
+    public var pointerEmulation: Bool?
+
+    @Option(help: "A configuration file (YAML): system gestures and their actions, the touch policy, the keyboard layout. Options given here win over it.")
+    public var config: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel: Logger.Level = .info
@@ -30,7 +33,7 @@ public struct ServerOptions: ParsableArguments {
     /// with a command line of its own (WLCS) can pass it whole.
     public static func recognized(in arguments: [String]) -> [String] {
         let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation"]
-        let valued = ["--output-size", "--keyboard-layout", "--log-level"]
+        let valued = ["--output-size", "--keyboard-layout", "--log-level", "--config"]
         var kept: [String] = []
         var k = 0
         while k < arguments.count {
@@ -46,12 +49,16 @@ public struct ServerOptions: ParsableArguments {
         return kept
     }
 
-    public var configuration: ServerConfiguration {
-        ServerConfiguration(
+    /// The server's configuration: the configuration file's settings, if one is named, with
+    /// these options over them. Throws `ConfigurationError` for a file with a mistake.
+    public func configuration() throws -> ServerConfiguration {
+        var result = ServerConfiguration(
             outputSize: outputSize.size, enablesTestInput: testInput, kioskMode: kiosk,
-            keyboardLayout: KeyboardLayout(layout: keyboardLayout),
-            routingPolicy: RoutingPolicy(emulatesPointerForTouch: pointerEmulation)
+            keyboardLayout: KeyboardLayout(layout: keyboardLayout)
         )
+        if let config { result = try ConfigurationFile.load(config).applied(to: result) }
+        if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
+        return result
     }
 
     /// A logger writing to standard error at the chosen level (bootstraps swift-log once).

@@ -41,7 +41,7 @@ func wlcsCreate(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?) ->
     let arguments = (1..<Int(argc)).compactMap { argv?[$0].map { String(cString: $0) } }
     do {
         let options = try ServerOptions.parse(ServerOptions.recognized(in: arguments))
-        let server = try WaylandServer(configuration: options.configuration, logger: options.makeLogger())
+        let server = try WaylandServer(configuration: try options.configuration(), logger: options.makeLogger())
         return Unmanaged.passRetained(WLCSServer(server)).toOpaque()
     } catch {
         FileHandle.standardError.write(Data("tactile: cannot create a server for WLCS: \(error)\n".utf8))

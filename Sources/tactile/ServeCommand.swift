@@ -16,7 +16,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let logger = options.makeLogger()
-        let server = try WaylandServer(configuration: options.configuration, logger: logger)
+        let server = try WaylandServer(configuration: try options.configuration(), logger: logger)
         let name = try server.addSocket(named: socket)
         let size = options.outputSize.size
         logger.info("listening on \(name), output \(size.width)x\(size.height)\(options.testInput ? ", test input enabled" : "")")

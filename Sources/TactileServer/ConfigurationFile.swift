@@ -1,0 +1,87 @@
+import Foundation
+import Responder
+import TactileWayland
+import Yams
+
+/// The configuration file (`tactile --config FILE`, YAML): system gestures with their
+/// thresholds, arbitration options and actions; the touch policy; the keyboard layout.
+/// Every value is checked; a mistake names the file, line, column and key (see
+/// `docs/configuration.md` in the README for the keys).
+public struct ConfigurationFile: Sendable {
+    public var gestures: [GestureBinding] = []
+    public var pointerEmulation: Bool?
+    public var edgeDeferralLimit: Double?
+    public var keyboardLayout = KeyboardLayout()
+
+    /// Reads and checks `path`.
+    public static func load(_ path: String) throws -> ConfigurationFile {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(file: path, line: nil, column: nil, key: nil, problem: "cannot read the file: \(error.localizedDescription)")
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws -> ConfigurationFile {
+        let root: Yams.Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigurationError(file: file, yamlError: error)
+        }
+        var config = ConfigurationFile()
+        guard let root else { return config }
+        let reader = ConfigurationReader(file: file)
+        try reader.read(root, into: &config)
+        return config
+    }
+
+    /// The server configuration with this file's settings applied over `base`.
+    public func applied(to base: ServerConfiguration) -> ServerConfiguration {
+        var result = base
+        result.gestures = gestures
+        if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
+        if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
+        let k = keyboardLayout
+        result.keyboardLayout = KeyboardLayout(
+            rules: base.keyboardLayout.rules ?? k.rules, model: base.keyboardLayout.model ?? k.model,
+            layout: base.keyboardLayout.layout ?? k.layout, variant: base.keyboardLayout.variant ?? k.variant,
+            options: base.keyboardLayout.options ?? k.options
+        )
+        return result
+    }
+}
+
+/// A mistake in the configuration file, located.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let column: Int?
+    /// The dotted path of the key, e.g. `gestures[2].distance`.
+    public let key: String?
+    public let problem: String
+
+    public var description: String {
+        let place = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+        return "\(place): " + (key.map { "\($0): " } ?? "") + problem
+    }
+
+    init(file: String, line: Int?, column: Int?, key: String?, problem: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.problem = problem
+    }
+
+    init(file: String, yamlError: YamlError) {
+        switch yamlError {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            self.init(file: file, line: mark.line, column: mark.column, key: nil, problem: "not valid YAML: \(problem)")
+        default:
+            self.init(file: file, line: nil, column: nil, key: nil, problem: "not valid YAML: \(yamlError)")
+        }
+    }
+}
