@@ -28,11 +28,18 @@ enum Listeners {
     ))
 
     nonisolated(unsafe) static let touch = make(wl_touch_listener(
-        down: { data, _, _, _, surface, id, x, y in
+        down: { data, _, _, time, surface, id, x, y in
+            client(data).touchTimes.append(time)
             client(data).record(.touchDown(surface: surfaceID(surface), id: id, x: x, y: y))
         },
-        up: { data, _, _, _, id in client(data).record(.touchUp(id: id)) },
-        motion: { data, _, _, id, x, y in client(data).record(.touchMotion(id: id, x: x, y: y)) },
+        up: { data, _, _, time, id in
+            client(data).touchTimes.append(time)
+            client(data).record(.touchUp(id: id))
+        },
+        motion: { data, _, time, id, x, y in
+            client(data).touchTimes.append(time)
+            client(data).record(.touchMotion(id: id, x: x, y: y))
+        },
         frame: { data, _ in client(data).record(.touchFrame) },
         cancel: { data, _ in client(data).record(.touchCancel) },
         shape: { _, _, _, _, _ in },
@@ -65,6 +72,10 @@ enum Listeners {
         repeat_info: { _, _, _, _ in }
     ))
 
+    nonisolated(unsafe) static let edgeDeferral = make(tactile_edge_deferral_v1_listener(limit: { data, _, pixels in
+        client(data).edgeDeferralLimit = pixels
+    }))
+
     nonisolated(unsafe) static let wmBase = make(xdg_wm_base_listener(ping: { _, base, serial in xdg_wm_base_pong(base, serial) }))
 
     nonisolated(unsafe) static let xdgSurface = make(xdg_surface_listener(configure: { data, _, serial in
@@ -73,7 +84,7 @@ enum Listeners {
 
     nonisolated(unsafe) static let toplevel = make(xdg_toplevel_listener(
         configure: { _, _, _, _, _ in },
-        close: { _, _ in },
+        close: { data, _ in Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().closeRequested = true },
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in }
     ))

@@ -46,6 +46,11 @@ final class TestClient {
     var globals: [String: UInt32] = [:]
     var seen: [Seen] = []
     var keymap: (format: UInt32, fd: Int32, size: UInt32)?
+    /// The time of each touch down, motion and up received, in order (milliseconds).
+    var touchTimes: [UInt32] = []
+    var edgeDeferralManager: OpaquePointer?
+    /// What tactile_edge_deferral_v1.limit said.
+    var edgeDeferralLimit: UInt32?
     private(set) var touch: OpaquePointer?
     private(set) var pointer: OpaquePointer?
     private(set) var keyboard: OpaquePointer?
@@ -178,6 +183,7 @@ final class TestClient {
         case "wl_seat": seat = bind(tactile_client_wl_seat_interface(), 8)
         case "wl_output": outputs.append(bind(tactile_client_wl_output_interface(), 4)!)
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
+        case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         default: break
         }
     }
@@ -194,13 +200,15 @@ final class Window {
     let xdgSurface: OpaquePointer
     let toplevel: OpaquePointer
     var configureSerial: UInt32?
+    /// The compositor sent xdg_toplevel.close.
+    var closeRequested = false
 
     init(client: TestClient, width: Int32, height: Int32) throws {
         surface = wl_compositor_create_surface(client.compositor)!
         xdgSurface = xdg_wm_base_get_xdg_surface(client.wmBase, surface)!
         toplevel = xdg_surface_get_toplevel(xdgSurface)!
         xdg_surface_add_listener(xdgSurface, Listeners.xdgSurface, Unmanaged.passUnretained(self).toOpaque())
-        xdg_toplevel_add_listener(toplevel, Listeners.toplevel, nil)
+        xdg_toplevel_add_listener(toplevel, Listeners.toplevel, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
         try client.roundtrip()
         if let configureSerial { xdg_surface_ack_configure(xdgSurface, configureSerial) }

@@ -1,0 +1,208 @@
+import CWaylandClient
+import Foundation
+import Responder
+import TactileWayland
+import Testing
+import WaylandProtocols
+
+/// Compositor gestures (DESIGN.md §1.3) as two real clients see them: who is cancelled, what
+/// follows a cancel, what delaysTouchesBegan holds back and replays, the server's timer, and
+/// the actions. The output is 1280 × 800; the left-edge swipe starts within 24 px and wins at
+/// 80 px inward.
+@Suite(.serialized) struct GesturesOverTheWireTests {
+    static func server(_ gestures: [GestureBinding]) throws -> TestServer {
+        try TestServer(ServerConfiguration(enablesTestInput: true, gestures: gestures))
+    }
+
+    static let edgeSwipe = GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))
+
+    /// Client A holds two touches, client B one. The swipe wins touch 1: A gets one cancel
+    /// (no frame) for both of its touches and nothing more of them; B's touch goes on; a
+    /// fresh down on A afterwards, reusing id 1, arrives as usual.
+    @Test func aWinningSwipeCancelsOnlyTheClientHoldingItsTouchButAllOfThatClientsTouches() throws {
+        let server = try Self.server([Self.edgeSwipe])
+        let a = try TestClient(socket: server.socket)
+        let b = try TestClient(socket: server.socket)
+        let windowA = try a.toplevel(width: 400, height: 800, at: (0, 0))
+        let windowB = try b.toplevel(width: 400, height: 800, at: (600, 0))
+        try b.roundtrip()
+        _ = (a.take(), b.take())
+        try a.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+            tactile_test_input_v1_touch_down(input, 2, f(200), f(400))
+            tactile_test_input_v1_touch_down(input, 3, f(700), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
+            tactile_test_input_v1_touch_motion(input, 3, f(710), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 2, f(210), f(400))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_up(input, 2)
+            tactile_test_input_v1_touch_up(input, 3)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        try b.roundtrip()
+        #expect(a.take().filter { !$0.isKeyboard } == [
+            .touchDown(surface: a.id(windowA.surface), id: 1, x: f(5), y: f(100)),
+            .touchDown(surface: a.id(windowA.surface), id: 2, x: f(200), y: f(400)),
+            .touchFrame,
+            .touchMotion(id: 1, x: f(40), y: f(100)),
+            .touchFrame,
+            .touchCancel,
+        ])
+        #expect(b.take().filter { !$0.isKeyboard } == [
+            .touchDown(surface: b.id(windowB.surface), id: 3, x: f(100), y: f(100)),
+            .touchFrame,
+            .touchMotion(id: 3, x: f(110), y: f(100)),
+            .touchFrame,
+            .touchUp(id: 3),
+            .touchFrame,
+        ])
+        try a.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(300), f(300))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(a.take().filter { !$0.isKeyboard } == [.touchDown(surface: a.id(windowA.surface), id: 1, x: f(300), y: f(300)), .touchFrame])
+    }
+
+    /// delaysTouchesBegan and the swipe wins: the client never hears of the touch, not even a
+    /// cancel; its next touch arrives normally.
+    @Test func withDelaysTouchesBeganAWonSwipeIsNeverSeen() throws {
+        var swipe = Self.edgeSwipe
+        swipe.options.delaysTouchesBegan = true
+        let server = try Self.server([swipe])
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 1280, height: 800, at: (0, 0))
+        _ = client.take()
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter { !$0.isKeyboard } == [])
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(500), f(100))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter { !$0.isKeyboard } == [.touchDown(surface: client.id(window.surface), id: 1, x: f(500), y: f(100)), .touchFrame])
+    }
+
+    /// delaysTouchesBegan and the swipe fails (the finger drifts sideways): the held events
+    /// arrive in order, each with the time it happened, not the time it was released.
+    @Test func heldEventsReplayInOrderWithTheirOriginalTimesWhenTheSwipeFails() throws {
+        var swipe = Self.edgeSwipe
+        swipe.options.delaysTouchesBegan = true
+        let server = try Self.server([swipe])
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 1280, height: 800, at: (0, 0))
+        _ = client.take()
+        client.touchTimes.removeAll()
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        usleep(40_000)
+        try client.inject { input in
+            tactile_test_input_v1_touch_motion(input, 1, f(20), f(100))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter { !$0.isKeyboard } == [])
+        usleep(40_000)
+        try client.inject { input in
+            tactile_test_input_v1_touch_motion(input, 1, f(20), f(300))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter { !$0.isKeyboard } == [
+            .touchDown(surface: client.id(window.surface), id: 1, x: f(5), y: f(100)), .touchFrame,
+            .touchMotion(id: 1, x: f(20), y: f(100)), .touchFrame,
+            .touchMotion(id: 1, x: f(20), y: f(300)), .touchFrame,
+        ])
+        let t = client.touchTimes
+        try #require(t.count == 3)
+        #expect(t[1] &- t[0] >= 35 && t[2] &- t[1] >= 35, "each event keeps its own time: \(t)")
+    }
+
+    /// delaysTouchesEnded with a double tap: the first tap's up waits for the second tap; when
+    /// none comes, the server's timer releases it (300 ms later) with its own time.
+    @Test func aHeldUpIsReleasedByTheServersTimerWhenTheDoubleTapTimesOut() throws {
+        let server = try Self.server([GestureBinding(name: "double", recognizer: Tap(count: 2))])
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 1280, height: 800, at: (0, 0))
+        _ = client.take()
+        client.touchTimes.removeAll()
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(300), f(300))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter { !$0.isKeyboard } == [.touchDown(surface: client.id(window.surface), id: 1, x: f(300), y: f(300)), .touchFrame])
+        usleep(450_000)
+        try client.roundtrip()
+        #expect(client.take().filter { !$0.isKeyboard } == [.touchUp(id: 1), .touchFrame])
+        let t = client.touchTimes
+        try #require(t.count == 2)
+        #expect(t[1] &- t[0] < 100, "the up keeps the time it happened, not the release's: \(t)")
+    }
+
+    /// Actions: close-focused sends xdg_toplevel.close to the focused window; focus-next
+    /// raises the bottom window and gives it the keyboard.
+    @Test func closeFocusedAndFocusNextActOnWindows() throws {
+        let server = try Self.server([
+            GestureBinding(name: "close", recognizer: EdgeSwipe(edge: .top), action: .closeFocused),
+            GestureBinding(name: "next", recognizer: EdgeSwipe(edge: .left), action: .focusNext),
+        ])
+        let client = try TestClient(socket: server.socket)
+        let first = try client.toplevel(width: 1280, height: 800, at: (0, 0))
+        let second = try client.toplevel(width: 1280, height: 800, at: (0, 0))
+        try client.roundtrip()
+        _ = client.take()
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(400))
+            tactile_test_input_v1_touch_motion(input, 1, f(200), f(400))
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().contains(.keyboardEnter(surface: client.id(first.surface), keys: [])))
+        #expect(try client.surfaceHit(at: 600, 400) == client.id(first.surface))
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(600), f(5))
+            tactile_test_input_v1_touch_motion(input, 1, f(600), f(200))
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(first.closeRequested)
+        #expect(!second.closeRequested)
+    }
+
+    /// run: the command starts with the gesture in its environment.
+    @Test func aRunActionStartsTheCommandWithTheGestureInItsEnvironment() throws {
+        let output = TestServer.runtimeDirectory + "/gesture-\(UUID().uuidString.prefix(8))"
+        let server = try Self.server([
+            GestureBinding(name: "launcher", recognizer: EdgeSwipe(edge: .bottom), action: .run("env | grep ^TACTILE_GESTURE | sort > \(output)")),
+        ])
+        let client = try TestClient(socket: server.socket)
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(640), f(795))
+            tactile_test_input_v1_touch_motion(input, 1, f(640), f(700))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        var text = ""
+        for _ in 0..<100 where !text.contains("TACTILE_GESTURE_Y") {
+            usleep(20_000)
+            text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        #expect(text.split(separator: "\n").map(String.init) == [
+            "TACTILE_GESTURE=launcher", "TACTILE_GESTURE_COUNT=1", "TACTILE_GESTURE_DX=0.0", "TACTILE_GESTURE_DY=-95.0",
+            "TACTILE_GESTURE_SCALE=1.0", "TACTILE_GESTURE_STATE=began", "TACTILE_GESTURE_X=640.0", "TACTILE_GESTURE_Y=700.0",
+        ])
+    }
+}
