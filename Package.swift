@@ -59,6 +59,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
+        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "Responder"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols"]),
         .executableTarget(
             name: "ResponderBenchmarks",

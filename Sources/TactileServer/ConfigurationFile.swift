@@ -80,6 +80,9 @@ public struct ConfigurationError: Error, CustomStringConvertible {
         switch yamlError {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             self.init(file: file, line: mark.line, column: mark.column, key: nil, problem: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let keys, let context):
+            self.init(file: file, line: context.mark.line, column: context.mark.column, key: nil,
+                      problem: "a key is given twice in this mapping: \(keys.joined(separator: ", "))")
         default:
             self.init(file: file, line: nil, column: nil, key: nil, problem: "not valid YAML: \(yamlError)")
         }

@@ -110,7 +110,7 @@ struct ConfigurationReader {
 
     // MARK: Typed access with locations
 
-    /// A YAML mapping with its key path, keys checked for repeats.
+    /// A YAML mapping with its key path (Yams has already refused repeated keys).
     struct Table {
         let reader: ConfigurationReader
         let path: String
@@ -178,8 +178,6 @@ struct ConfigurationReader {
         var entries: [String: (key: Yams.Node, node: Yams.Node)] = [:]
         for (key, value) in mapping {
             guard let name = key.string else { throw error(key, path, "keys must be plain words") }
-            let keyPath = path.isEmpty ? name : "\(path).\(name)"
-            if let earlier = entries[name] { throw error(key, keyPath, "repeated (first given on line \(earlier.key.mark?.line ?? 0))") }
             entries[name] = (key, value)
         }
         return Table(reader: self, path: path, node: node, entries: entries)

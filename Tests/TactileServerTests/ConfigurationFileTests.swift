@@ -1,0 +1,85 @@
+import Foundation
+import Responder
+import TactileServer
+import TactileWayland
+import Testing
+
+/// The configuration file: what it sets, and that every mistake names its line, column and key.
+@Suite struct ConfigurationFileTests {
+    func error(_ yaml: String) -> String {
+        do {
+            _ = try ConfigurationFile.parse(yaml, file: "kiosk.yaml")
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The example shipped in examples/ loads, and its values reach the server configuration.
+    @Test func theExampleLoadsIntoTheServerConfiguration() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/kiosk.yaml").path
+        let file = try ConfigurationFile.load(path)
+        let configuration = file.applied(to: ServerConfiguration(keyboardLayout: KeyboardLayout(layout: "de")))
+        #expect(configuration.gestures.map(\.name) == ["next-app", "launcher", "close-app", "zoom", "staff-menu"])
+        #expect(configuration.gestures.map(\.action) == [
+            .focusNext, .run("echo \"launcher at $TACTILE_GESTURE_X\" >&2"), .closeFocused, .none, .run("echo \"staff menu\" >&2"),
+        ])
+        let launcher = configuration.gestures[1]
+        #expect(launcher.options == GestureOptions(cancelsTouchesInView: true, delaysTouchesBegan: true, delaysTouchesEnded: true))
+        #expect(launcher.actsWhen == .ended)
+        #expect((launcher.recognizer as? EdgeSwipe).map { ($0.edge, $0.startBand, $0.distance) } ?? (.top, 0, 0) == (.bottom, 24, 120))
+        let swipe = configuration.gestures[2].recognizer as? Swipe
+        #expect(swipe?.fingers == 3 && swipe?.direction == .down && swipe?.distance == 150)
+        #expect(configuration.gestures[3].options.cancelsTouchesInView == false)
+        #expect((configuration.gestures[4].recognizer as? Tap)?.count == 3)
+        #expect(configuration.routingPolicy.edgeDeferralLimit == 200)
+        #expect(configuration.keyboardLayout.layout == "de", "the command line wins over the file")
+    }
+
+    @Test func gesturesMayReferToEachOtherByName() throws {
+        let file = try ConfigurationFile.parse("""
+            gestures:
+              - {name: single, kind: tap, requires-failure-of: [double]}
+              - {name: double, kind: tap, taps: 2, simultaneous-with: [single]}
+            """, file: "kiosk.yaml")
+        #expect(file.gestures.map(\.requiresFailureOf) == [["double"], []])
+        #expect(file.gestures.map(\.simultaneousWith) == [[], ["single"]])
+    }
+
+    @Test(arguments: [
+        ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: left\n    distanse: 80\n",
+         "kiosk.yaml:5:5: gestures[0].distanse: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, simultaneous-with, requires-failure-of, edge, start-band, distance)"),
+        ("gestures:\n  - name: a\n    kind: tap\n    taps: many\n", "kiosk.yaml:4:11: gestures[0].taps: expected a whole number from 1 to 10, got 'many'"),
+        ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: middle\n", "kiosk.yaml:4:11: gestures[0].edge: expected one of left, right, top, bottom, got 'middle'"),
+        ("gestures:\n  - name: a\n    kind: edge-swipe\n", "kiosk.yaml:2:5: gestures[0].edge: missing: left, right, top or bottom"),
+        ("gestures:\n  - name: a\n    kind: wiggle\n", "kiosk.yaml:3:11: gestures[0].kind: 'wiggle' is not a gesture kind (edge-swipe, swipe, pinch, long-press, tap)"),
+        ("gestures:\n  - name: a\n    kind: long-press\n    duration: -5\n", "kiosk.yaml:4:15: gestures[0].duration: expected a whole number of milliseconds from 1 to 60000, got '-5'"),
+        ("gestures:\n  - name: a\n    kind: tap\n    action: reboot\n", "kiosk.yaml:4:13: gestures[0].action: 'reboot' is not an action (none, focus-next, close-focused; or run: COMMAND)"),
+        ("gestures:\n  - name: a\n    kind: tap\n  - name: a\n    kind: tap\n", "kiosk.yaml:4:11: gestures[1].name: 'a' is already the name of the gesture on line 2"),
+        ("gestures:\n  - name: a\n    kind: tap\n    requires-failure-of: [b]\n", "kiosk.yaml:4:27: gestures[0].requires-failure-of[0]: no gesture is named 'b'"),
+        ("touch:\n  pointer-emulation: sometimes\n", "kiosk.yaml:2:22: touch.pointer-emulation: expected true or false, got 'sometimes'"),
+        ("touch:\n  pointer-emulation: true\n  pointer-emulation: false\n", "kiosk.yaml:2:3: a key is given twice in this mapping: pointer-emulation"),
+        ("gestures: [\n  - a\n", "kiosk.yaml:2:3: not valid YAML: did not find expected node content"),
+        ("- just\n- a list\n", "kiosk.yaml:1:1: expected a mapping of keys to values, got a list"),
+    ])
+    func mistakesNameTheirLineColumnAndKey(yaml: String, expected: String) {
+        #expect(error(yaml) == expected)
+    }
+
+    /// The command line's --no-pointer-emulation wins over the file's setting, and without it
+    /// the file's setting stands.
+    @Test func commandLineOptionsWinOverTheFile() throws {
+        let path = TestFiles.write("touch:\n  pointer-emulation: false\n")
+        #expect(try ServerOptions.parse(["--config", path]).configuration().routingPolicy.emulatesPointerForTouch == false)
+        #expect(try ServerOptions.parse(["--config", path, "--pointer-emulation"]).configuration().routingPolicy.emulatesPointerForTouch == true)
+        #expect(try ServerOptions.parse([]).configuration().routingPolicy.emulatesPointerForTouch == true)
+    }
+}
+
+enum TestFiles {
+    static func write(_ text: String) -> String {
+        let path = NSTemporaryDirectory() + "tactile-config-\(UUID().uuidString.prefix(8)).yaml"
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+}
