@@ -61,6 +61,36 @@ import Testing
         #expect(output.contains("[  FAILED  ] 11 tests"), "an excluded WLCS test passes now: take it off the list\n\(output.suffix(2000))")
     }
 
+    /// Gestures configured through create_server's options (`--config`): an edge swipe and a
+    /// long press that WLCS's short touches never complete, and a tap that watches without
+    /// cancelling and runs a command. WLCS's touch groups still pass in full, and the tap's
+    /// command ran for WLCS's own taps: the arena sat in the path of every one of its touches.
+    @Test func theTouchGroupsPassWithGesturesConfiguredThroughCreateServer() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.wlcs), "WLCS is not installed (scripts/setup installs it)")
+        let directory = NSTemporaryDirectory() + "tactile-wlcs-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (config, marker) = (directory + "/gestures.yaml", directory + "/taps")
+        try """
+            gestures:
+              - {name: edge, kind: edge-swipe, edge: left}
+              - {name: hold, kind: long-press}
+              - name: watch
+                kind: tap
+                cancels-touches-in-view: false
+                run: echo "$TACTILE_GESTURE $TACTILE_GESTURE_X $TACTILE_GESTURE_Y" >> \(marker)
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let excluded = Self.knownFailures.filter { $0.contains("Subsurface") }
+        let filter = "AllSurfaceTypes/TouchTest.*:TouchInputSubsurfaces/*-" + excluded.joined(separator: ":")
+        let output = try run(Self.wlcs, [Self.library, "--config", config, "--gtest_filter=\(filter)"])
+        #expect(output.contains("[  PASSED  ] 45 tests") && !output.contains("FAILED"), "\(output.suffix(2000))")
+        var taps: [Substring] = []
+        for _ in 0..<50 where taps.isEmpty {
+            usleep(20_000)
+            taps = ((try? String(contentsOfFile: marker, encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        #expect(!taps.isEmpty && taps.allSatisfy { $0.hasPrefix("watch ") }, "the tap's command did not run: \(taps)")
+    }
+
     private func run(_ executable: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
