@@ -52,6 +52,14 @@ struct Demo {
              .touchMotion(id: 4, global: Point(x: 1010, y: 605), time: tick()), .touchFrame,
              .touchUp(id: 4, time: tick()), .touchFrame)
 
+        section("A system swipe from the left edge wins: the client that saw the touch gets one wl_touch.cancel")
+        let swipe = router.addGesture(EdgeSwipe(edge: .left), on: router.scene.root)
+        sink.gestureNames[swipe] = "edge-swipe-left"
+        send(.touchDown(id: 6, global: Point(x: 4, y: 400), time: tick()), .touchFrame,
+             .touchMotion(id: 6, global: Point(x: 40, y: 400), time: tick()), .touchFrame,
+             .touchMotion(id: 6, global: Point(x: 120, y: 400), time: tick()), .touchFrame,
+             .touchUp(id: 6, time: tick()), .touchFrame)
+
         section("Nonsense input is refused with a reason and changes nothing")
         send(.touchMotion(id: 9, global: Point(x: 10, y: 10), time: tick()),
              .touchDown(id: 5, global: Point(x: .nan, y: 10), time: tick()))

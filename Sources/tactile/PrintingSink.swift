@@ -4,9 +4,15 @@ import Responder
 struct PrintingSink: DeliverySink {
     var surfaceNames: [NodeID: String] = [:]
     var clientNames: [ClientID: String] = [:]
+    var gestureNames: [GestureID: String] = [:]
 
     mutating func deliver(_ delivery: Delivery) {
         print("     → \(name(delivery.client)): \(describe(delivery))")
+    }
+
+    mutating func gesture(_ event: GestureEvent) {
+        let d = event.detail
+        print("     ◆ gesture \(gestureNames[event.gesture] ?? event.gesture.description) \(event.state) at \(d.location), moved \(d.translation)")
     }
 
     mutating func report(_ diagnostic: Diagnostic) {
