@@ -162,4 +162,41 @@ import Testing
         #expect(desk.router.gestureState(press) == .began)
         _ = b
     }
+    /// A long press begins exactly when its duration is up (manual clock: not at 499 ms), and a
+    /// finger that wanders beyond the slop before then fails it.
+    @Test mutating func aLongPressBeginsAtItsDurationUnlessTheFingerWanders() {
+        desk.add(subsurface(alice, 0, 0, 500, 500))
+        let press = desk.router.addGesture(LongPress(duration: .milliseconds(500), slop: 10), on: desk.root)
+        _ = desk.send(.touchDown(id: 1, global: p(100, 100), time: ms(0)), .touchFrame)
+        #expect(desk.fire(at: ms(499)) == [])
+        #expect(desk.router.gestureState(press) == .possible)
+        #expect(desk.fire(at: ms(500)) == [.touchCancel(alice)])
+        #expect(desk.gestureEvents() == [.began])
+        _ = desk.send(.touchUp(id: 1, time: ms(600)), .touchFrame)
+        _ = desk.gestureEvents()
+        _ = desk.send(.touchDown(id: 2, global: p(100, 100), time: ms(700)), .touchFrame,
+                      .touchMotion(id: 2, global: p(111, 100), time: ms(800)), .touchFrame)
+        #expect(desk.gestureEvents() == [.failed])
+        #expect(desk.fire(at: ms(1300)) == [])
+    }
+
+    /// delaysTouchesEnded off: the up of a tap that may still become a double tap goes out at once.
+    @Test mutating func withoutDelaysTouchesEndedTheUpGoesOutAtOnce() {
+        desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(Tap(count: 2), on: desk.root, options: GestureOptions(delaysTouchesEnded: false))
+        _ = desk.send(.touchDown(id: 1, global: p(100, 100), time: ms(0)), .touchFrame)
+        #expect(desk.send(.touchUp(id: 1, time: ms(50)), .touchFrame) == [.touchUp(alice, id: 1, time: ms(50)), .touchFrame(alice)])
+    }
+
+    /// cancelsTouchesInView off: the gesture wins and runs, and the client keeps its touch.
+    @Test mutating func withoutCancelsTouchesInViewTheClientKeepsItsTouch() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        _ = desk.send(.touchDown(id: 1, global: p(5, 100), time: ms(1)), .touchFrame)
+        #expect(desk.send(.touchMotion(id: 1, global: p(100, 100), time: ms(2)), .touchFrame) == [
+            .touchMotion(alice, surface: w, id: 1, local: p(100, 100), time: ms(2)), .touchFrame(alice),
+        ])
+        #expect(desk.gestureEvents() == [.began])
+        #expect(desk.send(.touchUp(id: 1, time: ms(3)), .touchFrame) == [.touchUp(alice, id: 1, time: ms(3)), .touchFrame(alice)])
+    }
 }
