@@ -162,6 +162,7 @@ import Testing
         #expect(desk.router.gestureState(press) == .began)
         _ = b
     }
+
     /// A long press begins exactly when its duration is up (manual clock: not at 499 ms), and a
     /// finger that wanders beyond the slop before then fails it.
     @Test mutating func aLongPressBeginsAtItsDurationUnlessTheFingerWanders() {
