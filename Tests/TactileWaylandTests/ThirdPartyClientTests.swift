@@ -1,4 +1,6 @@
 import Foundation
+import Responder
+import TactileWayland
 import Testing
 import WaylandProtocols
 
@@ -39,6 +41,39 @@ import WaylandProtocols
         #expect(output.contains("wl_touch] up: serial:") && output.contains("id: 7"))
         #expect(output.contains("wl_pointer] motion: time:") && output.contains("x, y: 40.250000, 60.000000"))
         #expect(output.contains("button: 272 (left), state: 1 (pressed)"))
+    }
+
+    /// A system edge swipe over wev's window: wev prints the down, the first motion, then
+    /// wl_touch.cancel, and nothing of the touch after it (no motion, no up).
+    @Test func wevSeesAWinningEdgeSwipeAsACancel() throws {
+        let server = try TestServer(ServerConfiguration(
+            enablesTestInput: true, gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
+        ))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let wev = try ClientProcess(["stdbuf", "-oL", "wev"], socket: server.socket)
+        defer { wev.stop() }
+        try wev.waitUntil("wl_pointer] enter") {
+            try injector.inject { tactile_test_input_v1_pointer_motion($0, f(1), f(1)) }
+        }
+        try injector.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_pointer_motion(input, f(300), f(300))
+        }
+        let output = try wev.waitForOutput(containing: "x, y: 300.000000, 300.000000")
+        // Lines read "[15:        wl_touch] down: serial: …": keep each event's name.
+        let touch = output.split(separator: "\n").filter { $0.contains("wl_touch] ") }.map { line in
+            String(line.split(separator: "] ")[1].split(separator: ":")[0])
+        }
+        #expect(touch == ["down", "frame", "motion", "frame", "cancel"], "\(output)")
+        #expect(output.contains("id: 1; x, y: 40.000000, 100.000000"))
+        #expect(!output.contains("x, y: 120.000000"))
     }
 
     @Test func westonSimpleTouchReceivesTouchesAtSurfaceLocalCoordinates() throws {
