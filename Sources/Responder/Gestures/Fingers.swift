@@ -56,3 +56,67 @@ struct Fingers: Sendable {
         return positions.isEmpty ? 0 : total / Double(positions.count)
     }
 }
+
+/// What the multi-finger recognizers (`Swipe`, `Pinch`) share: gathering their fingers
+/// within the gather time, and the states that lifting, cancelling and the gather deadline
+/// cause. How the fingers move is for each recognizer to judge.
+struct FingerGroup: Sendable {
+    let fingers: Int
+    let gatherTime: Duration
+    private(set) var taken = Fingers()
+    /// The fingers' centroid when the last of them came down; nil while gathering.
+    private(set) var origin: Point?
+    var state = GestureState.possible
+    private(set) var deadline: Instant?
+
+    init(fingers: Int, gatherTime: Duration) {
+        self.fingers = fingers
+        self.gatherTime = gatherTime
+    }
+
+    /// Takes fingers until it has enough, while still undecided.
+    var wantsFinger: Bool { state == .possible && taken.count < fingers }
+
+    /// How far the centroid has moved since the fingers were all down.
+    var translation: Point { origin.map { taken.centroid.offset(from: $0) } ?? Point(x: 0, y: 0) }
+
+    /// Applies `input`; returns true when one of its fingers moved while the gesture is still
+    /// possible, which the recognizer then judges.
+    mutating func handle(_ input: GestureInput) -> Bool {
+        switch input {
+        case .down(let id, let global, let time):
+            if taken.isEmpty { deadline = time.advanced(by: gatherTime) }
+            taken.add(id, at: global)
+            if taken.count == fingers {
+                origin = taken.centroid
+                deadline = nil
+            }
+        case .motion(let id, let global, _):
+            guard taken.move(id, to: global) else { return false }
+            if state == .possible { return true }
+            if state == .began || state == .changed { state = .changed }
+        case .up(let id, _) where taken.contains(id):
+            state = state == .possible ? .failed : (state.isLive ? .ended : state)
+            deadline = nil
+        case .cancel(let id, _) where taken.contains(id):
+            state = state == .possible ? .failed : (state.isLive ? .cancelled : state)
+            deadline = nil
+        case .deadline(let now):
+            if state == .possible, let deadline, now >= deadline { fail() }
+        default: break
+        }
+        return false
+    }
+
+    mutating func fail() {
+        state = .failed
+        deadline = nil
+    }
+
+    mutating func reset() {
+        taken.removeAll()
+        origin = nil
+        deadline = nil
+        state = .possible
+    }
+}

@@ -6,89 +6,57 @@
 public struct Pinch: GestureRecognizer, Sendable {
     public enum Direction: String, Hashable, Sendable, CaseIterable { case apart, together }
 
-    public var fingers: Int
     public var scale: Double
     public var direction: Direction?
     public var maximumTranslation: Double
-    public var gatherTime: Duration
-    private var taken = Fingers()
-    private var origin: Point?
-    private var startSpread = 1.0
-    private var state = GestureState.possible
-    public private(set) var deadline: Instant?
+    private var group: FingerGroup
+    /// The spread when the fingers were all down; nil while gathering.
+    private var startSpread: Double?
+
+    public var fingers: Int { group.fingers }
+    public var gatherTime: Duration { group.gatherTime }
+    public var deadline: Instant? { group.deadline }
 
     public init(
         fingers: Int = 2, scale: Double = 1.25, direction: Direction? = nil, maximumTranslation: Double = 80,
         gatherTime: Duration = .milliseconds(150)
     ) {
-        self.fingers = max(2, fingers)
         self.scale = max(1, scale)
         self.direction = direction
         self.maximumTranslation = maximumTranslation
-        self.gatherTime = gatherTime
+        group = FingerGroup(fingers: max(2, fingers), gatherTime: gatherTime)
     }
 
-    public func wantsTouch(at global: Point, in bounds: Rect) -> Bool {
-        state == .possible && taken.count < fingers
-    }
+    public func wantsTouch(at global: Point, in bounds: Rect) -> Bool { group.wantsFinger }
 
     public var detail: GestureDetail {
-        let c = taken.centroid
-        return GestureDetail(
-            location: c, translation: origin.map { c.offset(from: $0) } ?? Point(x: 0, y: 0),
-            scale: origin == nil ? 1 : taken.spread / startSpread, count: taken.count
+        GestureDetail(
+            location: group.taken.centroid, translation: group.translation,
+            scale: startSpread.map { group.taken.spread / $0 } ?? 1, count: group.taken.count
         )
     }
 
     public mutating func handle(_ input: GestureInput) -> GestureState {
-        switch input {
-        case .down(let id, let global, let time):
-            if taken.isEmpty { deadline = time.advanced(by: gatherTime) }
-            taken.add(id, at: global)
-            if taken.count == fingers {
-                origin = taken.centroid
-                // Fingers landing on one spot have no spread to scale; one pixel stands in.
-                startSpread = max(1, taken.spread)
-                deadline = nil
-            }
-        case .motion(let id, let global, _):
-            guard taken.move(id, to: global) else { break }
-            switch state {
-            case .possible: judge()
-            case .began, .changed: state = .changed
-            default: break
-            }
-        case .up(let id, _) where taken.contains(id):
-            state = state == .possible ? .failed : (state.isLive ? .ended : state)
-            deadline = nil
-        case .cancel(let id, _) where taken.contains(id):
-            state = state == .possible ? .failed : (state.isLive ? .cancelled : state)
-            deadline = nil
-        case .deadline(let now):
-            if state == .possible, let deadline, now >= deadline {
-                state = .failed
-                self.deadline = nil
-            }
-        default: break
-        }
-        return state
+        let moved = group.handle(input)
+        // Fingers landing on one spot have no spread to scale; one pixel stands in.
+        if startSpread == nil, group.origin != nil { startSpread = max(1, group.taken.spread) }
+        if moved { judge() }
+        return group.state
     }
 
     public mutating func reset() {
-        taken.removeAll()
-        origin = nil
-        startSpread = 1
-        deadline = nil
-        state = .possible
+        group.reset()
+        startSpread = nil
     }
 
     private mutating func judge() {
-        guard let origin else { return }
-        if !taken.centroid.isWithin(maximumTranslation, of: origin) {
-            state = .failed
+        guard let startSpread else { return }
+        let t = group.translation
+        if t.x * t.x + t.y * t.y > maximumTranslation * maximumTranslation {
+            group.fail()
             return
         }
-        let ratio = taken.spread / startSpread
-        if (ratio >= scale && direction != .together) || (ratio * scale <= 1 && direction != .apart) { state = .began }
+        let ratio = group.taken.spread / startSpread
+        if (ratio >= scale && direction != .together) || (ratio * scale <= 1 && direction != .apart) { group.state = .began }
     }
 }

@@ -6,81 +6,44 @@
 public struct Swipe: GestureRecognizer, Sendable {
     public enum Direction: String, Hashable, Sendable, CaseIterable { case left, right, up, down }
 
-    public var fingers: Int
     public var direction: Direction?
     public var distance: Double
-    public var gatherTime: Duration
-    private var taken = Fingers()
-    private var origin: Point?
-    private var state = GestureState.possible
-    public private(set) var deadline: Instant?
+    private var group: FingerGroup
+
+    public var fingers: Int { group.fingers }
+    public var gatherTime: Duration { group.gatherTime }
+    public var deadline: Instant? { group.deadline }
 
     public init(fingers: Int = 3, direction: Direction? = nil, distance: Double = 100, gatherTime: Duration = .milliseconds(150)) {
-        self.fingers = max(1, fingers)
         self.direction = direction
         self.distance = distance
-        self.gatherTime = gatherTime
+        group = FingerGroup(fingers: max(1, fingers), gatherTime: gatherTime)
     }
 
     /// Fingers until it has enough; more are not its business.
-    public func wantsTouch(at global: Point, in bounds: Rect) -> Bool {
-        state == .possible && taken.count < fingers
-    }
+    public func wantsTouch(at global: Point, in bounds: Rect) -> Bool { group.wantsFinger }
 
     public var detail: GestureDetail {
-        let c = taken.centroid
-        return GestureDetail(location: c, translation: origin.map { c.offset(from: $0) } ?? Point(x: 0, y: 0), count: taken.count)
+        GestureDetail(location: group.taken.centroid, translation: group.translation, count: group.taken.count)
     }
 
     public mutating func handle(_ input: GestureInput) -> GestureState {
-        switch input {
-        case .down(let id, let global, let time):
-            if taken.isEmpty { deadline = time.advanced(by: gatherTime) }
-            taken.add(id, at: global)
-            if taken.count == fingers {
-                origin = taken.centroid
-                deadline = nil
-            }
-        case .motion(let id, let global, _):
-            guard taken.move(id, to: global) else { break }
-            switch state {
-            case .possible: judge()
-            case .began, .changed: state = .changed
-            default: break
-            }
-        case .up(let id, _) where taken.contains(id):
-            state = state == .possible ? .failed : (state.isLive ? .ended : state)
-            deadline = nil
-        case .cancel(let id, _) where taken.contains(id):
-            state = state == .possible ? .failed : (state.isLive ? .cancelled : state)
-            deadline = nil
-        case .deadline(let now):
-            if state == .possible, let deadline, now >= deadline {
-                state = .failed
-                self.deadline = nil
-            }
-        default: break
-        }
-        return state
+        if group.handle(input) { judge() }
+        return group.state
     }
 
-    public mutating func reset() {
-        taken.removeAll()
-        origin = nil
-        deadline = nil
-        state = .possible
-    }
+    public mutating func reset() { group.reset() }
 
     /// Still gathering: a finger that travels far is a drag. Gathered: begin once far enough
     /// the right way, fail once as far any other way.
     private mutating func judge() {
-        guard let origin else {
-            if taken.anyMoved(beyond: distance) { fail() }
+        guard group.origin != nil else {
+            if group.taken.anyMoved(beyond: distance) { group.fail() }
             return
         }
-        let t = taken.centroid.offset(from: origin)
+        let t = group.translation
         guard let direction else {
-            if max(abs(t.x), abs(t.y)) >= distance { state = .began }
+            if max(abs(t.x), abs(t.y)) >= distance { group.state = .began }
             return
         }
         let (along, across) = switch direction {
@@ -89,11 +52,6 @@ public struct Swipe: GestureRecognizer, Sendable {
         case .up: (-t.y, t.x)
         case .down: (t.y, t.x)
         }
-        if along >= distance { state = .began } else if abs(across) >= distance || along <= -distance { fail() }
-    }
-
-    private mutating func fail() {
-        state = .failed
-        deadline = nil
+        if along >= distance { group.state = .began } else if abs(across) >= distance || along <= -distance { group.fail() }
     }
 }
