@@ -61,49 +61,45 @@ import WaylandProtocols
             .touchUp(id: 3),
             .touchFrame,
         ])
-        try a.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(300), f(300))
+        #expect(try Self.aFreshDownArrives(a, on: windowA, at: 300, 300))
+    }
+
+    /// A server with the left-edge swipe set to delaysTouchesBegan, and one client whose
+    /// window covers the output, with nothing recorded yet.
+    static func fullScreenClientUnderADelayingSwipe() throws -> (TestServer, TestClient, Window) {
+        var swipe = edgeSwipe
+        swipe.options.delaysTouchesBegan = true
+        let server = try server([swipe])
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 1280, height: 800, at: (0, 0))
+        _ = client.take()
+        return (server, client, window)
+    }
+
+    /// Whether a new touch with id 1 on the window arrives as a down and a frame.
+    static func aFreshDownArrives(_ client: TestClient, on window: Window, at x: Double, _ y: Double) throws -> Bool {
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(x), f(y))
             tactile_test_input_v1_touch_frame(input)
         }
-        #expect(a.take().filter { !$0.isKeyboard } == [.touchDown(surface: a.id(windowA.surface), id: 1, x: f(300), y: f(300)), .touchFrame])
+        return client.take().filter { !$0.isKeyboard } == [.touchDown(surface: client.id(window.surface), id: 1, x: f(x), y: f(y)), .touchFrame]
     }
 
     /// delaysTouchesBegan and the swipe wins: the client never hears of the touch, not even a
     /// cancel; its next touch arrives normally.
     @Test func withDelaysTouchesBeganAWonSwipeIsNeverSeen() throws {
-        var swipe = Self.edgeSwipe
-        swipe.options.delaysTouchesBegan = true
-        let server = try Self.server([swipe])
-        let client = try TestClient(socket: server.socket)
-        let window = try client.toplevel(width: 1280, height: 800, at: (0, 0))
-        _ = client.take()
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
+        let (server, client, window) = try Self.fullScreenClientUnderADelayingSwipe()
+        defer { withExtendedLifetime(server) {} }
+        try client.inject(swipeFromTheLeftEdge)
         #expect(client.take().filter { !$0.isKeyboard } == [])
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(500), f(100))
-            tactile_test_input_v1_touch_frame(input)
-        }
-        #expect(client.take().filter { !$0.isKeyboard } == [.touchDown(surface: client.id(window.surface), id: 1, x: f(500), y: f(100)), .touchFrame])
+        #expect(try Self.aFreshDownArrives(client, on: window, at: 500, 100))
     }
 
     /// delaysTouchesBegan and the swipe fails (the finger drifts sideways): the held events
     /// arrive in order, each with the time it happened, not the time it was released.
     @Test func heldEventsReplayInOrderWithTheirOriginalTimesWhenTheSwipeFails() throws {
-        var swipe = Self.edgeSwipe
-        swipe.options.delaysTouchesBegan = true
-        let server = try Self.server([swipe])
-        let client = try TestClient(socket: server.socket)
-        let window = try client.toplevel(width: 1280, height: 800, at: (0, 0))
-        _ = client.take()
+        let (server, client, window) = try Self.fullScreenClientUnderADelayingSwipe()
+        defer { withExtendedLifetime(server) {} }
         client.touchTimes.removeAll()
         try client.inject { input in
             tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
@@ -205,4 +201,17 @@ import WaylandProtocols
             "TACTILE_GESTURE_SCALE=1.0", "TACTILE_GESTURE_STATE=began", "TACTILE_GESTURE_X=640.0", "TACTILE_GESTURE_Y=700.0",
         ])
     }
+}
+
+/// A finger from (5, 100), at the left edge, to (40, 100), then past the swipe's 80 px to
+/// (120, 100), then lifted; each event in a frame of its own.
+func swipeFromTheLeftEdge(_ input: OpaquePointer) {
+    tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+    tactile_test_input_v1_touch_frame(input)
+    tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
+    tactile_test_input_v1_touch_frame(input)
+    tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
+    tactile_test_input_v1_touch_frame(input)
+    tactile_test_input_v1_touch_up(input, 1)
+    tactile_test_input_v1_touch_frame(input)
 }

@@ -56,14 +56,7 @@ import WaylandProtocols
             try injector.inject { tactile_test_input_v1_pointer_motion($0, f(1), f(1)) }
         }
         try injector.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
+            swipeFromTheLeftEdge(input)
             tactile_test_input_v1_pointer_motion(input, f(300), f(300))
         }
         let output = try wev.waitForOutput(containing: "x, y: 300.000000, 300.000000")
