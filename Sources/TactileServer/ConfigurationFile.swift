@@ -5,8 +5,8 @@ import Yams
 
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout.
-/// Every value is checked; a mistake names the file, line, column and key (see
-/// `docs/configuration.md` in the README for the keys).
+/// Every value is checked; a mistake names the file, line, column and key. README's
+/// "Gestures and the configuration file" lists the keys; `examples/kiosk.yaml` uses them.
 public struct ConfigurationFile: Sendable {
     public var gestures: [GestureBinding] = []
     public var pointerEmulation: Bool?

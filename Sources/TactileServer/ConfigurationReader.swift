@@ -25,8 +25,10 @@ struct ConfigurationReader {
         guard let list = top.entries["gestures"] else { return }
         guard let items = list.node.sequence else { throw error(list.node, "gestures", "expected a list of gestures") }
         var names: [String: Int] = [:]
+        var gestures: [Table] = []
         for (k, item) in items.enumerated() {
             let gesture = try table(item, "gestures[\(k)]")
+            gestures.append(gesture)
             let binding = try self.gesture(gesture)
             if let line = names[binding.name] {
                 throw error(gesture.entries["name"]?.node ?? item, "gestures[\(k)].name", "'\(binding.name)' is already the name of the gesture on line \(line)")
@@ -34,8 +36,8 @@ struct ConfigurationReader {
             names[binding.name] = item.mark?.line ?? 0
             config.gestures.append(binding)
         }
-        for (k, item) in items.enumerated() {
-            let gesture = try table(item, "gestures[\(k)]")
+        // Names may refer to gestures further down the list: checked once all are known.
+        for gesture in gestures {
             for key in ["simultaneous-with", "requires-failure-of"] {
                 guard let entry = gesture.entries[key], let list = entry.node.sequence else { continue }
                 for (j, other) in list.enumerated() where names[other.string ?? ""] == nil {

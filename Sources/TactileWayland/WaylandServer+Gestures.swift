@@ -79,11 +79,12 @@ extension WaylandServer {
     /// Raises the bottom-most window and focuses it.
     func focusNextWindow() {
         let (below, above) = router.scene.children(of: router.scene.root)
-        let windows = (below + above).filter { id in
+        // A surface behind the node makes it a client's window, not a compositor node.
+        let bottom = (below + above).first { id in
             guard let node = router.scene.node(id) else { return false }
-            return node.isToplevel && node.isMapped && node.client != nil && surfacesByNode[id.slot] != nil
+            return node.isToplevel && node.isMapped && surfacesByNode[id.slot] != nil
         }
-        guard let bottom = windows.first else { return logger.info("focus-next: no window") }
+        guard let bottom else { return logger.info("focus-next: no window") }
         updateScene { _ = $0.restack(bottom, to: .top) }
         focusKeyboard(on: bottom)
     }

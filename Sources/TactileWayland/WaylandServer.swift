@@ -89,8 +89,9 @@ public final class WaylandServer {
             return name
         }
         guard let chosen = wl_display_add_socket_auto(display) else { throw ServerError.socketUnavailable("wayland-N") }
-        socketName = String(cString: chosen)
-        return String(cString: chosen)
+        let name = String(cString: chosen)
+        socketName = name
+        return name
     }
 
     /// Runs the event loop until `terminate()` (from any thread, through `ServerHandle`), then
