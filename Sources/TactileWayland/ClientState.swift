@@ -9,6 +9,8 @@ final class ClientState {
     /// Unchecked: every object of a server dies with its display, at the latest while the
     /// server shuts down, when a checked reference would already trap.
     unowned(unsafe) let server: WaylandServer
+    /// The client's wl_seat resources, told when the seat's capabilities change.
+    var seats: [OpaquePointer] = []
     var pointers: [OpaquePointer] = []
     var keyboards: [OpaquePointer] = []
     var touches: [OpaquePointer] = []

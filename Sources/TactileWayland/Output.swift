@@ -3,6 +3,9 @@ import CWaylandServer
 extension WaylandServer {
     static let outputVersion: Int32 = 4
 
+    /// The single output's wl_output name, which device settings map touchscreens to.
+    public var outputName: String { "HEADLESS-1" }
+
     func createOutputGlobal() {
         let me = Unmanaged.passUnretained(self).toOpaque()
         wl_global_create(display, tactile_wl_output_interface(), Self.outputVersion, me) { client, data, version, id in
@@ -29,7 +32,7 @@ extension WaylandServer {
                             Int32(size.width), Int32(size.height), 60000)
         if version >= 2 { wl_output_send_scale(output, 1) }
         if version >= 4 {
-            wl_output_send_name(output, "HEADLESS-1")
+            wl_output_send_name(output, outputName)
             wl_output_send_description(output, "Tactile headless output \(size.width)x\(size.height)")
         }
         if version >= 2 { wl_output_send_done(output) }

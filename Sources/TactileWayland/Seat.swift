@@ -1,4 +1,5 @@
 import CWaylandServer
+import Responder
 
 extension WaylandServer {
     static let seatVersion: Int32 = 8
@@ -7,10 +8,24 @@ extension WaylandServer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         wl_global_create(display, tactile_wl_seat_interface(), Self.seatVersion, me) { client, data, version, id in
             let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
-            guard let seat = server.bindGlobal(client, tactile_wl_seat_interface(), version, id, WaylandServer.seatRequests) else { return }
-            // Headless input comes from the test protocol or a backend that has all three.
-            wl_seat_send_capabilities(seat, WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue | WL_SEAT_CAPABILITY_TOUCH.rawValue)
+            guard let seat = server.bindGlobal(client, tactile_wl_seat_interface(), version, id, WaylandServer.seatRequests,
+                                               destroyed: { resource in
+                                                   guard let resource, let server = WaylandServer.from(resource) else { return }
+                                                   server.clients[wl_resource_get_client(resource)]?.seats.removeAll { $0 == resource }
+                                               }) else { return }
+            server.clients[client!]?.seats.append(seat)
+            wl_seat_send_capabilities(seat, server.seatCapabilities.wire)
             if version >= 2 { wl_seat_send_name(seat, "seat0") }
+        }
+    }
+
+    /// Tells every client which kinds of device the seat has now. A backend calls this as
+    /// devices come and go; headless input (the test protocol) keeps all three.
+    public func setSeatCapabilities(_ capabilities: InputCapabilities) {
+        guard capabilities != seatCapabilities else { return }
+        seatCapabilities = capabilities
+        for state in clients.values {
+            for seat in state.seats { wl_seat_send_capabilities(seat, capabilities.wire) }
         }
     }
 
@@ -20,6 +35,14 @@ extension WaylandServer {
         get_touch: { client, seat, id in SeatDevice.create(.touch, client, seat, id) },
         release: destroyResource
     ))
+}
+
+extension InputCapabilities {
+    var wire: UInt32 {
+        (contains(.pointer) ? WL_SEAT_CAPABILITY_POINTER.rawValue : 0)
+            | (contains(.keyboard) ? WL_SEAT_CAPABILITY_KEYBOARD.rawValue : 0)
+            | (contains(.touch) ? WL_SEAT_CAPABILITY_TOUCH.rawValue : 0)
+    }
 }
 
 /// A wl_pointer, wl_keyboard or wl_touch: a channel to its client, listed in the client's

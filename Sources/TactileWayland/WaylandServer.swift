@@ -33,6 +33,8 @@ public final class WaylandServer {
     /// The interactive move or resize under way, if any.
     var interactiveGrab: InteractiveGrab?
     let keymap: Keymap?
+    /// The kinds of input device the seat has, as wl_seat.capabilities tells clients.
+    public internal(set) var seatCapabilities: InputCapabilities = [.pointer, .keyboard, .touch]
     /// The configured gestures, by the id the router gave them.
     var gestureBindings: [GestureID: GestureBinding] = [:]
     /// What the recognizers did during the current routing step, acted on after it.
