@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "TactileServer",
             dependencies: [
-                "Responder", "TactileWayland",
+                "Responder", "TactileWayland", "TactileBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -61,12 +61,12 @@ let package = Package(
         .executableTarget(
             name: "tactile",
             dependencies: [
-                "Responder", "TactileWayland", "TactileServer", "CWaylandClient", "WaylandProtocols",
+                "Responder", "TactileWayland", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
-        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "Responder"]),
+        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "Responder"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols"]),
         .executableTarget(
             name: "ResponderBenchmarks",

@@ -1,10 +1,12 @@
 import Foundation
 import Responder
+import TactileBackends
 import TactileWayland
 import Yams
 
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
-/// thresholds, arbitration options and actions; the touch policy; the keyboard layout.
+/// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
+/// libinput settings of input devices.
 /// Every value is checked; a mistake names the file, line, column and key. README's
 /// "Gestures and the configuration file" lists the keys; `examples/kiosk.yaml` uses them.
 public struct ConfigurationFile: Sendable {
@@ -12,6 +14,8 @@ public struct ConfigurationFile: Sendable {
     public var pointerEmulation: Bool?
     public var edgeDeferralLimit: Double?
     public var keyboardLayout = KeyboardLayout()
+    /// For the libinput backend; the server itself has no use for them.
+    public var devices: [DeviceSettings] = []
 
     /// Reads and checks `path`.
     public static func load(_ path: String) throws -> ConfigurationFile {

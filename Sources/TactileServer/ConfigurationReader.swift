@@ -1,4 +1,5 @@
 import Responder
+import TactileBackends
 import TactileWayland
 import Yams
 
@@ -9,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "gestures"])
+        try top.only(["touch", "keyboard", "devices", "gestures"])
         if let touch = try top.table("touch") {
             try touch.only(["pointer-emulation", "edge-deferral-limit"])
             config.pointerEmulation = try touch.bool("pointer-emulation")
@@ -21,6 +22,10 @@ struct ConfigurationReader {
                 rules: try keyboard.string("rules"), model: try keyboard.string("model"), layout: try keyboard.string("layout"),
                 variant: try keyboard.string("variant"), options: try keyboard.string("options")
             )
+        }
+        if let list = top.entries["devices"] {
+            guard let items = list.node.sequence else { throw error(list.node, "devices", "expected a list of device settings") }
+            config.devices = try items.enumerated().map { k, item in try device(table(item, "devices[\(k)]")) }
         }
         guard let list = top.entries["gestures"] else { return }
         guard let items = list.node.sequence else { throw error(list.node, "gestures", "expected a list of gestures") }
@@ -96,6 +101,15 @@ struct ConfigurationReader {
         )
     }
 
+    private func device(_ d: Table) throws -> DeviceSettings {
+        try d.only(["match", "output", "calibration", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"])
+        return DeviceSettings(
+            match: try d.string("match"), output: try d.string("output"), calibration: try d.numbers("calibration", count: 6).map { $0.map(Float.init) },
+            accelerationSpeed: try d.number("accel-speed", in: -1...1), accelerationProfile: try d.choice("accel-profile", DeviceSettings.AccelerationProfile.self),
+            tapToClick: try d.bool("tap-to-click"), naturalScrolling: try d.bool("natural-scroll")
+        )
+    }
+
     private func action(_ g: Table) throws -> GestureAction {
         let command = try g.string("run")
         let named = try g.string("action")
@@ -150,6 +164,19 @@ struct ConfigurationReader {
 
         func number(_ key: String, atLeast minimum: Double) throws -> Double? {
             try scalar(key, "a number of at least \(minimum.formatted)") { node in node.float.flatMap { $0.isFinite && $0 >= minimum ? $0 : nil } }
+        }
+
+        func number(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
+            try scalar(key, "a number from \(range.lowerBound.formatted) to \(range.upperBound.formatted)") { node in node.float.flatMap { range.contains($0) ? $0 : nil } }
+        }
+
+        func numbers(_ key: String, count: Int) throws -> [Double]? {
+            guard let entry = entries[key] else { return nil }
+            guard let list = entry.node.sequence, list.count == count else { throw reader.error(entry.node, keyPath(key), "expected a list of \(count) numbers") }
+            return try list.enumerated().map { j, item in
+                guard item.scalar != nil, let value = item.float, value.isFinite else { throw reader.error(item, "\(keyPath(key))[\(j)]", "expected a number, got \(reader.show(item))") }
+                return value
+            }
         }
 
         func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {

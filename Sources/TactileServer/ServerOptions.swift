@@ -52,11 +52,22 @@ public struct ServerOptions: ParsableArguments {
     /// The server's configuration: the configuration file's settings, if one is named, with
     /// these options over them. Throws `ConfigurationError` for a file with a mistake.
     public func configuration() throws -> ServerConfiguration {
+        try configuration(from: configurationFile())
+    }
+
+    /// The configuration file named by `--config`, read and checked; nil without one.
+    public func configurationFile() throws -> ConfigurationFile? {
+        try config.map(ConfigurationFile.load)
+    }
+
+    /// As `configuration()`, for a caller that has read the file already (for its device
+    /// settings too).
+    public func configuration(from file: ConfigurationFile?) -> ServerConfiguration {
         var result = ServerConfiguration(
             outputSize: outputSize.size, enablesTestInput: testInput, kioskMode: kiosk,
             keyboardLayout: KeyboardLayout(layout: keyboardLayout)
         )
-        if let config { result = try ConfigurationFile.load(config).applied(to: result) }
+        if let file { result = file.applied(to: result) }
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         return result
     }

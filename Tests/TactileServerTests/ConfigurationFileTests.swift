@@ -1,5 +1,6 @@
 import Foundation
 import Responder
+@testable import TactileBackends
 import TactileServer
 import TactileWayland
 import Testing
@@ -46,7 +47,32 @@ import Testing
         #expect(file.gestures.map(\.simultaneousWith) == [[], ["single"]])
     }
 
+    /// Device settings apply to the devices whose name contains `match` (all without one),
+    /// later entries winning setting by setting: defaults first, exceptions after.
+    @Test func deviceSettingsMergeInOrderForTheDevicesTheyMatch() throws {
+        let file = try ConfigurationFile.parse("""
+            devices:
+              - {natural-scroll: true, accel-profile: adaptive}
+              - match: Touchpad
+                tap-to-click: true
+                accel-speed: -0.5
+                natural-scroll: false
+              - match: eGalax
+                output: HEADLESS-1
+                calibration: [0, 1, 0, -1, 0, 1]
+            """, file: "kiosk.yaml")
+        #expect(DeviceSettings.merged(file.devices, for: "SynPS/2 Synaptics Touchpad")
+            == DeviceSettings(accelerationSpeed: -0.5, accelerationProfile: .adaptive, tapToClick: true, naturalScrolling: false))
+        #expect(DeviceSettings.merged(file.devices, for: "eGalax Inc. USB TouchController")
+            == DeviceSettings(output: "HEADLESS-1", calibration: [0, 1, 0, -1, 0, 1], accelerationProfile: .adaptive, naturalScrolling: true))
+    }
+
     @Test(arguments: [
+        ("devices:\n  - calibration: [1, 0, 0, 0, 1]\n", "kiosk.yaml:2:18: devices[0].calibration: expected a list of 6 numbers"),
+        ("devices:\n  - calibration: [1, 0, 0, 0, 1, x]\n", "kiosk.yaml:2:34: devices[0].calibration[5]: expected a number, got 'x'"),
+        ("devices:\n  - accel-speed: 2\n", "kiosk.yaml:2:18: devices[0].accel-speed: expected a number from -1 to 1, got '2'"),
+        ("devices:\n  - accel-profile: sticky\n", "kiosk.yaml:2:20: devices[0].accel-profile: expected one of flat, adaptive, got 'sticky'"),
+        ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, accel-speed, accel-profile, tap-to-click, natural-scroll)"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: left\n    distanse: 80\n",
          "kiosk.yaml:5:5: gestures[0].distanse: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, simultaneous-with, requires-failure-of, edge, start-band, distance)"),
         ("gestures:\n  - name: a\n    kind: tap\n    taps: many\n", "kiosk.yaml:4:11: gestures[0].taps: expected a whole number from 1 to 10, got 'many'"),
