@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+
+/// The libinput backend with real kernel devices: a QEMU guest (scripts/guest/run) where
+/// python3-evdev makes a uinput touchscreen, mouse and keyboard, `tactile serve --backend
+/// libinput` reads them through udev and libseat, and wev and weston-simple-touch print what
+/// they receive (scenario.py drives it). The guest runs once; each test checks one part of
+/// what the clients printed.
+@Suite struct LibinputGuestTests {
+    // The scene scenario.py builds: a 1280x800 output; weston-simple-touch (the first
+    // toplevel) at the origin; wev (the second) at (32, 32), above it.
+    static let output = (width: 1280.0, height: 800.0)
+    static let wevOrigin = (x: 32.0, y: 32.0)
+    /// The touchscreens' X and Y axes both range over 0...4095.
+    static let axis = (minimum: 0.0, maximum: 4095.0)
+
+    /// Where libinput puts a raw axis value on the output: the axis range scaled onto the
+    /// output's pixels (a range of max - min + 1 device units).
+    static func global(_ raw: Double, onto size: Double) -> Double {
+        (raw - axis.minimum) * size / (axis.maximum - axis.minimum + 1)
+    }
+
+    /// wev's surface-local coordinates for raw touchscreen values.
+    static func wevLocal(_ x: Double, _ y: Double) -> Point {
+        Point(x: global(x, onto: output.width) - wevOrigin.x, y: global(y, onto: output.height) - wevOrigin.y)
+    }
+
+    @Test func aTapAndADragReachWevAtSurfaceLocalCoordinatesFromTheAxisRanges() throws {
+        let touches = try GuestRun.shared.get().wev.touches
+        try #require(touches.count >= 8, "wev printed \(touches.count) touch events: \(touches)")
+        // The tap: raw (1024, 1024) is (320, 200) on the output, (288, 168) in wev.
+        #expect(touches[0] == .down(id: 0, Self.wevLocal(1024, 1024)))
+        #expect(touches[1] == .up(id: 0))
+        // The drag keeps going to wev after it leaves wev's 640x480 window.
+        #expect(Array(touches[2...5]) == [
+            .down(id: 0, Self.wevLocal(2048, 2048)), .motion(id: 0, Self.wevLocal(3072, 2048)),
+            .motion(id: 0, Self.wevLocal(3584, 3584)), .up(id: 0),
+        ])
+        #expect(Self.wevLocal(3584, 3584).x > 640, "the drag should end outside wev's window")
+    }
+
+    @Test func twoFingersAreTwoTouchIDsAtOnce() throws {
+        let touches = try GuestRun.shared.get().wev.touches
+        try #require(touches.count >= 12, "wev printed \(touches.count) touch events: \(touches)")
+        #expect(Array(touches[6...11]) == [
+            .down(id: 0, Self.wevLocal(1024, 1536)), .down(id: 1, Self.wevLocal(2048, 1536)),
+            .motion(id: 0, Self.wevLocal(1024, 2048)), .motion(id: 1, Self.wevLocal(2048, 2048)),
+            .up(id: 0), .up(id: 1),
+        ])
+    }
+
+    @Test func eachClientHearsOnlyOfTheFingerOnItsOwnSurface() throws {
+        let run = try GuestRun.shared.get()
+        // One finger on simple-touch's uncovered strip at raw (64, 1024), one on wev.
+        #expect(Array(run.wev.touches.dropFirst(12).prefix(2)) == [.down(id: 1, Self.wevLocal(2048, 1024)), .up(id: 1)])
+        let simple = run.simpleTouchDowns
+        #expect(simple.count == 1, "weston-simple-touch received \(simple)")
+        // At the origin, its surface-local coordinates are the output's.
+        #expect(simple.first == SimpleTouchDown(id: 0, Point(x: Self.global(64, onto: Self.output.width), y: Self.global(1024, onto: Self.output.height))))
+    }
+
+    @Test func wevHearsEveryTouchOnItsOwnSurface() throws {
+        let wev = try GuestRun.shared.get().wev
+        let surfaces = Set(wev.touchDownSurfaces)
+        #expect(surfaces.count == 1 && surfaces == [wev.keyboardEnterSurface], "downs on \(surfaces), wev's window is \(String(describing: wev.keyboardEnterSurface))")
+    }
+
+    @Test func unpluggingTheTouchscreenMidTouchCancelsAndDropsTheCapability() throws {
+        let wev = try GuestRun.shared.get().wev
+        let touches = wev.touches
+        try #require(touches.count >= 16, "wev printed \(touches.count) touch events: \(touches)")
+        #expect(Array(touches[14...15]) == [.down(id: 0, Self.wevLocal(1024, 2048)), .cancel])
+        // Plugged in after the clients started, unplugged, and a second one plugged in.
+        #expect(wev.capabilities == ["pointer keyboard", "pointer keyboard touch", "pointer keyboard", "pointer keyboard touch"])
+    }
+
+    @Test func theCalibrationMatrixFromTheConfigurationFileMirrorsTheSecondTouchscreen() throws {
+        let touches = try GuestRun.shared.get().wev.touches
+        try #require(touches.count >= 18, "wev printed \(touches.count) touch events: \(touches)")
+        // [-1 0 1; 0 1 0] mirrors x: raw x 3072 lands where 4096 - 3072 = 1024 would.
+        #expect(Array(touches[16...17]) == [.down(id: 0, Self.wevLocal(1024, 1024)), .up(id: 0)])
+    }
+
+    @Test func theMouseMovesClicksAndScrollsWithFlatAcceleration() throws {
+        let wev = try GuestRun.shared.get().wev
+        // The cursor starts at the output's centre; flat acceleration at speed 0 moves it by
+        // exactly the device's (-100, -50), into wev, which hears it as an enter.
+        #expect(wev.pointerEnters.first == Point(x: 640 - 100 - Self.wevOrigin.x, y: 400 - 50 - Self.wevOrigin.y))
+        #expect(wev.text.contains("button: 272 (left), state: 1 (pressed)"))
+        #expect(wev.text.contains("button: 272 (left), state: 0 (released)"))
+        // One notch down: wev binds wl_seat version 6, so it hears axis_discrete, not value120.
+        // (wev prints axis_discrete under the name "axis_stop".)
+        #expect(wev.text.contains("axis_source: 0 (wheel)"))
+        #expect(wev.text.contains("axis: 0 (vertical), discrete: 1"))
+        #expect(wev.text.contains("axis: 0 (vertical), value: 15.000000"))
+    }
+
+    @Test func shiftAGivesWevTheKeysymCapitalAWithShiftDepressed() throws {
+        let wev = try GuestRun.shared.get().wev
+        // wev prints XKB keycodes, evdev's plus 8: KEY_A (30) is 38.
+        #expect(wev.text.contains("key: 38; state: 1 (pressed)"))
+        #expect(wev.text.contains("sym: A"), "wev's keyboard events:\n\(wev.lines(containing: "wl_keyboard").joined(separator: "\n"))")
+        #expect(wev.text.contains("depressed: 00000001: Shift"), "Shift should be a depressed modifier")
+    }
+}
+
+struct Point: Equatable, CustomStringConvertible {
+    var x: Double
+    var y: Double
+    var description: String { "(\(x), \(y))" }
+}
+
+enum TouchEvent: Equatable {
+    case down(id: Int, Point)
+    case motion(id: Int, Point)
+    case up(id: Int)
+    case cancel
+}
+
+struct SimpleTouchDown: Equatable {
+    var id: Int
+    var point: Point
+    init(id: Int, _ point: Point) {
+        self.id = id
+        self.point = point
+    }
+}
+
+/// What wev printed, and what it means.
+struct WevLog {
+    let text: String
+
+    func lines(containing needle: String) -> [Substring] {
+        text.split(separator: "\n").filter { $0.contains(needle) }
+    }
+
+    /// `[17:        wl_touch] down: serial: 6; time: 1; surface: 3; id: 1; x, y: 5.000000, 100.000000`
+    ///
+    /// wev asks for another wl_touch (and pointer, and keyboard) at every wl_seat.capabilities
+    /// without releasing the one it has, and each of them gets every event: only the first
+    /// wl_touch object's events count.
+    var touches: [TouchEvent] {
+        let lines = lines(containing: "wl_touch]")
+        guard let first = lines.first.map(Self.objectID) else { return [] }
+        return lines.filter { Self.objectID($0) == first }.compactMap { line in
+            let fields = Self.fields(line)
+            let id = fields["id"].flatMap { Int($0) }
+            let point = fields["x, y"].flatMap(Self.point)
+            if line.contains("] down:"), let id, let point { return .down(id: id, point) }
+            if line.contains("] motion:"), let id, let point { return .motion(id: id, point) }
+            if line.contains("] up:"), let id { return .up(id: id) }
+            if line.contains("] cancel") { return .cancel }
+            return nil
+        }
+    }
+
+    private static func objectID(_ line: Substring) -> Substring {
+        line.dropFirst().prefix { $0 != ":" }
+    }
+
+    var touchDownSurfaces: [String] {
+        lines(containing: "wl_touch] down:").compactMap { Self.fields($0)["surface"] }
+    }
+
+    var keyboardEnterSurface: String? {
+        lines(containing: "wl_keyboard] enter:").first.flatMap { Self.fields($0)["surface"] }
+    }
+
+    /// `[13:      wl_pointer] enter: serial: 21; surface: 3, x, y: 508.000000, 318.000000`
+    var pointerEnters: [Point] {
+        lines(containing: "wl_pointer] enter:").compactMap { line in
+            line.components(separatedBy: "x, y: ").last.flatMap(Self.point)
+        }
+    }
+
+    /// Each wl_seat.capabilities, as wev names them ("pointer keyboard touch").
+    var capabilities: [String] {
+        lines(containing: "wl_seat] capabilities:").map {
+            $0.split(separator: "capabilities:", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// The `key: value` pairs after the event name, split on "; ".
+    private static func fields(_ line: Substring) -> [String: String] {
+        guard let body = line.split(separator: "] ", maxSplits: 1).last?.split(separator: ": ", maxSplits: 1).last else { return [:] }
+        var fields: [String: String] = [:]
+        for pair in body.components(separatedBy: "; ") {
+            let parts = pair.components(separatedBy: ": ")
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    private static func point(_ text: String) -> Point? {
+        let numbers = text.components(separatedBy: ", ").compactMap { Double($0) }
+        return numbers.count == 2 ? Point(x: numbers[0], y: numbers[1]) : nil
+    }
+}
+
+/// One boot of the guest, shared by every test of the suite (it takes tens of seconds).
+struct GuestRun {
+    let directory: String
+    let wev: WevLog
+    /// weston-simple-touch's `WAYLAND_DEBUG=client` log.
+    let simpleTouchLog: String
+
+    /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`
+    var simpleTouchDowns: [SimpleTouchDown] {
+        simpleTouchLog.split(separator: "\n").filter { $0.contains("wl_touch@") && $0.contains(".down(") }.compactMap { line in
+            guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+            let arguments = line[line.index(after: open)..<close].components(separatedBy: ", ")
+            guard arguments.count == 6, let id = Int(arguments[3]), let x = Double(arguments[4]), let y = Double(arguments[5]) else { return nil }
+            return SimpleTouchDown(id: id, Point(x: x, y: y))
+        }
+    }
+
+    static let shared: Result<GuestRun, GuestRunFailure> = Result { try GuestRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
+
+    private init() throws {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let tactile = products.appendingPathComponent("tactile").path
+        guard FileManager.default.isExecutableFile(atPath: tactile) else { throw GuestRunFailure(reason: "no tactile executable at \(tactile)") }
+        // Beside the build, not in /tmp: the guest sees the host's /tmp as its own empty tmpfs.
+        directory = products.appendingPathComponent("guest-run").path
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = package.appendingPathComponent("scripts/guest/run")
+        process.arguments = [directory, "/usr/bin/python3", package.appendingPathComponent("Tests/LibinputGuestTests/scenario.py").path, directory, tactile]
+        process.currentDirectoryURL = package
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let outputs = directory
+        let read = { (name: String) in (try? String(contentsOfFile: "\(outputs)/\(name)", encoding: .utf8)) ?? "" }
+        guard process.terminationStatus == 0 else {
+            throw GuestRunFailure(reason: """
+                the guest run failed (status \(process.terminationStatus)):
+                \(output.suffix(3000))
+                --- scenario (command.log):
+                \(read("command.log").suffix(2000))
+                --- tactile.log:
+                \(read("tactile.log").suffix(3000))
+                """)
+        }
+        wev = WevLog(text: read("wev.log"))
+        simpleTouchLog = read("weston-simple-touch.log")
+    }
+}
+
+struct GuestRunFailure: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""The libinput guest scenario: runs inside the QEMU guest (scripts/guest/run), as root.
+
+Makes a mouse and a keyboard with uinput, starts `tactile serve --backend libinput`, then
+weston-simple-touch and wev, hot-plugs a touchscreen and drives it, the mouse and the keyboard,
+unplugs the touchscreen mid-touch and plugs in a calibrated one. Everything the clients print
+goes to OUTDIR, where LibinputGuestTests (on the host) reads and checks it.
+
+Usage: scenario.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import subprocess
+import sys
+import time
+
+from evdev import AbsInfo, UInput
+from evdev import ecodes as e
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+SOCKET = "wayland-guest"
+AXIS_MAX = 4095  # the touchscreens' X and Y both range over 0...4095
+
+CONFIG = """\
+devices:
+  - match: Tactile Test Mouse
+    accel-profile: flat
+    accel-speed: 0
+  - match: Tactile Calibrated Touchscreen
+    output: HEADLESS-1
+    calibration: [-1, 0, 1, 0, 1, 0]
+"""
+
+started = time.monotonic()
+journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
+
+
+def log(message):
+    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
+
+
+def wait_for(path, text, count=1, timeout=60):
+    """Waits until `text` occurs `count` times in the file at `path`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(path, errors="replace") as f:
+                if f.read().count(text) >= count:
+                    return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"timed out after {timeout} s waiting for {count}x {text!r} in {path}")
+
+
+class Touchscreen:
+    """A multitouch (type B) touchscreen; INPUT_PROP_DIRECT makes libinput treat it as one."""
+
+    def __init__(self, name):
+        axis = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=0)
+        self.device = UInput(
+            {
+                e.EV_KEY: [e.BTN_TOUCH],
+                e.EV_ABS: [
+                    (e.ABS_X, axis), (e.ABS_Y, axis),
+                    (e.ABS_MT_SLOT, AbsInfo(0, 0, 9, 0, 0, 0)),
+                    (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+                    (e.ABS_MT_POSITION_X, axis), (e.ABS_MT_POSITION_Y, axis),
+                ],
+            },
+            name=name, input_props=[e.INPUT_PROP_DIRECT],
+        )
+        self.tracking = 0
+        self.down_slots = set()
+
+    def down(self, slot, x, y):
+        self.tracking += 1
+        self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+        self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.tracking)
+        self.move(slot, x, y)
+        if not self.down_slots:
+            self.device.write(e.EV_KEY, e.BTN_TOUCH, 1)
+        self.down_slots.add(slot)
+
+    def move(self, slot, x, y):
+        self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+        self.device.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+        self.device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+        self.device.write(e.EV_ABS, e.ABS_X, x)
+        self.device.write(e.EV_ABS, e.ABS_Y, y)
+
+    def up(self, slot):
+        self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+        self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
+        self.down_slots.discard(slot)
+        if not self.down_slots:
+            self.device.write(e.EV_KEY, e.BTN_TOUCH, 0)
+
+    def frame(self):
+        self.device.syn()
+
+
+def spawn(name, argv, env=None):
+    stream = open(os.path.join(OUT, name + ".log"), "w")
+    environment = dict(os.environ, WAYLAND_DISPLAY=SOCKET, **(env or {}))
+    return subprocess.Popen(argv, stdout=stream, stderr=subprocess.STDOUT, env=environment)
+
+
+def main():
+    config = os.path.join(OUT, "guest.yaml")
+    with open(config, "w") as f:
+        f.write(CONFIG)
+    mouse = UInput({e.EV_REL: [e.REL_X, e.REL_Y, e.REL_WHEEL, e.REL_WHEEL_HI_RES],
+                    e.EV_KEY: [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_MIDDLE]}, name="Tactile Test Mouse")
+    keyboard = UInput({e.EV_KEY: list(range(e.KEY_ESC, e.KEY_MENU + 1))}, name="Tactile Test Keyboard")
+    log("mouse and keyboard created")
+
+    tactile_log = os.path.join(OUT, "tactile.log")
+    tactile = spawn("tactile", [TACTILE, "serve", "--backend", "libinput", "--socket", SOCKET,
+                                "--output-size", "1280x800", "--config", config, "--log-level", "debug"])
+    wait_for(tactile_log, "device added: Tactile Test Keyboard")
+    wait_for(tactile_log, "device added: Tactile Test Mouse")
+    wait_for(tactile_log, "listening on " + SOCKET)
+    log("tactile is up with the mouse and the keyboard")
+
+    # The first toplevel goes to (0, 0), the second to (32, 32): weston-simple-touch (600x500)
+    # first, then wev (640x480) above it, leaving simple-touch a 32-pixel strip on the left.
+    simple = spawn("weston-simple-touch", ["weston-simple-touch"], {"WAYLAND_DEBUG": "client"})
+    wait_for(os.path.join(OUT, "weston-simple-touch.log"), ".attach(wl_buffer@")
+    wev_log = os.path.join(OUT, "wev.log")
+    wev = spawn("wev", ["stdbuf", "-oL", "wev"])
+    wait_for(wev_log, "wl_keyboard] enter")
+    log("clients mapped")
+
+    touch = Touchscreen("Tactile Test Touchscreen")
+    wait_for(wev_log, "capabilities: pointer keyboard touch")
+    log("touchscreen plugged in")
+
+    touch.down(0, 1024, 1024); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(wev_log, "wl_touch] up", 1)
+    log("tap")
+
+    touch.down(0, 2048, 2048); touch.frame()
+    touch.move(0, 3072, 2048); touch.frame()
+    touch.move(0, 3584, 3584); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(wev_log, "wl_touch] up", 2)
+    log("drag out of the window")
+
+    touch.down(0, 1024, 1536); touch.down(1, 2048, 1536); touch.frame()
+    touch.move(0, 1024, 2048); touch.move(1, 2048, 2048); touch.frame()
+    touch.up(0); touch.up(1); touch.frame()
+    wait_for(wev_log, "wl_touch] up", 4)
+    log("two fingers")
+
+    mouse.write(e.EV_REL, e.REL_X, -100); mouse.write(e.EV_REL, e.REL_Y, -50); mouse.syn()
+    wait_for(wev_log, "wl_pointer] enter")
+    mouse.write(e.EV_KEY, e.BTN_LEFT, 1); mouse.syn()
+    mouse.write(e.EV_KEY, e.BTN_LEFT, 0); mouse.syn()
+    wait_for(wev_log, "state: 0 (released)")
+    mouse.write(e.EV_REL, e.REL_WHEEL, -1); mouse.write(e.EV_REL, e.REL_WHEEL_HI_RES, -120); mouse.syn()
+    wait_for(wev_log, "wl_pointer] axis:")
+    log("pointer: motion, click, wheel")
+
+    for code, value in [(e.KEY_LEFTSHIFT, 1), (e.KEY_A, 1), (e.KEY_A, 0), (e.KEY_LEFTSHIFT, 0)]:
+        keyboard.write(e.EV_KEY, code, value); keyboard.syn()
+    wait_for(wev_log, "state: 0 (released)", 3)
+    log("shift+a")
+
+    # One finger on each client at once: each client hears only of its own.
+    touch.down(0, 64, 1024); touch.down(1, 2048, 1024); touch.frame()
+    touch.up(0); touch.up(1); touch.frame()
+    wait_for(wev_log, "wl_touch] up", 5)
+    log("one finger on each client")
+
+    touch.down(0, 1024, 2048); touch.frame()
+    wait_for(wev_log, "wl_touch] down", 6)
+    touch.device.close()
+    wait_for(wev_log, "wl_touch] cancel")
+    wait_for(wev_log, "capabilities: pointer keyboard \n", 2)
+    log("touchscreen unplugged mid-touch")
+
+    calibrated = Touchscreen("Tactile Calibrated Touchscreen")
+    wait_for(wev_log, "capabilities: pointer keyboard touch", 2)
+    calibrated.down(0, 3072, 1024); calibrated.frame()
+    calibrated.up(0); calibrated.frame()
+    wait_for(wev_log, "wl_touch] up", 6)
+    log("calibrated touchscreen: tap")
+
+    for process in (wev, simple, tactile):
+        process.terminate()
+        process.wait(timeout=10)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
