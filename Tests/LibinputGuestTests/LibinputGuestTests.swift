@@ -95,6 +95,15 @@ import Testing
         #expect(wev.text.contains("axis: 0 (vertical), value: 15.000000"))
     }
 
+    @Test func devicesOpenThroughLibseatOrDirectlyAsRootWithoutASeatManager() throws {
+        let run = try GuestRun.shared.get()
+        #expect(run.tactileLog.contains("input devices: libseat, seat seat0"))
+        #expect(run.directLog.contains("input devices: direct open as root (no seat manager)"), "\(run.directLog)")
+        // Only the device named with --input-device, not the seat's others.
+        #expect(run.directLog.contains("device added: Tactile Test Keyboard (keyboard)"))
+        #expect(!run.directLog.contains("Tactile Test Mouse"))
+    }
+
     @Test func shiftAGivesWevTheKeysymCapitalAWithShiftDepressed() throws {
         let wev = try GuestRun.shared.get().wev
         // wev prints XKB keycodes, evdev's plus 8: KEY_A (30) is 38.
@@ -203,6 +212,9 @@ struct GuestRun {
     let wev: WevLog
     /// weston-simple-touch's `WAYLAND_DEBUG=client` log.
     let simpleTouchLog: String
+    let tactileLog: String
+    /// The second server's, which had no seat manager.
+    let directLog: String
 
     /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`
     var simpleTouchDowns: [SimpleTouchDown] {
@@ -249,6 +261,8 @@ struct GuestRun {
         }
         wev = WevLog(text: read("wev.log"))
         simpleTouchLog = read("weston-simple-touch.log")
+        tactileLog = read("tactile.log")
+        directLog = read("tactile-direct.log")
     }
 }
 

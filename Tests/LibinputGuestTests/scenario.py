@@ -3,7 +3,8 @@
 
 Makes a mouse and a keyboard with uinput, starts `tactile serve --backend libinput`, then
 weston-simple-touch and wev, hot-plugs a touchscreen and drives it, the mouse and the keyboard,
-unplugs the touchscreen mid-touch and plugs in a calibrated one. Everything the clients print
+unplugs the touchscreen mid-touch and plugs in a calibrated one. Last, a second server opens
+one device directly, without a seat manager. Everything the clients print
 goes to OUTDIR, where LibinputGuestTests (on the host) reads and checks it.
 
 Usage: scenario.py OUTDIR TACTILE_EXECUTABLE
@@ -190,6 +191,15 @@ def main():
     for process in (wev, simple, tactile):
         process.terminate()
         process.wait(timeout=10)
+    log("clients and tactile stopped")
+
+    # Without a seat manager (libseat is sent to a seatd that is not running), root opens
+    # the one device named on the command line itself.
+    direct = spawn("tactile-direct", [TACTILE, "serve", "--backend", "libinput", "--socket", "wayland-direct",
+                                      "--input-device", keyboard.device.path], {"LIBSEAT_BACKEND": "seatd"})
+    wait_for(os.path.join(OUT, "tactile-direct.log"), "listening on wayland-direct")
+    direct.terminate()
+    direct.wait(timeout=10)
     log("done")
 
 
