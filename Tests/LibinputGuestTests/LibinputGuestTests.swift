@@ -20,6 +20,11 @@ import Testing
         (raw - axis.minimum) * size / (axis.maximum - axis.minimum + 1)
     }
 
+    /// The same for the absolute pointer, whose axes range over 0...32767.
+    static func globalPointer(_ raw: Double, onto size: Double) -> Double {
+        raw * size / 32768
+    }
+
     /// wev's surface-local coordinates for raw touchscreen values.
     static func wevLocal(_ x: Double, _ y: Double) -> Point {
         Point(x: global(x, onto: output.width) - wevOrigin.x, y: global(y, onto: output.height) - wevOrigin.y)
@@ -81,11 +86,16 @@ import Testing
         #expect(Array(touches[16...17]) == [.down(id: 0, Self.wevLocal(1024, 1024)), .up(id: 0)])
     }
 
-    @Test func theMouseMovesClicksAndScrollsWithFlatAcceleration() throws {
+    @Test func theMouseAndAnAbsolutePointerMoveClickAndScroll() throws {
         let wev = try GuestRun.shared.get().wev
         // The cursor starts at the output's centre; flat acceleration at speed 0 moves it by
         // exactly the device's (-100, -50), into wev, which hears it as an enter.
         #expect(wev.pointerEnters.first == Point(x: 640 - 100 - Self.wevOrigin.x, y: 400 - 50 - Self.wevOrigin.y))
+        // The absolute pointer's (16384, 8192) of 32768 is the output's (640, 200).
+        #expect(wev.pointerMotions.first == Point(
+            x: Self.globalPointer(16384, onto: Self.output.width) - Self.wevOrigin.x,
+            y: Self.globalPointer(8192, onto: Self.output.height) - Self.wevOrigin.y
+        ))
         #expect(wev.text.contains("button: 272 (left), state: 1 (pressed)"))
         #expect(wev.text.contains("button: 272 (left), state: 0 (released)"))
         // One notch down: wev binds wl_seat version 6, so it hears axis_discrete, not value120.
@@ -173,6 +183,12 @@ struct WevLog {
 
     var keyboardEnterSurface: String? {
         lines(containing: "wl_keyboard] enter:").first.flatMap { Self.fields($0)["surface"] }
+    }
+
+    var pointerMotions: [Point] {
+        lines(containing: "wl_pointer] motion:").compactMap { line in
+            line.components(separatedBy: "x, y: ").last.flatMap(Self.point)
+        }
     }
 
     /// `[13:      wl_pointer] enter: serial: 21; surface: 3, x, y: 508.000000, 318.000000`

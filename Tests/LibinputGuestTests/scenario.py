@@ -163,6 +163,15 @@ def main():
     wait_for(wev_log, "wl_pointer] axis:")
     log("pointer: motion, click, wheel")
 
+    # An absolute pointer (as QEMU's or a KVM switch's tablet) is scaled onto the output.
+    pointer_axis = AbsInfo(value=0, min=0, max=32767, fuzz=0, flat=0, resolution=0)
+    tablet = UInput({e.EV_ABS: [(e.ABS_X, pointer_axis), (e.ABS_Y, pointer_axis)],
+                     e.EV_KEY: [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_MIDDLE]}, name="Tactile Test Absolute Pointer")
+    wait_for(tactile_log, "device added: Tactile Test Absolute Pointer")
+    tablet.write(e.EV_ABS, e.ABS_X, 16384); tablet.write(e.EV_ABS, e.ABS_Y, 8192); tablet.syn()
+    wait_for(wev_log, "wl_pointer] motion")
+    log("absolute pointer: motion")
+
     for code, value in [(e.KEY_LEFTSHIFT, 1), (e.KEY_A, 1), (e.KEY_A, 0), (e.KEY_LEFTSHIFT, 0)]:
         keyboard.write(e.EV_KEY, code, value); keyboard.syn()
     wait_for(wev_log, "state: 0 (released)", 3)
