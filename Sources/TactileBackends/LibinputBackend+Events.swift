@@ -30,9 +30,10 @@ extension LibinputBackend {
     }
 
     private func touch(_ event: OpaquePointer, _ type: libinput_event_type) {
+        guard type != LIBINPUT_EVENT_TOUCH_FRAME else { return server.handle(.touchFrame) }
         let time = Instant(microseconds: libinput_event_touch_get_time_usec(event))
         // Seat slots are unique across the seat's devices, so they serve as touch ids.
-        let id = type == LIBINPUT_EVENT_TOUCH_FRAME ? 0 : libinput_event_touch_get_seat_slot(event)
+        let id = libinput_event_touch_get_seat_slot(event)
         switch type {
         case LIBINPUT_EVENT_TOUCH_DOWN:
             server.handle(.touchDown(id: id, global: outputPoint(event), time: time))
@@ -40,12 +41,10 @@ extension LibinputBackend {
             server.handle(.touchMotion(id: id, global: outputPoint(event), time: time))
         case LIBINPUT_EVENT_TOUCH_UP:
             server.handle(.touchUp(id: id, time: time))
-        case LIBINPUT_EVENT_TOUCH_CANCEL:
+        default:
             // Also what a touch still down on an unplugged device gets: libinput cancels it
             // before it reports the device removed.
             server.handle(.touchCancel(id: id, time: time))
-        default:
-            server.handle(.touchFrame)
         }
     }
 

@@ -56,7 +56,12 @@ public final class LibinputBackend {
                 throw BackendError.contextCreationFailed("libinput_udev_create_context failed")
             }
             self.context = context
-            let seatName = if case .seat(let name) = access.mode { name } else { requested }
+            // A libseat session holds exactly one seat; its devices are the only ones it opens.
+            var seatName = requested
+            if case .seat(let granted) = access.mode, granted != requested {
+                logger.warning("the seat manager granted seat \(granted), not \(requested): using \(granted)")
+                seatName = granted
+            }
             installLogHandler()
             guard libinput_udev_assign_seat(context, seatName) == 0 else {
                 throw BackendError.contextCreationFailed("cannot assign seat \(seatName) (is udev running?)")
@@ -138,7 +143,8 @@ private let libinputLogHandler: libinput_log_handler = { context, priority, form
     let message = String(decoding: buffer.prefix(min(max(length, 0), buffer.count - 1)), as: UTF8.self).trimmingSuffix("\n")
     switch priority {
     case LIBINPUT_LOG_PRIORITY_ERROR: backend.logger.error("libinput: \(message)")
-    case LIBINPUT_LOG_PRIORITY_INFO: backend.logger.info("libinput: \(message)")
+    // libinput's info (how it classified each device) is detail next to our own line per
+    // device, so it goes to debug.
     default: backend.logger.debug("libinput: \(message)")
     }
 }
