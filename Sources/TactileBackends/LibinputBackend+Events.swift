@@ -99,11 +99,13 @@ extension LibinputBackend {
         }
         let horizontal = value(LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL)
         let vertical = value(LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL)
-        // A finger or continuous scroll ends with a zero on the axis it ran along.
-        let stops = source != .wheel && [horizontal, vertical].contains { $0?.0 == 0 }
+        // A finger or continuous scroll ends with a zero on each axis it ran along.
+        var stops: AxisMotion.Axes = []
+        if source != .wheel, horizontal?.0 == 0 { stops.insert(.horizontal) }
+        if source != .wheel, vertical?.0 == 0 { stops.insert(.vertical) }
         return AxisMotion(
             source: source, horizontal: horizontal?.0 ?? 0, vertical: vertical?.0 ?? 0,
-            horizontalValue120: horizontal?.1 ?? 0, verticalValue120: vertical?.1 ?? 0, isStop: stops
+            horizontalValue120: horizontal?.1 ?? 0, verticalValue120: vertical?.1 ?? 0, stops: stops
         )
     }
 

@@ -89,19 +89,21 @@ struct ProtocolSink: DeliverySink {
         let version = wl_resource_get_version(pointer)
         if version >= 5 { wl_pointer_send_axis_source(pointer, motion.source.wire.rawValue) }
         let axes = [
-            (WL_POINTER_AXIS_VERTICAL_SCROLL, motion.vertical, motion.verticalValue120),
-            (WL_POINTER_AXIS_HORIZONTAL_SCROLL, motion.horizontal, motion.horizontalValue120),
+            (WL_POINTER_AXIS_VERTICAL_SCROLL, motion.vertical, motion.verticalValue120, AxisMotion.Axes.vertical),
+            (WL_POINTER_AXIS_HORIZONTAL_SCROLL, motion.horizontal, motion.horizontalValue120, .horizontal),
         ]
-        for (axis, value, value120) in axes where value != 0 || value120 != 0 {
+        for (axis, value, value120, _) in axes where value != 0 || value120 != 0 {
             if value120 != 0, version >= 8 {
                 wl_pointer_send_axis_value120(pointer, axis.rawValue, value120)
-            } else if value120 != 0, version >= 5 {
+            } else if value120 != 0, value120 % 120 == 0, version >= 5 {
+                // Older clients count whole notches only; a high-resolution wheel's part of a
+                // notch reaches them as the smooth value alone.
                 wl_pointer_send_axis_discrete(pointer, axis.rawValue, value120 / 120)
             }
             wl_pointer_send_axis(pointer, time.milliseconds, axis.rawValue, fixed(value))
         }
-        if motion.isStop, version >= 5 {
-            for (axis, value, _) in axes where value == 0 { wl_pointer_send_axis_stop(pointer, time.milliseconds, axis.rawValue) }
+        if version >= 5 {
+            for (axis, _, _, name) in axes where motion.stops.contains(name) { wl_pointer_send_axis_stop(pointer, time.milliseconds, axis.rawValue) }
         }
     }
 }

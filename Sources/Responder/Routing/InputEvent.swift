@@ -14,19 +14,26 @@ public struct AxisMotion: Hashable, Sendable {
     /// Wheel clicks in 120ths (wl_pointer.axis_value120); 0 when the source has none.
     public var horizontalValue120: Int32
     public var verticalValue120: Int32
-    /// A finger scroll ended (wl_pointer.axis_stop) on the axes that are zero.
-    public var isStop: Bool
+    /// The axes on which a finger or continuous scroll ended (wl_pointer.axis_stop).
+    public var stops: Axes
+
+    public struct Axes: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let horizontal = Axes(rawValue: 1 << 0)
+        public static let vertical = Axes(rawValue: 1 << 1)
+    }
 
     public init(
         source: Source, horizontal: Double = 0, vertical: Double = 0,
-        horizontalValue120: Int32 = 0, verticalValue120: Int32 = 0, isStop: Bool = false
+        horizontalValue120: Int32 = 0, verticalValue120: Int32 = 0, stops: Axes = []
     ) {
         self.source = source
         self.horizontal = horizontal
         self.vertical = vertical
         self.horizontalValue120 = horizontalValue120
         self.verticalValue120 = verticalValue120
-        self.isStop = isStop
+        self.stops = stops
     }
 }
 
