@@ -114,6 +114,24 @@ import Testing
         #expect(!run.directLog.contains("Tactile Test Mouse"))
     }
 
+    @Test func aTouchpadTapsToClickAndScrollsNaturallyAsTheConfigurationFileSays() throws {
+        let pointer = try GuestRun.shared.get().wev.firstObjectLines("wl_pointer")
+        // The mouse's click, then the touchpad's tap (libinput leaves tapping off by default).
+        #expect(pointer.filter { $0.contains("button: 272 (left), state: 1 (pressed)") }.count == 2, "\(pointer.joined(separator: "\n"))")
+        let finger = pointer.drop { !$0.contains("axis_source: 1 (finger)") }
+        try #require(!finger.isEmpty, "no finger scroll: \(pointer.joined(separator: "\n"))")
+        // Fingers moving up scroll down (positive) with natural scrolling.
+        let values = finger.filter { $0.contains("axis: time:") && $0.contains("axis: 0 (vertical)") }.compactMap {
+            $0.components(separatedBy: "value: ").last.flatMap { Double($0) }
+        }
+        #expect(!values.isEmpty && values.allSatisfy { $0 > 0 }, "vertical values: \(values)")
+        // It ends with axis_stop on the axis it ran along (libinput stops both axes of a
+        // two-finger scroll), after the last value.
+        let axisEvents = finger.filter { $0.contains("axis: time:") || $0.contains("axis_stop: time:") }
+        #expect(axisEvents.last?.contains("axis_stop: time:") == true)
+        #expect(axisEvents.contains { $0.contains("axis_stop: time:") && $0.contains("axis: 0 (vertical)") }, "\(axisEvents.suffix(3))")
+    }
+
     @Test func shiftAGivesWevTheKeysymCapitalAWithShiftDepressed() throws {
         let wev = try GuestRun.shared.get().wev
         // wev prints XKB keycodes, evdev's plus 8: KEY_A (30) is 38.
@@ -159,9 +177,7 @@ struct WevLog {
     /// without releasing the one it has, and each of them gets every event: only the first
     /// wl_touch object's events count.
     var touches: [TouchEvent] {
-        let lines = lines(containing: "wl_touch]")
-        guard let first = lines.first.map(Self.objectID) else { return [] }
-        return lines.filter { Self.objectID($0) == first }.compactMap { line in
+        firstObjectLines("wl_touch").compactMap { line in
             let fields = Self.fields(line)
             let id = fields["id"].flatMap { Int($0) }
             let point = fields["x, y"].flatMap(Self.point)
@@ -171,6 +187,13 @@ struct WevLog {
             if line.contains("] cancel") { return .cancel }
             return nil
         }
+    }
+
+    /// The lines of the first object of `interface` wev printed events for.
+    func firstObjectLines(_ interface: String) -> [Substring] {
+        let lines = lines(containing: "\(interface)]")
+        guard let first = lines.first.map(Self.objectID) else { return [] }
+        return lines.filter { Self.objectID($0) == first }
     }
 
     private static func objectID(_ line: Substring) -> Substring {

@@ -3,7 +3,8 @@
 
 Makes a mouse and a keyboard with uinput, starts `tactile serve --backend libinput`, then
 weston-simple-touch and wev, hot-plugs a touchscreen and drives it, the mouse and the keyboard,
-unplugs the touchscreen mid-touch and plugs in a calibrated one. Last, a second server opens
+unplugs the touchscreen mid-touch and plugs in a calibrated one, then taps and scrolls on a
+touchpad. Last, a second server opens
 one device directly, without a seat manager. Everything the clients print
 goes to OUTDIR, where LibinputGuestTests (on the host) reads and checks it.
 
@@ -29,6 +30,9 @@ devices:
   - match: Tactile Calibrated Touchscreen
     output: HEADLESS-1
     calibration: [-1, 0, 1, 0, 1, 0]
+  - match: Tactile Test Touchpad
+    tap-to-click: true
+    natural-scroll: true
 """
 
 started = time.monotonic()
@@ -97,6 +101,59 @@ class Touchscreen:
             self.device.write(e.EV_KEY, e.BTN_TOUCH, 0)
 
     def frame(self):
+        self.device.syn()
+
+
+class Touchpad:
+    """A touchpad (BTN_TOOL_FINGER, no INPUT_PROP_DIRECT), 100 x 66 mm at 12 units per mm."""
+
+    def __init__(self, name):
+        x = AbsInfo(value=0, min=0, max=1200, fuzz=0, flat=0, resolution=12)
+        y = AbsInfo(value=0, min=0, max=800, fuzz=0, flat=0, resolution=12)
+        self.device = UInput(
+            {
+                e.EV_KEY: [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_TOUCH, e.BTN_TOOL_FINGER, e.BTN_TOOL_DOUBLETAP],
+                e.EV_ABS: [
+                    (e.ABS_X, x), (e.ABS_Y, y),
+                    (e.ABS_MT_SLOT, AbsInfo(0, 0, 1, 0, 0, 0)),
+                    (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+                    (e.ABS_MT_POSITION_X, x), (e.ABS_MT_POSITION_Y, y),
+                ],
+            },
+            name=name, input_props=[e.INPUT_PROP_POINTER],
+        )
+        self.tracking = 0
+
+    def fingers(self, positions):
+        """Puts len(positions) fingers at these (x, y) (None lifts a slot), as one frame."""
+        down = 0
+        for slot, position in enumerate(positions):
+            self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+            if position is None:
+                self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
+                continue
+            down += 1
+            self.tracking += 1
+            self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.tracking)
+            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_X, position[0])
+            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, position[1])
+            if slot == 0:
+                self.device.write(e.EV_ABS, e.ABS_X, position[0])
+                self.device.write(e.EV_ABS, e.ABS_Y, position[1])
+        self.device.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)
+        self.device.write(e.EV_KEY, e.BTN_TOOL_FINGER, 1 if down == 1 else 0)
+        self.device.write(e.EV_KEY, e.BTN_TOOL_DOUBLETAP, 1 if down == 2 else 0)
+        self.device.syn()
+
+    def move(self, positions):
+        """Moves the fingers that are down, keeping their tracking ids."""
+        for slot, position in enumerate(positions):
+            self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_X, position[0])
+            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, position[1])
+            if slot == 0:
+                self.device.write(e.EV_ABS, e.ABS_X, position[0])
+                self.device.write(e.EV_ABS, e.ABS_Y, position[1])
         self.device.syn()
 
 
@@ -196,6 +253,25 @@ def main():
     calibrated.up(0); calibrated.frame()
     wait_for(wev_log, "wl_touch] up", 6)
     log("calibrated touchscreen: tap")
+
+    # A touchpad with tap-to-click and natural scrolling from the configuration file (libinput
+    # turns both off by default): a tap clicks; two fingers moving up scroll down, by finger.
+    pad = Touchpad("Tactile Test Touchpad")
+    wait_for(tactile_log, "device added: Tactile Test Touchpad")
+    pad.fingers([(600, 400)])
+    time.sleep(0.05)
+    pad.fingers([None])
+    wait_for(wev_log, "button: 272 (left), state: 0 (released)", 3)
+    log("touchpad: tap")
+    time.sleep(0.5)  # past libinput's tap-and-drag window
+    pad.fingers([(500, 600), (700, 600)])
+    for step in range(1, 21):
+        time.sleep(0.012)
+        pad.move([(500, 600 - 12 * step), (700, 600 - 12 * step)])
+    time.sleep(0.012)
+    pad.fingers([None, None])
+    wait_for(wev_log, "axis_stop: time:")
+    log("touchpad: two-finger scroll")
 
     for process in (wev, simple, tactile):
         process.terminate()
