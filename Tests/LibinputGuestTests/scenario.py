@@ -57,23 +57,38 @@ def wait_for(path, text, count=1, timeout=60):
     raise SystemExit(f"timed out after {timeout} s waiting for {count}x {text!r} in {path}")
 
 
+def multitouch(name, x, y, slots, keys, prop):
+    """A type B multitouch device: slots with tracking ids, positions, and the legacy axes."""
+    return UInput(
+        {
+            e.EV_KEY: keys,
+            e.EV_ABS: [
+                (e.ABS_X, x), (e.ABS_Y, y),
+                (e.ABS_MT_SLOT, AbsInfo(0, 0, slots - 1, 0, 0, 0)),
+                (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
+                (e.ABS_MT_POSITION_X, x), (e.ABS_MT_POSITION_Y, y),
+            ],
+        },
+        name=name, input_props=[prop],
+    )
+
+
+def place(device, slot, x, y):
+    """Moves the finger in `slot`; the legacy single-touch axes follow the first slot."""
+    device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
+    device.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
+    device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
+    if slot == 0:
+        device.write(e.EV_ABS, e.ABS_X, x)
+        device.write(e.EV_ABS, e.ABS_Y, y)
+
+
 class Touchscreen:
-    """A multitouch (type B) touchscreen; INPUT_PROP_DIRECT makes libinput treat it as one."""
+    """A touchscreen: INPUT_PROP_DIRECT makes libinput treat a multitouch device as one."""
 
     def __init__(self, name):
         axis = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=0)
-        self.device = UInput(
-            {
-                e.EV_KEY: [e.BTN_TOUCH],
-                e.EV_ABS: [
-                    (e.ABS_X, axis), (e.ABS_Y, axis),
-                    (e.ABS_MT_SLOT, AbsInfo(0, 0, 9, 0, 0, 0)),
-                    (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
-                    (e.ABS_MT_POSITION_X, axis), (e.ABS_MT_POSITION_Y, axis),
-                ],
-            },
-            name=name, input_props=[e.INPUT_PROP_DIRECT],
-        )
+        self.device = multitouch(name, axis, axis, 10, [e.BTN_TOUCH], e.INPUT_PROP_DIRECT)
         self.tracking = 0
         self.down_slots = set()
 
@@ -81,17 +96,13 @@ class Touchscreen:
         self.tracking += 1
         self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
         self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.tracking)
-        self.move(slot, x, y)
+        place(self.device, slot, x, y)
         if not self.down_slots:
             self.device.write(e.EV_KEY, e.BTN_TOUCH, 1)
         self.down_slots.add(slot)
 
     def move(self, slot, x, y):
-        self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
-        self.device.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
-        self.device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
-        self.device.write(e.EV_ABS, e.ABS_X, x)
-        self.device.write(e.EV_ABS, e.ABS_Y, y)
+        place(self.device, slot, x, y)
 
     def up(self, slot):
         self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
@@ -110,18 +121,8 @@ class Touchpad:
     def __init__(self, name):
         x = AbsInfo(value=0, min=0, max=1200, fuzz=0, flat=0, resolution=12)
         y = AbsInfo(value=0, min=0, max=800, fuzz=0, flat=0, resolution=12)
-        self.device = UInput(
-            {
-                e.EV_KEY: [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_TOUCH, e.BTN_TOOL_FINGER, e.BTN_TOOL_DOUBLETAP],
-                e.EV_ABS: [
-                    (e.ABS_X, x), (e.ABS_Y, y),
-                    (e.ABS_MT_SLOT, AbsInfo(0, 0, 1, 0, 0, 0)),
-                    (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
-                    (e.ABS_MT_POSITION_X, x), (e.ABS_MT_POSITION_Y, y),
-                ],
-            },
-            name=name, input_props=[e.INPUT_PROP_POINTER],
-        )
+        keys = [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_TOUCH, e.BTN_TOOL_FINGER, e.BTN_TOOL_DOUBLETAP]
+        self.device = multitouch(name, x, y, 2, keys, e.INPUT_PROP_POINTER)
         self.tracking = 0
 
     def fingers(self, positions):
@@ -135,11 +136,7 @@ class Touchpad:
             down += 1
             self.tracking += 1
             self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.tracking)
-            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_X, position[0])
-            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, position[1])
-            if slot == 0:
-                self.device.write(e.EV_ABS, e.ABS_X, position[0])
-                self.device.write(e.EV_ABS, e.ABS_Y, position[1])
+            place(self.device, slot, *position)
         self.device.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)
         self.device.write(e.EV_KEY, e.BTN_TOOL_FINGER, 1 if down == 1 else 0)
         self.device.write(e.EV_KEY, e.BTN_TOOL_DOUBLETAP, 1 if down == 2 else 0)
@@ -148,12 +145,7 @@ class Touchpad:
     def move(self, positions):
         """Moves the fingers that are down, keeping their tracking ids."""
         for slot, position in enumerate(positions):
-            self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
-            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_X, position[0])
-            self.device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, position[1])
-            if slot == 0:
-                self.device.write(e.EV_ABS, e.ABS_X, position[0])
-                self.device.write(e.EV_ABS, e.ABS_Y, position[1])
+            place(self.device, slot, *position)
         self.device.syn()
 
 
