@@ -110,14 +110,14 @@ final class DeviceAccess {
 public enum BackendError: Error, CustomStringConvertible {
     case noDeviceAccess
     case contextCreationFailed(String)
-    case noDevices(String)
+    case deviceUnusable(path: String)
 
     public var description: String {
         switch self {
         case .noDeviceAccess:
             "cannot open input devices: no seat manager answered (start seatd, or run in a logind session) and not running as root"
         case .contextCreationFailed(let what): "could not create the libinput context: \(what)"
-        case .noDevices(let what): what
+        case .deviceUnusable(let path): "libinput cannot use \(path) (does it exist, is it an input device, may we open it?)"
         }
     }
 }

@@ -73,7 +73,7 @@ public final class LibinputBackend {
             self.context = context
             installLogHandler()
             for path in paths where libinput_path_add_device(context, path) == nil {
-                throw BackendError.noDevices("libinput cannot use \(path) (does it exist, is it an input device, may we open it?)")
+                throw BackendError.deviceUnusable(path: path)
             }
         }
         // Until devices arrive the seat has nothing; clients learn each as it is added.
