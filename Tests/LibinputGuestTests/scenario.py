@@ -23,6 +23,8 @@ SOCKET = "wayland-guest"
 AXIS_MAX = 4095  # the touchscreens' X and Y both range over 0...4095
 
 CONFIG = """\
+keyboard:
+  layout: de
 devices:
   - match: Tactile Test Mouse
     accel-profile: flat
@@ -221,10 +223,10 @@ def main():
     wait_for(wev_log, "wl_pointer] motion")
     log("absolute pointer: motion")
 
-    for code, value in [(e.KEY_LEFTSHIFT, 1), (e.KEY_A, 1), (e.KEY_A, 0), (e.KEY_LEFTSHIFT, 0)]:
+    for code, value in [(e.KEY_LEFTSHIFT, 1), (e.KEY_A, 1), (e.KEY_A, 0), (e.KEY_LEFTSHIFT, 0), (e.KEY_Y, 1), (e.KEY_Y, 0)]:
         keyboard.write(e.EV_KEY, code, value); keyboard.syn()
-    wait_for(wev_log, "state: 0 (released)", 3)
-    log("shift+a")
+    wait_for(wev_log, "sym: z")
+    log("shift+a, then y on a German layout")
 
     # One finger on each client at once: each client hears only of its own.
     touch.down(0, 64, 1024); touch.down(1, 2048, 1024); touch.frame()
