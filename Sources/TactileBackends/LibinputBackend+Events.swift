@@ -130,19 +130,13 @@ extension LibinputBackend {
         devices[device] = InputDevice(name: name, capabilities: capabilities)
         let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
         logger.info("device added: \(name) (\(capabilities.names))\(applied.isEmpty ? "" : "; " + applied.joined(separator: ", "))")
-        updateSeatCapabilities()
     }
 
     /// By now libinput has cancelled the device's touches and released its keys and buttons,
-    /// as events of their own; what is left is the seat's capabilities.
+    /// as events of their own; what is left is the seat's capabilities, after the batch.
     private func deviceRemoved(_ device: OpaquePointer?) {
         guard let device, let removed = devices.removeValue(forKey: device) else { return }
         logger.info("device removed: \(removed.name)")
-        updateSeatCapabilities()
-    }
-
-    private func updateSeatCapabilities() {
-        server.setSeatCapabilities(devices.values.reduce(into: []) { $0.formUnion($1.capabilities) })
     }
 }
 

@@ -80,8 +80,13 @@ public final class LibinputBackend {
         server.setSeatCapabilities([])
         server.watch(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() }
         if let fd = access.fileDescriptor {
+            // Away from our VT, libinput lets go of the devices; libinput cancels the touches
+            // and releases the keys still down as it does.
             access.onActiveChanged = { [unowned self] active in
+                logger.info(active ? "seat enabled: resuming input" : "seat disabled (VT switch?): suspending input")
                 if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
+                // The devices' removal (or return) waits in libinput's queue, not on its fd.
+                dispatch()
             }
             server.watch(fileDescriptor: fd) { [unowned self] in access.dispatch() }
         }
@@ -93,13 +98,16 @@ public final class LibinputBackend {
         if let udev { udev_unref(udev) }
     }
 
-    /// Reads what the kernel has sent and routes every event libinput makes of it.
+    /// Reads what the kernel has sent and routes every event libinput makes of it. Clients
+    /// hear of the seat's capabilities once the batch is done, so devices arriving together
+    /// (at start-up, back from a VT switch) make one wl_seat.capabilities, not one each.
     func dispatch() {
         if libinput_dispatch(context) != 0 { logger.error("libinput dispatch failed: \(String(cString: strerror(errno)))") }
         while let event = libinput_get_event(context) {
             handle(event)
             libinput_event_destroy(event)
         }
+        server.setSeatCapabilities(devices.values.reduce(into: []) { $0.formUnion($1.capabilities) })
     }
 
     private func installLogHandler() {
