@@ -85,6 +85,19 @@ def place(device, slot, x, y):
         device.write(e.EV_ABS, e.ABS_Y, y)
 
 
+def wait_for_after(path, marker, text, timeout=60):
+    """Waits until `text` occurs after the last occurrence of `marker` in the file."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(path, errors="replace") as f:
+            content = f.read()
+        at = content.rfind(marker)
+        if at >= 0 and text in content[at:]:
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"timed out after {timeout} s waiting for {text!r} after {marker!r} in {path}")
+
+
 class Touchscreen:
     """A touchscreen: INPUT_PROP_DIRECT makes libinput treat a multitouch device as one."""
 
@@ -266,6 +279,20 @@ def main():
     pad.fingers([None, None])
     wait_for(wev_log, "axis_stop: time:")
     log("touchpad: two-finger scroll")
+
+    # Switching to another VT mid-touch: the seat manager (libseat's built-in one, as root)
+    # takes the devices away, and the touch is cancelled. Back on our VT, input works again.
+    calibrated.down(0, 3072, 2048); calibrated.frame()
+    wait_for_after(wev_log, "288.000000, 368.000000", "wl_touch] frame")
+    subprocess.run(["busybox", "chvt", "2"], check=True)
+    wait_for(wev_log, "capabilities:  none")
+    calibrated.up(0); calibrated.frame()
+    subprocess.run(["busybox", "chvt", "1"], check=True)
+    wait_for(tactile_log, "device added: Tactile Calibrated Touchscreen", 2)
+    calibrated.down(0, 3072, 2560); calibrated.frame()
+    calibrated.up(0); calibrated.frame()
+    wait_for_after(wev_log, "288.000000, 468.000000", "wl_touch] up")
+    log("VT switch away mid-touch, and back")
 
     for process in (wev, simple, tactile):
         process.terminate()
