@@ -76,8 +76,6 @@ public final class LibinputBackend {
                 throw BackendError.deviceUnusable(path: path)
             }
         }
-        // Until devices arrive the seat has nothing; clients learn each as it is added.
-        server.setSeatCapabilities([])
         server.watch(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() }
         if let fd = access.fileDescriptor {
             // Away from our VT, libinput lets go of the devices; libinput cancels the touches
@@ -90,6 +88,7 @@ public final class LibinputBackend {
             }
             server.watch(fileDescriptor: fd) { [unowned self] in access.dispatch() }
         }
+        // The devices present now; until they come, the seat has no capabilities.
         dispatch()
     }
 
