@@ -161,6 +161,16 @@ import Testing
         #expect(keysym?.contains("sym: z") == true, "\(keysym ?? "no press of keycode 29")")
     }
 
+    /// How a kiosk runs it: as a user who may not open /dev/input, with seatd granting the
+    /// seat and opening the devices.
+    @Test func anUnprivilegedUserGetsTheDevicesThroughSeatd() throws {
+        let run = try GuestRun.shared.get()
+        #expect(run.seatdLog.contains("New client connected") && run.seatdLog.contains("uid: 65534"), "\(run.seatdLog)")
+        #expect(run.seatdServerLog.contains("input devices: libseat, seat seat0"), "\(run.seatdServerLog)")
+        #expect(run.seatdServerLog.contains("device added: Tactile Calibrated Touchscreen (touch)"))
+        #expect(run.seatdServerLog.contains("device added: Tactile Test Keyboard (keyboard)"))
+    }
+
     @Test func shiftAGivesWevTheKeysymCapitalAWithShiftDepressed() throws {
         let wev = try GuestRun.shared.get().wev
         // wev prints XKB keycodes, evdev's plus 8: KEY_A (30) is 38.
@@ -293,6 +303,9 @@ struct GuestRun {
     let tactileLog: String
     /// The second server's, which had no seat manager.
     let directLog: String
+    /// The third server's, run as `nobody` through seatd, and seatd's own.
+    let seatdServerLog: String
+    let seatdLog: String
 
     /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`
     var simpleTouchDowns: [SimpleTouchDown] {
@@ -341,6 +354,8 @@ struct GuestRun {
         simpleTouchLog = read("weston-simple-touch.log")
         tactileLog = read("tactile.log")
         directLog = read("tactile-direct.log")
+        seatdServerLog = read("tactile-seatd.log")
+        seatdLog = read("seatd.log")
     }
 }
 

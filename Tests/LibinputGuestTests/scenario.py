@@ -3,14 +3,15 @@
 
 Makes a mouse and a keyboard with uinput, starts `tactile serve --backend libinput`, then
 weston-simple-touch and wev, hot-plugs a touchscreen and drives it, the mouse and the keyboard,
-unplugs the touchscreen mid-touch and plugs in a calibrated one, then taps and scrolls on a
-touchpad. Last, a second server opens
-one device directly, without a seat manager. Everything the clients print
-goes to OUTDIR, where LibinputGuestTests (on the host) reads and checks it.
+unplugs the touchscreen mid-touch and plugs in a calibrated one, taps and scrolls on a
+touchpad, and switches VT mid-touch and back. Last, a second server opens one device
+directly, without a seat manager, and a third runs as `nobody` through seatd. Everything
+the clients print goes to OUTDIR, where LibinputGuestTests (on the host) reads and checks it.
 
 Usage: scenario.py OUTDIR TACTILE_EXECUTABLE
 """
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -306,6 +307,26 @@ def main():
     wait_for(os.path.join(OUT, "tactile-direct.log"), "listening on wayland-direct")
     direct.terminate()
     direct.wait(timeout=10)
+    log("direct access")
+
+    # As a kiosk user without privileges: seatd grants the seat and opens the devices, which
+    # `nobody` may not open itself. The binary is copied where `nobody` may run it.
+    seatd = spawn("seatd", ["seatd", "-g", "nogroup"])
+    deadline = time.monotonic() + 30
+    while not os.path.exists("/run/seatd.sock") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    runtime = "/tmp/runtime-nobody"
+    os.makedirs(runtime, mode=0o700)
+    os.chown(runtime, 65534, 65534)
+    binary = "/tmp/tactile-unprivileged"
+    shutil.copy(TACTILE, binary)
+    unprivileged = spawn("tactile-seatd", ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                           binary, "serve", "--backend", "libinput", "--socket", "wayland-seatd"],
+                         {"LIBSEAT_BACKEND": "seatd", "XDG_RUNTIME_DIR": runtime})
+    wait_for(os.path.join(OUT, "tactile-seatd.log"), "listening on wayland-seatd")
+    for process in (unprivileged, seatd):
+        process.terminate()
+        process.wait(timeout=10)
     log("done")
 
 
