@@ -28,6 +28,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("input-device"), help: "Use this /dev/input/event* node instead of the seat's devices (repeatable; no hotplug).")
     var inputDevices: [String] = []
 
+    func validate() throws {
+        if backend != .libinput, !inputDevices.isEmpty { throw ValidationError("--input-device needs --backend libinput") }
+    }
+
     func run() throws {
         let logger = options.makeLogger()
         let file = try options.configurationFile()
@@ -37,8 +41,6 @@ struct ServeCommand: ParsableCommand {
         if backend == .libinput {
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
             input = try LibinputBackend(server: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), logger: logger)
-        } else if !inputDevices.isEmpty {
-            throw ValidationError("--input-device needs --backend libinput")
         }
         let size = options.outputSize.size
         logger.info("listening on \(name), output \(size.width)x\(size.height), input: \(backend.rawValue)\(options.testInput ? ", test input enabled" : "")")
