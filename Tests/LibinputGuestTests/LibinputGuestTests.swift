@@ -15,14 +15,10 @@ import Testing
     static let axis = (minimum: 0.0, maximum: 4095.0)
 
     /// Where libinput puts a raw axis value on the output: the axis range scaled onto the
-    /// output's pixels (a range of max - min + 1 device units).
-    static func global(_ raw: Double, onto size: Double) -> Double {
-        (raw - axis.minimum) * size / (axis.maximum - axis.minimum + 1)
-    }
-
-    /// The same for the absolute pointer, whose axes range over 0...32767.
-    static func globalPointer(_ raw: Double, onto size: Double) -> Double {
-        raw * size / 32768
+    /// output's pixels (a range of max - min + 1 device units). The absolute pointer's axes
+    /// range over 0...32767.
+    static func global(_ raw: Double, onto size: Double, maximum: Double = axis.maximum) -> Double {
+        (raw - axis.minimum) * size / (maximum - axis.minimum + 1)
     }
 
     /// wev's surface-local coordinates for raw touchscreen values.
@@ -115,8 +111,8 @@ import Testing
         #expect(wev.pointerEnters.first == Point(x: 640 - 100 - Self.wevOrigin.x, y: 400 - 50 - Self.wevOrigin.y))
         // The absolute pointer's (16384, 8192) of 32768 is the output's (640, 200).
         #expect(wev.pointerMotions.first == Point(
-            x: Self.globalPointer(16384, onto: Self.output.width) - Self.wevOrigin.x,
-            y: Self.globalPointer(8192, onto: Self.output.height) - Self.wevOrigin.y
+            x: Self.global(16384, onto: Self.output.width, maximum: 32767) - Self.wevOrigin.x,
+            y: Self.global(8192, onto: Self.output.height, maximum: 32767) - Self.wevOrigin.y
         ))
         #expect(wev.text.contains("button: 272 (left), state: 1 (pressed)"))
         #expect(wev.text.contains("button: 272 (left), state: 0 (released)"))
