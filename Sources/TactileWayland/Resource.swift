@@ -7,16 +7,17 @@ class ResourceObject {
     /// The resource; nil once it is destroyed.
     private(set) var resource: OpaquePointer?
 
-    /// Creates `wl_resource` for `client` and makes this object its user data.
+    /// Creates `wl_resource` for `client` and makes this object its user data; an interface
+    /// without requests (wl_callback) has no implementation.
     /// Returns false (after telling the client it is out of memory) when libwayland can't.
     @discardableResult
-    func bind(client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, id: UInt32, implementation: RequestTable) -> Bool {
+    func bind(client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, id: UInt32, implementation: RequestTable?) -> Bool {
         guard let created = wl_resource_create(client, interface, version, id) else {
             wl_client_post_no_memory(client)
             return false
         }
         resource = created
-        wl_resource_set_implementation(created, implementation.pointer, Unmanaged.passRetained(self).toOpaque(), releaseResourceObject)
+        wl_resource_set_implementation(created, implementation?.pointer, Unmanaged.passRetained(self).toOpaque(), releaseResourceObject)
         return true
     }
 

@@ -38,10 +38,10 @@ final class Surface: ResourceObject {
     weak var xdgSurface: XdgSurface?
     /// The surface's tactile_edge_deferral_v1, while it lives.
     weak var edgeDeferral: EdgeDeferral?
-    private var pendingFrameCallbacks: [OpaquePointer] = []
+    private var pendingFrameCallbacks: [FrameCallback] = []
     /// A synchronized subsurface's committed state, waiting for its parent's apply.
     private(set) var cached: SurfaceState?
-    private var cachedFrameCallbacks: [OpaquePointer] = []
+    private var cachedFrameCallbacks: [FrameCallback] = []
     /// Subsurfaces of this surface, bottom to top as added; those added since the last apply
     /// wait in `pendingChildren`, and restacking waits in `pendingRestacks`.
     var children: [Subsurface] = []
@@ -87,7 +87,7 @@ final class Surface: ResourceObject {
     override func resourceDestroyed() {
         pendingBuffer = nil
         role?.surfaceDestroyed()
-        for callback in pendingFrameCallbacks + cachedFrameCallbacks { wl_resource_destroy(callback) }
+        for callback in pendingFrameCallbacks + cachedFrameCallbacks { callback.discard() }
         for child in children + pendingChildren { child.parentDestroyed() }
         removeNodeOfDestroyedSurface()
     }
@@ -137,7 +137,7 @@ final class Surface: ResourceObject {
 
     /// Makes `state` current; then, as a parent, applies what its subsurfaces left pending on it
     /// (new subsurfaces, positions, stacking) and their cached state.
-    private func apply(_ state: SurfaceState, frameCallbacks callbacks: [OpaquePointer]) {
+    private func apply(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
         server.frameCallbacks += callbacks
         let hadBuffer = hasBuffer
         if let attachment = state.attachment { current.attachment = attachment }
@@ -259,11 +259,9 @@ final class Surface: ResourceObject {
         attach: { _, resource, buffer, x, y in Surface.from(resource)?.attach(buffer, x: x, y: y) },
         damage: { _, _, _, _, _, _ in },
         frame: { client, resource, id in
-            guard let surface = Surface.from(resource),
-                  let callback = wl_resource_create(client, tactile_wl_callback_interface(), 1, id) else {
-                return wl_client_post_no_memory(client)
-            }
-            wl_resource_set_implementation(callback, nil, nil, nil)
+            guard let client, let surface = Surface.from(resource) else { return }
+            let callback = FrameCallback()
+            guard callback.bind(client: client, interface: tactile_wl_callback_interface(), version: 1, id: id, implementation: nil) else { return }
             surface.pendingFrameCallbacks.append(callback)
         },
         set_opaque_region: { _, _, _ in },

@@ -20,7 +20,7 @@ public final class WaylandServer {
     /// The surface behind each scene node, by `NodeID.slot`.
     var surfacesByNode: [Int: Surface] = [:]
     /// Frame callbacks committed since the last tick, fired by the frame timer.
-    var frameCallbacks: [OpaquePointer] = []
+    var frameCallbacks: [FrameCallback] = []
     var placement: Placement
     /// Clients made by `connectClientSocket`, by the client's end of the pair.
     var socketClients: [Int32: OpaquePointer] = [:]
@@ -179,10 +179,7 @@ public final class WaylandServer {
         let time = currentTime.milliseconds
         let due = frameCallbacks
         frameCallbacks.removeAll()
-        for callback in due {
-            wl_callback_send_done(callback, time)
-            wl_resource_destroy(callback)
-        }
+        for callback in due { callback.complete(at: time) }
         wl_event_source_timer_update(frameTimer, Self.framePeriodMilliseconds)
         reapCommands()
     }
