@@ -81,7 +81,7 @@ struct ProtocolSink: DeliverySink {
     }
 
     private func surface(_ node: NodeID) -> OpaquePointer? {
-        server.surfacesByNode[node.slot]?.resource
+        server.surface(at: node)?.resource
     }
 
     /// Source, discrete steps in the form the pointer's version knows, the value, and the stop.

@@ -246,12 +246,21 @@ final class Surface: ResourceObject {
         server.updateScene { $0.remove(node) }
     }
 
-    /// Clears this surface's and its subsurfaces' node references; removing a node removes
-    /// its subtree, so their nodes go with it.
+    /// Clears the node reference of every surface in this node's subtree (this one, its
+    /// subsurfaces, popups placed on it): removing a node removes its subtree, and a slot
+    /// left mapped would later be reused by another client's surface. A popup whose parent
+    /// went is dismissed.
     private func forgetNodes() {
-        if let node { server.surfacesByNode[node.slot] = nil }
-        node = nil
-        for child in children { child.surface?.forgetNodes() }
+        guard let node else { return }
+        var subtree = [node]
+        while let id = subtree.popLast() {
+            let (below, above) = server.router.scene.children(of: id)
+            subtree += below + above
+            guard let surface = server.surface(at: id) else { continue }
+            server.surfacesByNode[id.slot] = nil
+            surface.node = nil
+            if surface !== self, let popup = surface.role as? XdgPopup { popup.parentWentAway() }
+        }
     }
 
     static let requests = RequestTable(wl_surface_interface(

@@ -82,7 +82,7 @@ extension WaylandServer {
         // A surface behind the node makes it a client's window, not a compositor node.
         let bottom = (below + above).first { id in
             guard let node = router.scene.node(id) else { return false }
-            return node.isToplevel && node.isMapped && surfacesByNode[id.slot] != nil
+            return node.isToplevel && node.isMapped && surface(at: id) != nil
         }
         guard let bottom else { return logger.info("focus-next: no window") }
         updateScene { _ = $0.restack(bottom, to: .top) }
@@ -91,7 +91,7 @@ extension WaylandServer {
 
     func closeFocusedWindow() {
         guard let focus = router.keyboardFocus, let window = router.scene.toplevel(containing: focus),
-              let toplevel = surfacesByNode[window.slot]?.xdgSurface?.toplevel else {
+              let toplevel = surface(at: window)?.xdgSurface?.toplevel else {
             return logger.info("close-focused: no focused xdg toplevel")
         }
         toplevel.sendClose()

@@ -24,7 +24,7 @@ extension WaylandServer {
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it. Called
     /// after everything that can move keyboard focus; cheap when nothing moved.
     func updateActivation() {
-        let focused = router.keyboardFocus.flatMap { surfacesByNode[$0.slot]?.xdgSurface?.toplevel }
+        let focused = router.keyboardFocus.flatMap { surface(at: $0)?.xdgSurface?.toplevel }
         guard focused !== activatedToplevel else { return }
         let previous = activatedToplevel
         activatedToplevel = focused

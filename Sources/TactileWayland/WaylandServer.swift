@@ -123,7 +123,7 @@ public final class WaylandServer {
         continueInteractiveGrab()
         updateActivation()
         afterGestureRouting()
-        if modifiersChanged, let focus = router.keyboardFocus, let client = surfacesByNode[focus.slot]?.owner {
+        if modifiersChanged, let focus = router.keyboardFocus, let client = surface(at: focus)?.owner {
             sink.sendModifiers(to: client)
         }
     }
@@ -149,6 +149,13 @@ public final class WaylandServer {
         router.updateScene(sink: &sink, change)
         updateActivation()
         afterGestureRouting()
+    }
+
+    /// The surface whose node `node` is; nil for a node that is gone, even when its slot
+    /// now holds another surface's node.
+    func surface(at node: NodeID) -> Surface? {
+        guard let surface = surfacesByNode[node.slot], surface.node == node else { return nil }
+        return surface
     }
 
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }

@@ -175,6 +175,13 @@ final class XdgPopup: ResourceObject, XdgRole {
         if hadFocus, let parentNode = parent?.surface?.node { server.focusKeyboard(on: parentNode) }
     }
 
+    /// The window it was placed on went (the client destroyed the toplevel first): the popup
+    /// left the scene with it and is dismissed.
+    func parentWentAway() {
+        xdg.surface?.server.endGrab(of: self)
+        sendDone()
+    }
+
     /// popup_done: the compositor dismissed the popup; the client destroys it in answer.
     func sendDone() {
         guard let resource else { return }

@@ -48,3 +48,44 @@ import WaylandProtocols
         }
     }
 }
+
+extension HostileClientTests {
+    @Test func aPopupThatOutlivesItsToplevelLeavesAnotherClientsTouchesAlone() throws {
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
+        let popup = try client.popup(on: window, width: 20, height: 20)
+        xdg_toplevel_destroy(window.toplevel)
+        try client.roundtrip()
+        let other = try bystander.toplevel(width: 200, height: 200, at: (300, 300))
+        xdg_popup_destroy(popup)
+        try client.roundtrip()
+        _ = bystander.take()
+        try bystander.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(350), f(360))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let touches = bystander.take().filter { !$0.isKeyboard }
+        #expect(touches == [.touchDown(surface: bystander.id(other.surface), id: 1, x: f(50), y: f(60)), .touchFrame, .touchUp(id: 1), .touchFrame])
+    }
+}
+
+extension TestClient {
+    /// A mapped xdg_popup of `width × height` on `parent`, centred on the anchor rectangle.
+    func popup(on parent: Window, width: Int32, height: Int32, anchorRect: (Int32, Int32, Int32, Int32) = (0, 0, 1, 1)) throws -> OpaquePointer {
+        let positioner = xdg_wm_base_create_positioner(wmBase)
+        xdg_positioner_set_size(positioner, width, height)
+        xdg_positioner_set_anchor_rect(positioner, anchorRect.0, anchorRect.1, anchorRect.2, anchorRect.3)
+        let surface = wl_compositor_create_surface(compositor)
+        let xdg = xdg_wm_base_get_xdg_surface(wmBase, surface)
+        let popup = xdg_surface_get_popup(xdg, parent.xdgSurface, positioner)!
+        xdg_popup_add_listener(popup, Listeners.popup, Unmanaged.passUnretained(self).toOpaque())
+        xdg_positioner_destroy(positioner)
+        wl_surface_commit(surface)
+        try roundtrip()
+        try commitBuffer(surface!, width: width, height: height)
+        try roundtrip()
+        return popup
+    }
+}

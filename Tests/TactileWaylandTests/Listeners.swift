@@ -50,7 +50,10 @@ enum Listeners {
         enter: { data, _, _, surface, x, y in client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y)) },
         leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: surfaceID(surface))) },
         motion: { data, _, _, x, y in client(data).record(.pointerMotion(x: x, y: y)) },
-        button: { data, _, _, _, button, state in client(data).record(.pointerButton(button: button, state: state)) },
+        button: { data, _, serial, _, button, state in
+            client(data).lastButtonSerial = serial
+            client(data).record(.pointerButton(button: button, state: state))
+        },
         axis: { data, _, _, axis, value in client(data).record(.pointerAxis(axis: axis, value: value)) },
         frame: { data, _ in client(data).record(.pointerFrame) },
         axis_source: { _, _, _ in },
@@ -82,8 +85,18 @@ enum Listeners {
         Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().configureSerial = serial
     }))
 
+    nonisolated(unsafe) static let popup = make(xdg_popup_listener(
+        configure: { data, popup, x, y, width, height in
+            client(data).popupConfigures[wl_proxy_get_id(popup)] = (x, y, width, height)
+        },
+        popup_done: { _, _ in },
+        repositioned: { _, _, _ in }
+    ))
+
     nonisolated(unsafe) static let toplevel = make(xdg_toplevel_listener(
-        configure: { _, _, _, _, _ in },
+        configure: { data, _, width, height, _ in
+            Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().configuredSize = (width, height)
+        },
         close: { data, _ in Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().closeRequested = true },
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in }

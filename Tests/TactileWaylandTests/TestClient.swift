@@ -51,6 +51,10 @@ final class TestClient {
     var edgeDeferralManager: OpaquePointer?
     /// What tactile_edge_deferral_v1.limit said.
     var edgeDeferralLimit: UInt32?
+    /// The serial of the latest wl_pointer.button, for requests that must name an input event.
+    var lastButtonSerial: UInt32?
+    /// The latest xdg_popup.configure of each popup, by its id.
+    var popupConfigures: [UInt32: (x: Int32, y: Int32, width: Int32, height: Int32)] = [:]
     private(set) var touch: OpaquePointer?
     private(set) var pointer: OpaquePointer?
     private(set) var keyboard: OpaquePointer?
@@ -200,6 +204,8 @@ final class Window {
     let xdgSurface: OpaquePointer
     let toplevel: OpaquePointer
     var configureSerial: UInt32?
+    /// The size of the latest xdg_toplevel.configure.
+    var configuredSize: (width: Int32, height: Int32)?
     /// The compositor sent xdg_toplevel.close.
     var closeRequested = false
 
