@@ -147,7 +147,7 @@ final class Surface: ResourceObject {
         current.edgeDeferral = state.edgeDeferral
         if state.offset != .zero, let node {
             // The new buffer's origin moved relative to the old one: so does the surface.
-            server.updateScene { $0.update(node) { $0.position = $0.position + state.offset } }
+            server.updateScene { $0.update(node) { $0.position = $0.position.saturatingAdd(state.offset) } }
         }
         xdgSurface?.applyPendingGeometry()
         syncNode()
@@ -295,6 +295,14 @@ final class Surface: ResourceObject {
         damage_buffer: { _, _, _, _, _, _ in },
         offset: { _, resource, x, y in Surface.from(resource)?.pending.offset = Position(x: Int(x), y: Int(y)) }
     ))
+}
+
+extension Position {
+    /// Offsets accumulate commit after commit at the client's will; kept within int32 so no
+    /// sum over a chain of surfaces can overflow.
+    func saturatingAdd(_ other: Position) -> Position {
+        Position(x: Int(Int32(clamping: x + other.x)), y: Int(Int32(clamping: y + other.y)))
+    }
 }
 
 /// A role gives a surface its meaning (xdg_toplevel, wl_subsurface, ...), and one surface has

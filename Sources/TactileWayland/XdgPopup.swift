@@ -154,7 +154,10 @@ final class XdgPopup: ResourceObject, XdgRole {
             if wantsGrab { surface.server.startGrab(of: self) }
         }
         guard !xdg.hasConfigured, let resource else { return }
-        let (x, y, w, h) = (Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        // The positioner's arithmetic is the client's: an anchor near Int32.max plus an offset
+        // leaves int32, and the event carries the nearest value it can.
+        let (x, y) = (Int32(clamping: rect.x), Int32(clamping: rect.y))
+        let (w, h) = (Int32(clamping: rect.width), Int32(clamping: rect.height))
         switch xdg.flavor {
         case .stable: xdg_popup_send_configure(resource, x, y, w, h)
         case .unstableV6: zxdg_popup_v6_send_configure(resource, x, y, w, h)

@@ -83,10 +83,12 @@ final class XdgToplevel: ResourceObject, XdgRole {
         if isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if isResizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         if server.activatedToplevel === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        // A resize grows the client's own window geometry, which may already be near Int32.max.
+        let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         withArray(states) { array in
             switch xdg.flavor {
-            case .stable: xdg_toplevel_send_configure(resource, Int32(size.width), Int32(size.height), array)
-            case .unstableV6: zxdg_toplevel_v6_send_configure(resource, Int32(size.width), Int32(size.height), array)
+            case .stable: xdg_toplevel_send_configure(resource, width, height, array)
+            case .unstableV6: zxdg_toplevel_v6_send_configure(resource, width, height, array)
             }
         }
         xdg.sendConfigure()

@@ -89,3 +89,26 @@ extension TestClient {
         return popup
     }
 }
+
+/// Geometry a client sends is the client's arithmetic: sums past int32 must saturate.
+extension HostileClientTests {
+    @Test func aPopupAnchoredNearInt32MaxIsConfiguredAtTheEdgeOfInt32() throws {
+        let window = try bystander.toplevel(width: 100, height: 100)
+        let popup = try bystander.popup(on: window, width: 20, height: 20, anchorRect: (2_147_483_000, 0, 2000, 10))
+        #expect(bystander.popupConfigures[bystander.id(popup)]?.x == Int32.max)
+    }
+
+    @Test func resizingAWindowWhoseGeometryIsInt32MaxWideAsksForInt32Max() throws {
+        let window = try bystander.toplevel(width: 100, height: 100, at: (0, 0))
+        xdg_surface_set_window_geometry(window.xdgSurface, 0, 0, Int32.max, 100)
+        wl_surface_commit(window.surface)
+        try bystander.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(50), f(50))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+        }
+        xdg_toplevel_resize(window.toplevel, bystander.seat, try #require(bystander.lastButtonSerial), XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue)
+        try bystander.roundtrip()
+        try bystander.inject { input in tactile_test_input_v1_pointer_motion(input, f(80), f(50)) }
+        #expect(window.configuredSize?.width == Int32.max)
+    }
+}
