@@ -89,6 +89,8 @@ final class Surface: ResourceObject {
         role?.surfaceDestroyed()
         for callback in pendingFrameCallbacks + cachedFrameCallbacks { callback.discard() }
         for child in children + pendingChildren { child.parentDestroyed() }
+        // A restack naming this surface itself (place_above its parent) would keep it alive.
+        (children, pendingChildren, pendingRestacks) = ([], [], [])
         removeNodeOfDestroyedSurface()
     }
 

@@ -119,6 +119,15 @@ import Testing
         ])
     }
 
+    /// libwayland destroys a departing client's wl_touch and friends after the client itself,
+    /// so the last word on its devices comes after the core forgot it.
+    @Test mutating func aClientThatReleasesItsDevicesAfterLeavingIsNotRemembered() {
+        desk.router.clientDisconnected(alice, sink: &desk.sink)
+        desk.router.setCapabilities([.touch], for: alice)
+        desk.router.setCapabilities([], for: alice)
+        #expect(desk.router.capabilities(of: alice) == nil)
+    }
+
     @Test mutating func aClientThatGoesAwayMidTouchIsDroppedSilentlyAndOthersCarryOn() {
         desk.add(window(alice, 0, 0, 100, 100))
         let b = desk.add(window(bob, 200, 0, 100, 100))

@@ -74,10 +74,14 @@ public struct InputRouter {
     }
 
     /// Records which devices a client has bound on this seat; touch routing falls back along
-    /// the responder chain for a client without wl_touch.
+    /// the responder chain for a client without wl_touch. A client with none is not kept: a
+    /// departing client releases its devices after it was forgotten.
     public mutating func setCapabilities(_ bound: InputCapabilities, for client: ClientID) {
-        capabilities[client] = bound
+        capabilities[client] = bound.isEmpty ? nil : bound
     }
+
+    /// The devices `client` has bound; nil for a client without any, or one that went away.
+    public func capabilities(of client: ClientID) -> InputCapabilities? { capabilities[client] }
 
     /// Forgets a client that went away: its touches end silently (nobody to tell), its
     /// surfaces leave the scene, and the pointer enters whatever is under it now.
