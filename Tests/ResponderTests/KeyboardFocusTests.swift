@@ -74,4 +74,16 @@ import Testing
         let unknown = InputEvent.key(key: 31, state: .released, time: ms(3))
         #expect(desk.diagnose(unknown) == [.ignored(unknown, because: .keyNotPressed)])
     }
+
+    /// A test-input client could otherwise hold a thousand keys and overflow the next
+    /// wl_keyboard.enter, which libwayland caps at 4 KiB.
+    @Test mutating func aCodeAboveKeyMaxIsNoKeyAndNoButton() {
+        desk.add(window(alice, 0, 0, 100, 100))
+        _ = desk.send(.touchDown(id: 1, global: p(10, 10), time: ms(1)))
+        let key = InputEvent.key(key: InputEvent.maximumKeyCode + 1, state: .pressed, time: ms(2))
+        let button = InputEvent.pointerButton(button: .max, state: .pressed, time: ms(2))
+        #expect(desk.diagnose(key, button) == [.ignored(key, because: .notAnEvdevCode), .ignored(button, because: .notAnEvdevCode)])
+        #expect(desk.router.pressedKeys == [])
+        #expect(desk.send(.key(key: InputEvent.maximumKeyCode, state: .pressed, time: ms(3))).count == 1)
+    }
 }

@@ -16,6 +16,8 @@ public enum Diagnostic: Hashable, Sendable {
         case buttonAlreadyPressed
         case keyNotPressed
         case keyAlreadyPressed
+        /// A key or button code above `InputEvent.maximumKeyCode`.
+        case notAnEvdevCode
     }
 
     public enum DropReason: Hashable, Sendable {

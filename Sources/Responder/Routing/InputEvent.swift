@@ -52,4 +52,9 @@ public enum InputEvent: Hashable, Sendable {
     case pointerButton(button: UInt32, state: PressState, time: Instant)
     case pointerAxis(AxisMotion, time: Instant)
     case key(key: UInt32, state: PressState, time: Instant)
+
+    /// The highest evdev code a key or button can have (linux/input-event-codes.h's KEY_MAX).
+    /// Higher codes come only from a buggy or hostile source and are refused, which also
+    /// bounds the keys held at once, and so the size of wl_keyboard.enter's key array.
+    public static let maximumKeyCode: UInt32 = 0x2ff
 }

@@ -29,6 +29,7 @@ extension InputRouter {
 
     mutating func keyEvent(_ key: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
+        guard key <= InputEvent.maximumKeyCode else { return sink.report(.ignored(event, because: .notAnEvdevCode)) }
         switch (state, keyboard.pressed.contains(key)) {
         case (.pressed, true): return sink.report(.ignored(event, because: .keyAlreadyPressed))
         case (.released, false): return sink.report(.ignored(event, because: .keyNotPressed))

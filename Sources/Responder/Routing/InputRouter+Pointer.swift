@@ -41,6 +41,7 @@ extension InputRouter {
 
     mutating func pointerButton(_ button: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
+        guard button <= InputEvent.maximumKeyCode else { return sink.report(.ignored(event, because: .notAnEvdevCode)) }
         switch (state, pointer.pressed.contains(button)) {
         case (.pressed, true): sink.report(.ignored(event, because: .buttonAlreadyPressed))
         case (.released, false): sink.report(.ignored(event, because: .buttonNotPressed))
