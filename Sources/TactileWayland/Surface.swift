@@ -352,9 +352,7 @@ final class BufferReference {
         let length = Int(wl_shm_buffer_get_stride(shm)) * Int(wl_shm_buffer_get_height(shm))
         guard length > 0 else { return }
         wl_shm_buffer_begin_access(shm)
-        if let data = wl_shm_buffer_get_data(shm) {
-            _ = data.load(fromByteOffset: length - 1, as: UInt8.self)
-        }
+        if let data = wl_shm_buffer_get_data(shm) { _ = tactile_read_byte(data, length - 1) }
         wl_shm_buffer_end_access(shm)
     }
 
