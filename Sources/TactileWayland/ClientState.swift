@@ -16,6 +16,8 @@ final class ClientState {
     var touches: [OpaquePointer] = []
     /// The client's wl_output resources, for wl_surface.enter.
     var outputs: [OpaquePointer] = []
+    /// What a grab, move or resize request of this client must name.
+    var inputSerials = InputSerials()
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
 
     init(client: OpaquePointer, id: ClientID, server: WaylandServer) {

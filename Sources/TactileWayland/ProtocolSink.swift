@@ -13,13 +13,13 @@ struct ProtocolSink: DeliverySink {
         switch delivery {
         case .touchDown(_, let node, let id, let local, let time):
             guard let surface = surface(node) else { return }
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             for touch in client.touches { wl_touch_send_down(touch, serial, time.milliseconds, surface, id, fixed(local.x), fixed(local.y)) }
             server.pressDelivered(to: client.id)
         case .touchMotion(_, _, let id, let local, let time):
             for touch in client.touches { wl_touch_send_motion(touch, time.milliseconds, id, fixed(local.x), fixed(local.y)) }
         case .touchUp(_, let id, let time):
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             for touch in client.touches { wl_touch_send_up(touch, serial, time.milliseconds, id) }
         case .touchFrame:
             for touch in client.touches { wl_touch_send_frame(touch) }
@@ -27,16 +27,16 @@ struct ProtocolSink: DeliverySink {
             for touch in client.touches { wl_touch_send_cancel(touch) }
         case .pointerEnter(_, let node, let local):
             guard let surface = surface(node) else { return }
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             for pointer in client.pointers { wl_pointer_send_enter(pointer, serial, surface, fixed(local.x), fixed(local.y)) }
         case .pointerLeave(_, let node):
             guard let surface = surface(node) else { return }
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             for pointer in client.pointers { wl_pointer_send_leave(pointer, serial, surface) }
         case .pointerMotion(_, _, let local, let time):
             for pointer in client.pointers { wl_pointer_send_motion(pointer, time.milliseconds, fixed(local.x), fixed(local.y)) }
         case .pointerButton(_, let button, let state, let time):
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             let wire = state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
             for pointer in client.pointers { wl_pointer_send_button(pointer, serial, time.milliseconds, button, wire.rawValue) }
             if state == .pressed { server.pressDelivered(to: client.id) }
@@ -46,17 +46,17 @@ struct ProtocolSink: DeliverySink {
             for pointer in client.pointers where wl_resource_get_version(pointer) >= 5 { wl_pointer_send_frame(pointer) }
         case .keyboardEnter(_, let node, let keys):
             guard let surface = surface(node) else { return }
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             withArray(keys) { array in
                 for keyboard in client.keyboards { wl_keyboard_send_enter(keyboard, serial, surface, array) }
             }
             sendModifiers(to: client)
         case .keyboardLeave(_, let node):
             guard let surface = surface(node) else { return }
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             for keyboard in client.keyboards { wl_keyboard_send_leave(keyboard, serial, surface) }
         case .key(_, let key, let state, let time):
-            let serial = server.nextSerial()
+            let serial = inputSerial(for: client)
             let wire = state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
             for keyboard in client.keyboards { wl_keyboard_send_key(keyboard, serial, time.milliseconds, key, wire.rawValue) }
         }
@@ -78,6 +78,13 @@ struct ProtocolSink: DeliverySink {
         for keyboard in client.keyboards {
             wl_keyboard_send_modifiers(keyboard, serial, mods.depressed, mods.latched, mods.locked, mods.group)
         }
+    }
+
+    /// A fresh serial for an event to `client`, remembered as one it may start a grab with.
+    private func inputSerial(for client: ClientState) -> UInt32 {
+        let serial = server.nextSerial()
+        client.inputSerials.record(serial)
+        return serial
     }
 
     private func surface(_ node: NodeID) -> OpaquePointer? {

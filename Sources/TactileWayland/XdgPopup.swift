@@ -123,6 +123,8 @@ final class XdgPopup: ResourceObject, XdgRole {
     var isAlive: Bool { resource != nil }
     var isMapped: Bool { resource != nil }
     private var wantsGrab = false
+    /// The grab was asked for with a serial of no recent input of this client.
+    private var grabRefused = false
     private var hasMapped = false
 
     init(xdg: XdgSurface, parent: XdgSurface, rect: Rect) {
@@ -151,7 +153,11 @@ final class XdgPopup: ResourceObject, XdgRole {
     func committed(surface: Surface, hadBuffer: Bool) {
         if !hasMapped, surface.hasBuffer {
             hasMapped = true
-            if wantsGrab { surface.server.startGrab(of: self) }
+            if wantsGrab {
+                surface.server.startGrab(of: self)
+            } else if grabRefused {
+                sendDone()
+            }
         }
         guard !xdg.hasConfigured, let resource else { return }
         // The positioner's arithmetic is the client's: an anchor near Int32.max plus an offset
@@ -194,22 +200,30 @@ final class XdgPopup: ResourceObject, XdgRole {
         }
     }
 
-    /// The grab is taken when the popup maps; asking after that is an error.
-    private func grab() {
+    /// The grab is taken when the popup maps; asking after that is an error. A grab whose
+    /// serial is not of this client's recent input is refused, and the protocol then wants
+    /// the popup dismissed as it maps.
+    private func grab(serial: UInt32) {
         guard !hasMapped else {
             return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab must be requested before the popup is mapped")
+        }
+        guard let surface = xdg.surface else { return }
+        guard surface.owner.inputSerials.contains(serial) else {
+            surface.server.logger.info("popup grab refused: serial \(serial) is not of client \(surface.owner.id)'s recent input")
+            grabRefused = true
+            return
         }
         wantsGrab = true
     }
 
     static let requests = RequestTable(xdg_popup_interface(
         destroy: destroyResource,
-        grab: { _, r, _, _ in XdgPopup.from(r)?.grab() },
+        grab: { _, r, _, serial in XdgPopup.from(r)?.grab(serial: serial) },
         reposition: { _, _, _, _ in }
     ))
 
     static let v6Requests = RequestTable(zxdg_popup_v6_interface(
         destroy: destroyResource,
-        grab: { _, r, _, _ in XdgPopup.from(r)?.grab() }
+        grab: { _, r, _, serial in XdgPopup.from(r)?.grab(serial: serial) }
     ))
 }

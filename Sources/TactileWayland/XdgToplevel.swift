@@ -107,18 +107,26 @@ final class XdgToplevel: ResourceObject, XdgRole {
         return !server.configuration.kioskMode && !isMaximized && !isFullscreen
     }
 
-    private func move() {
-        guard isMovable, let server = xdg.surface?.server else { return }
+    /// Whether a move or resize may start: the window can move, and the request names one
+    /// of the client's recent input serials (the press it was made for, in practice).
+    private func mayStartGrab(serial: UInt32) -> Bool {
+        guard let owner = xdg.surface?.owner else { return false }
+        return isMovable && owner.inputSerials.contains(serial)
+    }
+
+    private func move(serial: UInt32) {
+        guard mayStartGrab(serial: serial), let server = xdg.surface?.server else { return }
         _ = server.beginInteractiveGrab(.move, of: self)
     }
 
-    private func resize(_ edges: UInt32) {
+    private func resize(_ edges: UInt32, serial: UInt32) {
         // The resize_edge values (v6 uses the same numbers); none (0) is valid and resizes nothing.
         guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
             if xdg.flavor == .unstableV6 { return }
             return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
-        guard edges != 0, isMovable, let server = xdg.surface?.server, server.beginInteractiveGrab(.resize(edges: edges), of: self) else { return }
+        guard edges != 0, mayStartGrab(serial: serial), let server = xdg.surface?.server,
+              server.beginInteractiveGrab(.resize(edges: edges), of: self) else { return }
         isResizing = true
     }
 
@@ -151,8 +159,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
         set_title: { _, _, _ in },
         set_app_id: { _, _, _ in },
         show_window_menu: { _, _, _, _, _, _ in },
-        move: { _, resource, _, _ in XdgToplevel.from(resource)?.move() },
-        resize: { _, resource, _, _, edges in XdgToplevel.from(resource)?.resize(edges) },
+        move: { _, resource, _, serial in XdgToplevel.from(resource)?.move(serial: serial) },
+        resize: { _, resource, _, serial, edges in XdgToplevel.from(resource)?.resize(edges, serial: serial) },
         set_max_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
         set_min_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
         set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
@@ -168,8 +176,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
         set_title: { _, _, _ in },
         set_app_id: { _, _, _ in },
         show_window_menu: { _, _, _, _, _, _ in },
-        move: { _, resource, _, _ in XdgToplevel.from(resource)?.move() },
-        resize: { _, resource, _, _, edges in XdgToplevel.from(resource)?.resize(edges) },
+        move: { _, resource, _, serial in XdgToplevel.from(resource)?.move(serial: serial) },
+        resize: { _, resource, _, serial, edges in XdgToplevel.from(resource)?.resize(edges, serial: serial) },
         set_max_size: { _, _, _, _ in },
         set_min_size: { _, _, _, _ in },
         set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },

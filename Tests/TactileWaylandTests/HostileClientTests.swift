@@ -73,7 +73,10 @@ extension HostileClientTests {
 
 extension TestClient {
     /// A mapped xdg_popup of `width × height` on `parent`, centred on the anchor rectangle.
-    func popup(on parent: Window, width: Int32, height: Int32, anchorRect: (Int32, Int32, Int32, Int32) = (0, 0, 1, 1)) throws -> OpaquePointer {
+    /// With `grabSerial`, the popup asks for a grab with it.
+    func popup(
+        on parent: Window, width: Int32, height: Int32, anchorRect: (Int32, Int32, Int32, Int32) = (0, 0, 1, 1), grabSerial: UInt32? = nil
+    ) throws -> OpaquePointer {
         let positioner = xdg_wm_base_create_positioner(wmBase)
         xdg_positioner_set_size(positioner, width, height)
         xdg_positioner_set_anchor_rect(positioner, anchorRect.0, anchorRect.1, anchorRect.2, anchorRect.3)
@@ -82,6 +85,7 @@ extension TestClient {
         let popup = xdg_surface_get_popup(xdg, parent.xdgSurface, positioner)!
         xdg_popup_add_listener(popup, Listeners.popup, Unmanaged.passUnretained(self).toOpaque())
         xdg_positioner_destroy(positioner)
+        if let grabSerial { xdg_popup_grab(popup, seat, grabSerial) }
         wl_surface_commit(surface)
         try roundtrip()
         try commitBuffer(surface!, width: width, height: height)
@@ -110,5 +114,39 @@ extension HostileClientTests {
         try bystander.roundtrip()
         try bystander.inject { input in tactile_test_input_v1_pointer_motion(input, f(80), f(50)) }
         #expect(window.configuredSize?.width == Int32.max)
+    }
+}
+
+/// A grab, move or resize must name a serial of the client's recent input: no client takes
+/// the keyboard or the pointer on its own.
+extension HostileClientTests {
+    @Test func aPopupGrabWithSerialZeroIsRefusedAndTheFocusedClientKeepsTheKeyboard() throws {
+        let focused = try bystander.toplevel(width: 100, height: 100, at: (0, 0))
+        let intruder = try TestClient(socket: server.socket, devices: ["keyboard"])
+        let window = try intruder.toplevel(width: 100, height: 100, at: (300, 0))
+        try bystander.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(10), f(10))
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        _ = bystander.take()
+        let popup = try intruder.popup(on: window, width: 20, height: 20, grabSerial: 0)
+        try bystander.roundtrip()
+        #expect(bystander.take().filter(\.isKeyboard).isEmpty, "no keyboard leave for the focused client")
+        #expect(intruder.popupsDone.contains(intruder.id(popup)))
+        withExtendedLifetime(focused) {}
+    }
+
+    @Test func aMoveWithAStaleSerialDoesNotTakeThePointer() throws {
+        let window = try bystander.toplevel(width: 100, height: 100, at: (0, 0))
+        try bystander.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(50), f(50))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+        }
+        xdg_toplevel_move(window.toplevel, bystander.seat, 0)
+        try bystander.roundtrip()
+        _ = bystander.take()
+        try bystander.inject { input in tactile_test_input_v1_pointer_motion(input, f(60), f(50)) }
+        #expect(bystander.take() == [.pointerMotion(x: f(60), y: f(50)), .pointerFrame], "the window still has the pointer")
     }
 }

@@ -89,7 +89,7 @@ enum Listeners {
         configure: { data, popup, x, y, width, height in
             client(data).popupConfigures[wl_proxy_get_id(popup)] = (x, y, width, height)
         },
-        popup_done: { _, _ in },
+        popup_done: { data, popup in client(data).popupsDone.insert(wl_proxy_get_id(popup)) },
         repositioned: { _, _, _ in }
     ))
 

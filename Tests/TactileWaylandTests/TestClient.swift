@@ -55,6 +55,8 @@ final class TestClient {
     var lastButtonSerial: UInt32?
     /// The latest xdg_popup.configure of each popup, by its id.
     var popupConfigures: [UInt32: (x: Int32, y: Int32, width: Int32, height: Int32)] = [:]
+    /// The popups the compositor dismissed (xdg_popup.popup_done), by id.
+    var popupsDone: Set<UInt32> = []
     private(set) var touch: OpaquePointer?
     private(set) var pointer: OpaquePointer?
     private(set) var keyboard: OpaquePointer?
