@@ -14,6 +14,7 @@ public struct ConfigurationFile: Sendable {
     public var pointerEmulation: Bool?
     public var edgeDeferralLimit: Double?
     public var keyboardLayout = KeyboardLayout()
+    public var focusNewWindows: Bool?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
 
@@ -48,6 +49,7 @@ public struct ConfigurationFile: Sendable {
         result.gestures = gestures
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
+        if let focusNewWindows { result.focusesNewWindows = focusNewWindows }
         let k = keyboardLayout
         result.keyboardLayout = KeyboardLayout(
             rules: base.keyboardLayout.rules ?? k.rules, model: base.keyboardLayout.model ?? k.model,

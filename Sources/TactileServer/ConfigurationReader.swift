@@ -17,7 +17,8 @@ struct ConfigurationReader {
             config.edgeDeferralLimit = try touch.number("edge-deferral-limit", atLeast: 0)
         }
         if let keyboard = try top.table("keyboard") {
-            try keyboard.only(["rules", "model", "layout", "variant", "options"])
+            try keyboard.only(["rules", "model", "layout", "variant", "options", "focus-new-windows"])
+            config.focusNewWindows = try keyboard.bool("focus-new-windows")
             config.keyboardLayout = KeyboardLayout(
                 rules: try keyboard.string("rules"), model: try keyboard.string("model"), layout: try keyboard.string("layout"),
                 variant: try keyboard.string("variant"), options: try keyboard.string("options")

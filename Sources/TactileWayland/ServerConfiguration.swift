@@ -8,6 +8,9 @@ public struct ServerConfiguration: Sendable {
     public var enablesTestInput: Bool
     /// Maximize every toplevel to the output instead of cascading them.
     public var kioskMode: Bool
+    /// A toplevel takes keyboard focus when it first maps. Off for a kiosk whose background
+    /// helpers must not take the keyboard from the app the user is typing in.
+    public var focusesNewWindows: Bool
     /// Keyboard layout; nil fields fall back to XKB_DEFAULT_* and then xkbcommon's defaults.
     public var keyboardLayout: KeyboardLayout
     public var routingPolicy: RoutingPolicy
@@ -17,8 +20,9 @@ public struct ServerConfiguration: Sendable {
     public init(
         outputSize: Size = Size(width: 1280, height: 800), enablesTestInput: Bool = false, kioskMode: Bool = false,
         keyboardLayout: KeyboardLayout = KeyboardLayout(), routingPolicy: RoutingPolicy = RoutingPolicy(),
-        gestures: [GestureBinding] = []
+        gestures: [GestureBinding] = [], focusesNewWindows: Bool = true
     ) {
+        self.focusesNewWindows = focusesNewWindows
         self.gestures = gestures
         self.outputSize = outputSize
         self.enablesTestInput = enablesTestInput

@@ -1,7 +1,8 @@
 import Responder
 
 /// The server's window-focus policy, on top of the core's focus-on-touch/click:
-/// - a toplevel that maps for the first time takes keyboard focus (and ends any popup grab);
+/// - a toplevel that maps for the first time ends any popup grab, and takes keyboard focus
+///   unless the configuration says new windows do not (`focusesNewWindows`);
 /// - a popup that asked for a grab takes keyboard focus when it maps, and clicks or touches
 ///   inside it keep focus there; a press delivered to another client dismisses every grabbing
 ///   popup (xdg_popup.popup_done, topmost first);
@@ -18,7 +19,7 @@ extension WaylandServer {
     /// A toplevel mapped for the first time: it is what the user looks at now.
     func windowMapped(_ node: NodeID) {
         dismissPopupGrabs()
-        focusKeyboard(on: node)
+        if configuration.focusesNewWindows { focusKeyboard(on: node) }
     }
 
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it. Called

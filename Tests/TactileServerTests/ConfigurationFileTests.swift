@@ -35,6 +35,7 @@ import Testing
         #expect((configuration.gestures[4].recognizer as? Tap)?.count == 3)
         #expect(configuration.routingPolicy.edgeDeferralLimit == 200)
         #expect(configuration.keyboardLayout.layout == "de", "the command line wins over the file")
+        #expect(!configuration.focusesNewWindows)
         #expect(DeviceSettings.merged(file.devices, for: "eGalax Touch") == DeviceSettings(output: "HEADLESS-1", calibration: [-1, 0, 1, 0, -1, 1], naturalScrolling: false))
     }
 
