@@ -104,4 +104,16 @@ import WaylandProtocols
             .key(key: 30, state: 1),
         ])
     }
+
+    @Test func withFocusNewWindowsOffAWindowWaitsForATouchToTakeTheKeyboard() throws {
+        let server = try TestServer(.init(enablesTestInput: true, focusesNewWindows: false))
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
+        #expect(client.take().filter(\.isKeyboard) == [])
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(10), f(10))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter(\.isKeyboard).first == .keyboardEnter(surface: client.id(window.surface), keys: []))
+    }
 }
