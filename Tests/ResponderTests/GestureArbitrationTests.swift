@@ -27,6 +27,27 @@ import Testing
         ])
     }
 
+    /// A client without wl_touch saw the touch as a press and a drag of its pointer: the
+    /// winning swipe must not let it see the release that would complete them. The pointer
+    /// leaves instead, and comes back with the next touch.
+    @Test mutating func aWinningEdgeSwipeEndsAnEmulatedPressWithALeaveAndNoRelease() {
+        desk = Desk(bound: [alice: .pointer])
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root)
+        #expect(desk.send(.touchDown(id: 1, global: p(5, 100), time: ms(1)), .touchFrame) == [
+            .pointerEnter(alice, surface: w, local: p(5, 100)), .pointerFrame(alice),
+            .pointerButton(alice, button: 0x110, state: .pressed, time: ms(1)), .pointerFrame(alice),
+        ])
+        #expect(desk.send(.touchMotion(id: 1, global: p(90, 100), time: ms(2)), .touchFrame) == [
+            .pointerLeave(alice, surface: w), .pointerFrame(alice),
+        ])
+        #expect(desk.send(.touchMotion(id: 1, global: p(200, 100), time: ms(3)), .touchUp(id: 1, time: ms(4)), .touchFrame) == [])
+        #expect(desk.send(.touchDown(id: 2, global: p(300, 300), time: ms(5))) == [
+            .pointerEnter(alice, surface: w, local: p(300, 300)), .pointerFrame(alice),
+            .pointerButton(alice, button: 0x110, state: .pressed, time: ms(5)), .pointerFrame(alice),
+        ])
+    }
+
     /// delaysTouchesBegan: while the swipe is possible nothing reaches the client; when it
     /// wins, the client never hears of the touch, so it needs no cancel.
     @Test mutating func aDelayedTouchWonByTheGestureIsNeverSeen() {

@@ -201,10 +201,15 @@ extension InputRouter {
     }
 
     /// A won touch leaves its client: one wl_touch.cancel if the client saw any of it (which
-    /// ends all of that client's touches), nothing at all if everything was still held.
+    /// ends all of that client's touches), nothing at all if everything was still held. A
+    /// touch that drove the pointer of a client without wl_touch ends its press unfinished.
     private mutating func claimTouch(_ id: Int32, by winner: GestureID, _ sink: inout some DeliverySink) {
-        guard let k = touches.firstIndex(where: { $0.id == id && $0.contenders.contains(winner) }),
-              case .surface(_, let client) = touches[k].owner else { return }
+        guard let k = touches.firstIndex(where: { $0.id == id && $0.contenders.contains(winner) }) else { return }
+        if touches[k].owner == .emulatedPointer {
+            touches[k].owner = .nobody
+            return abandonEmulatedPress(&sink)
+        }
+        guard case .surface(_, let client) = touches[k].owner else { return }
         if touches[k].delivered {
             cancelTouches(of: client, &sink)
         } else {

@@ -33,6 +33,19 @@ extension InputRouter {
         return true
     }
 
+    /// A gesture won the touch that holds the emulated left button. wl_pointer has no cancel,
+    /// and a release would complete the client's click or drag, so the button goes up
+    /// silently and the pointer leaves the surface: the client drops the press as a press
+    /// that left. The next pointer activity enters afresh.
+    mutating func abandonEmulatedPress(_ sink: inout some DeliverySink) {
+        pointer.pressed.removeAll { $0 == Self.leftButton }
+        guard let focus = pointer.focus else { return }
+        sink.deliver(.pointerLeave(focus.client, surface: focus.node))
+        sink.deliver(.pointerFrame(focus.client))
+        pointer.focus = nil
+        pointer.local = nil
+    }
+
     mutating func pointerMotion(_ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
