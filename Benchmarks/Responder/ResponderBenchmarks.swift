@@ -8,7 +8,8 @@ import Responder
 /// checksum against the table (a mismatch fails the run) and prints one line with ns per
 /// query; the measured benchmark then runs the same query stream 1,000 queries per
 /// iteration, so its reported time is per query. Routing benchmarks report time and mallocs
-/// per routed motion event.
+/// per routed motion event. Region benchmarks report time and mallocs per region built,
+/// from the infinite region and n subtracted holes.
 let benchmarks: @Sendable () -> Void = {
     for spec in BenchmarkScene.all {
         let workload = HitTestWorkload(spec)
@@ -48,6 +49,27 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         blackHole(sink.count)
+    }
+
+    for holes in [1_000, 30_000] {
+        let cuts = checkerboardHoles(holes)
+        Benchmark("region subtract \(holes) holes", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))) { benchmark in
+            for _ in benchmark.scaledIterations {
+                var region = Region.infinite
+                for cut in cuts { region.subtract(cut) }
+                blackHole(region.rectCount)
+            }
+        }
+    }
+}
+
+/// A hostile client's input region: `n` 1×1 holes on a checkerboard about as tall as it is
+/// wide, so every hole splits a band and the bands grow to about √n spans each.
+func checkerboardHoles(_ n: Int) -> [Rect] {
+    let perRow = max(1, Int((Double(n) / 2).squareRoot()))
+    return (0..<n).map { i in
+        let row = i / perRow
+        return Rect(x: 2 * (i % perRow) + row % 2, y: row, width: 1, height: 1)
     }
 }
 

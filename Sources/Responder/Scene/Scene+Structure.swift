@@ -69,7 +69,7 @@ extension Scene {
         if node.clipsToBounds { flags.insert(.clips) }
         if node.hitTestOverride != nil { flags.insert(.hitHook) }
         if node.pointInsideOverride != nil { flags.insert(.insideHook) }
-        if input.rects.count <= 1 { flags.insert(.exactInput) }
+        if input.rectCount <= 1 { flags.insert(.exactInput) }
         hot[i].flags = flags
     }
 
