@@ -27,6 +27,11 @@ static inline void tactile_post_error(struct wl_resource *resource, uint32_t cod
     wl_resource_post_error(resource, code, "%s", message);
 }
 
+/// wl_client_post_implementation_error is variadic too: a limit of the compositor's was hit.
+static inline void tactile_post_implementation_error(struct wl_client *client, const char *message) {
+    wl_client_post_implementation_error(client, "%s", message);
+}
+
 /// Swift imports the interface constants by value; these return their real addresses.
 #define TACTILE_INTERFACE(name) \
     static inline const struct wl_interface *tactile_##name##_interface(void) { return &name##_interface; }

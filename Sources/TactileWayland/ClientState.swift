@@ -18,6 +18,8 @@ final class ClientState {
     var outputs: [OpaquePointer] = []
     /// What a grab, move or resize request of this client must name.
     var inputSerials = InputSerials()
+    /// The rectangles of all the client's live wl_regions (`WlRegion.maximumRectsPerClient`).
+    var regionRects = 0
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
 
     init(client: OpaquePointer, id: ClientID, server: WaylandServer) {

@@ -10,8 +10,8 @@ extension WaylandServer {
             surface.bind(client: client, interface: tactile_wl_surface_interface(), version: wl_resource_get_version(resource), id: id, implementation: Surface.requests)
         },
         create_region: { client, resource, id in
-            guard let client else { return }
-            WlRegion().bind(client: client, interface: tactile_wl_region_interface(), version: 1, id: id, implementation: WlRegion.requests)
+            guard let client, let server = WaylandServer.from(resource), let owner = server.clients[client] else { return }
+            WlRegion(owner: owner).bind(client: client, interface: tactile_wl_region_interface(), version: 1, id: id, implementation: WlRegion.requests)
         }
     ))
 

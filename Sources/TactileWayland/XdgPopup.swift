@@ -209,7 +209,7 @@ final class XdgPopup: ResourceObject, XdgRole {
         }
         guard let surface = xdg.surface else { return }
         guard surface.owner.inputSerials.contains(serial) else {
-            surface.server.logger.info("popup grab refused: serial \(serial) is not of client \(surface.owner.id)'s recent input")
+            surface.server.logger.info("popup grab refused: serial \(serial) is not of \(surface.owner.id)'s recent input")
             grabRefused = true
             return
         }

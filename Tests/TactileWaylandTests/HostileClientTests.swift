@@ -150,3 +150,40 @@ extension HostileClientTests {
         #expect(bystander.take() == [.pointerMotion(x: f(60), y: f(50)), .pointerFrame], "the window still has the pointer")
     }
 }
+
+/// Regions: every edit costs what its rectangle crosses, and a client's regions together are
+/// capped, so no client makes the others wait.
+extension HostileClientTests {
+    @Test func aClientWhoseRegionsPassTenThousandRectanglesIsDisconnectedWithAReason() throws {
+        let client = try TestClient(socket: server.socket)
+        let region = wl_compositor_create_region(client.compositor)
+        wl_region_add(region, 0, 0, 400, 400)
+        #expect(throws: ClientError.self) {
+            for k in 0..<20_000 {
+                let (x, y) = (Int32(k % 100), Int32(k / 100))
+                wl_region_subtract(region, 2 * x + y % 2, 2 * y, 1, 1)
+                if k % 1000 == 999 { try client.roundtrip() }  // libwayland-client's buffer is 4 KiB
+            }
+        }
+        #expect(client.lastError == "wl_display#1: 3", "an implementation error, on the display")
+        try bystander.roundtrip()
+    }
+
+    @Test func fiveThousandHolesInOneRegionAreServedAndHitExactly() throws {
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 200, height: 200, at: (0, 0))
+        let region = wl_compositor_create_region(client.compositor)
+        wl_region_add(region, 0, 0, 200, 200)
+        for k in 0..<4_900 {
+            let (x, y) = (Int32(k % 70), Int32(k / 70))
+            wl_region_subtract(region, 2 * x + y % 2, 2 * y, 1, 1)
+            if k % 1000 == 999 { try client.roundtrip() }
+        }
+        wl_surface_set_input_region(window.surface, region)
+        wl_surface_commit(window.surface)
+        #expect(try client.surfaceHit(at: 0.5, 0.5) == nil, "a hole")
+        #expect(try client.surfaceHit(at: 1.5, 0.5) == client.id(window.surface))
+        #expect(try client.surfaceHit(at: 0.5, 2.5) == client.id(window.surface))
+        #expect(try client.surfaceHit(at: 1.5, 2.5) == nil, "a hole of the next row, shifted by one")
+    }
+}
