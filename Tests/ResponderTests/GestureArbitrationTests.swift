@@ -48,6 +48,20 @@ import Testing
         ])
     }
 
+    /// A device reuses a lifted finger's id at once; the old touch's up, held while a double
+    /// tap could still come, goes out before the new down, so the client never holds two
+    /// touches with one id. (Found by RoutingInvariantTests.)
+    @Test mutating func aReusedIDEndsTheTouchWhoseUpIsHeldBeforeTheNewDown() {
+        let w = desk.add(subsurface(alice, 0, 0, 500, 500))
+        desk.router.addGesture(Tap(count: 2), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        _ = desk.send(.touchDown(id: 0, global: p(100, 100), time: ms(1)), .touchFrame)
+        #expect(desk.send(.touchUp(id: 0, time: ms(50)), .touchFrame) == [], "held while the double tap may come")
+        #expect(desk.send(.touchDown(id: 0, global: p(102, 100), time: ms(150)), .touchFrame) == [
+            .touchUp(alice, id: 0, time: ms(50)), .touchFrame(alice),
+            .touchDown(alice, surface: w, id: 0, local: p(102, 100), time: ms(150)), .touchFrame(alice),
+        ])
+    }
+
     /// delaysTouchesBegan: while the swipe is possible nothing reaches the client; when it
     /// wins, the client never hears of the touch, so it needs no cancel.
     @Test mutating func aDelayedTouchWonByTheGestureIsNeverSeen() {

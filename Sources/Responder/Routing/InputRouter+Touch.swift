@@ -40,6 +40,7 @@ extension InputRouter {
         latestTime = time
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard activeTouch(id) == nil else { return sink.report(.ignored(event, because: .touchAlreadyDown)) }
+        releaseLiftedTouch(id, &sink)
         let hit = scene.hitTest(at: global)
         var touch = ActiveTouch(id: id, global: global)
         var emulatedFor: ClientID?
@@ -231,6 +232,18 @@ extension InputRouter {
     private mutating func hold(_ delivery: Delivery, forTouchAt k: Int) {
         touches[k].held.append(delivery)
         touches[k].owesHeldFrame = true
+    }
+
+    /// A device reuses a touch's id as soon as the finger lifts. If that touch's up is still
+    /// held (a recognizer deciding, with delaysTouchesEnded), its owner would see a second
+    /// down for an id it holds: the old touch's held events go out first, as the device has
+    /// moved on. A double tap on a kiosk with a double-tap gesture does this.
+    private mutating func releaseLiftedTouch(_ id: Int32, _ sink: inout some DeliverySink) {
+        guard let k = touches.firstIndex(where: { $0.id == id && $0.isLifted }) else { return }
+        let touch = touches.remove(at: k)
+        guard case .surface(_, let client) = touch.owner else { return }
+        for delivery in touch.held { sink.deliver(delivery) }
+        if touch.owesHeldFrame { owe(touchFrameTo: client) }
     }
 
     /// A lifted touch lives only as long as its held events: once they are delivered or
