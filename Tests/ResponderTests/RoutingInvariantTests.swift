@@ -1,0 +1,256 @@
+import Responder
+import Testing
+
+/// The core's promises to every client, checked on long random streams of input and scene
+/// changes with gestures attached (issue 12: what input fuzzing must never find):
+/// - no touch event without its down, no second down for a touch the client holds;
+/// - no down, motion or enter for a surface that is not the client's, or not in the scene;
+/// - pointer and keyboard enters and leaves pair up, and nothing arrives between a leave and
+///   the next enter;
+/// - nothing for a client that went away;
+/// - once every finger, button and key is up and every deadline passed, no client holds a touch.
+@Suite struct RoutingInvariantTests {
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func randomStreamsKeepEveryPromise(seed: UInt64) {
+        var fuzz = RoutingFuzz(seed: seed)
+        for _ in 0..<5_000 { fuzz.step() }
+        fuzz.liftEverything()
+        #expect(fuzz.violations == [], "seed \(seed)")
+        #expect(fuzz.clients.values.allSatisfy { $0.touches.isEmpty }, "a touch is stuck (seed \(seed))")
+        for kind in ["touchDown", "touchUp", "touchCancel", "pointerEnter", "pointerButton", "keyboardEnter", "key"] {
+            #expect(fuzz.delivered[kind, default: 0] > 0, "the stream never made a \(kind) (seed \(seed))")
+        }
+    }
+}
+
+/// What one client has been told, as a well-behaved client would track it.
+struct ClientView {
+    var touches: Set<Int32> = []
+    var pointerFocus: NodeID?
+    var keyboardFocus: NodeID?
+}
+
+/// A router driven by a seeded stream, with each delivery checked against the clients' views.
+struct RoutingFuzz {
+    var rng: TestRandom
+    var desk: Desk
+    var clients: [ClientID: ClientView] = [:]
+    var gone: Set<ClientID> = []
+    var nextClient: UInt64 = 1
+    var nodes: [NodeID] = []
+    /// Touch ids, buttons and keys the device holds down.
+    var fingers: Set<Int32> = []
+    var buttons: Set<UInt32> = []
+    var keys: Set<UInt32> = []
+    var now = ms(1)
+    var violations: [String] = []
+    /// The latest steps (what was done, what a client was sent), for a violation's message.
+    var recent: [String] = []
+    /// How many deliveries of each kind the stream made, so a test can see it reached them.
+    var delivered: [String: Int] = [:]
+
+    init(seed: UInt64) {
+        rng = TestRandom(seed: seed)
+        desk = Desk(bound: [:])
+        let edgeOptions = GestureOptions(cancelsTouchesInView: true, delaysTouchesBegan: seed % 2 == 0)
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: edgeOptions)
+        desk.router.addGesture(Swipe(fingers: 3), on: desk.root)
+        desk.router.addGesture(Tap(count: 2), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        for _ in 0..<3 { connect() }
+        for _ in 0..<6 { addSurface() }
+    }
+
+    mutating func step() {
+        now = now.advanced(by: .milliseconds(1 + rng.below(20)))
+        switch rng.below(100) {
+        case 0..<55: touch()
+        case 55..<68: send(.pointerMotion(global: randomPoint(), time: now))
+        case 68..<73: button()
+        case 73..<77: key()
+        case 77..<80: _ = deliver(desk.fire(at: now))
+        default: changeScene()
+        }
+    }
+
+    /// Lets go of everything and lets every deadline pass.
+    mutating func liftEverything() {
+        for id in fingers.sorted() { send(.touchUp(id: id, time: now)) }
+        send(.touchFrame)
+        fingers.removeAll()
+        for button in buttons.sorted() { send(.pointerButton(button: button, state: .released, time: now)) }
+        for key in keys.sorted() { send(.key(key: key, state: .released, time: now)) }
+        (buttons, keys) = ([], [])
+        now = now.advanced(by: .seconds(10))
+        _ = deliver(desk.fire(at: now))
+    }
+
+    private mutating func touch() {
+        let id = Int32(rng.below(5))
+        if fingers.contains(id) {
+            switch rng.below(10) {
+            case 0..<7: send(.touchMotion(id: id, global: randomPoint(), time: now))
+            case 7..<9:
+                send(.touchUp(id: id, time: now))
+                fingers.remove(id)
+            default:
+                send(.touchCancel(id: id, time: now))
+                fingers.remove(id)
+            }
+        } else {
+            send(.touchDown(id: id, global: randomPoint(), time: now))
+            fingers.insert(id)
+        }
+        if rng.below(2) == 0 { send(.touchFrame) }
+    }
+
+    private mutating func button() {
+        let button = UInt32(0x110 + rng.below(3))
+        let pressed = !buttons.contains(button)
+        send(.pointerButton(button: button, state: pressed ? .pressed : .released, time: now))
+        if pressed { buttons.insert(button) } else { buttons.remove(button) }
+    }
+
+    private mutating func key() {
+        let key = UInt32(16 + rng.below(4))
+        let pressed = !keys.contains(key)
+        send(.key(key: key, state: pressed ? .pressed : .released, time: now))
+        if pressed { keys.insert(key) } else { keys.remove(key) }
+    }
+
+    private mutating func changeScene() {
+        nodes.removeAll { !desk.router.scene.contains($0) }
+        switch rng.below(20) {
+        case 0..<6: addSurface()
+        case 6..<9: if let node = randomNode() { change { $0.remove(node) } }
+        case 9..<13:
+            let position = Position(x: rng.below(900), y: rng.below(900))
+            if let node = randomNode() { change { $0.update(node) { $0.position = position } } }
+        case 13..<15: if let node = randomNode() { change { $0.update(node) { $0.isMapped.toggle() } } }
+        case 15..<17:
+            let region = Region(Rect(x: rng.below(100), y: rng.below(100), width: rng.below(300), height: rng.below(300)))
+            if let node = randomNode() { change { $0.update(node) { $0.inputRegion = region } } }
+        case 17: if let node = randomNode() { change { $0.restack(node, to: .bottom) } }
+        default: disconnectAndReplace()
+        }
+    }
+
+    private mutating func connect() {
+        let id = ClientID(nextClient)
+        nextClient += 1
+        let devices: [InputCapabilities] = [.all, .all, [.pointer, .keyboard], [.touch], []]
+        desk.router.setCapabilities(devices[rng.below(devices.count)], for: id)
+        clients[id] = ClientView()
+    }
+
+    private mutating func disconnectAndReplace() {
+        guard let client = liveClients.first(where: { _ in rng.below(2) == 0 }) else { return }
+        note("\(client) disconnects")
+        desk.router.clientDisconnected(client, sink: &desk.sink)
+        _ = deliver(desk.sink.take().deliveries)
+        clients[client] = nil
+        gone.insert(client)
+        connect()
+    }
+
+    private mutating func addSurface() {
+        guard let client = liveClients.randomElement(using: &rng) else { return }
+        let scene = desk.router.scene
+        let parent = rng.below(3) == 0 ? nodes.filter { scene.node($0)?.client == client }.randomElement(using: &rng) : nil
+        let size = Size(width: 20 + rng.below(400), height: 20 + rng.below(400))
+        let node = Node.surface(of: client, isToplevel: parent == nil, position: Position(x: rng.below(900), y: rng.below(900)), size: size)
+        var added: NodeID?
+        let root = desk.root
+        change { added = $0.add(node, to: parent ?? root) }
+        if let added { nodes.append(added) }
+    }
+
+    private mutating func randomNode() -> NodeID? { nodes.randomElement(using: &rng) }
+
+    /// In a fixed order: a dictionary's order changes from run to run, a seed's stream must not.
+    private var liveClients: [ClientID] { clients.keys.sorted { $0.rawValue < $1.rawValue } }
+
+    private mutating func randomPoint() -> Point { p(Double(rng.below(4000)) / 4, Double(rng.below(4000)) / 4) }
+
+    private mutating func send(_ event: InputEvent) {
+        note("\(event)")
+        _ = deliver(desk.send(event))
+    }
+
+    private mutating func note(_ step: String) {
+        if recent.count == 30 { recent.removeFirst() }
+        recent.append(step)
+    }
+
+    /// A client whose focused surface is gone knows it lost that focus, without a leave, and
+    /// before whatever the same change enters next.
+    private mutating func change(_ body: (inout Scene) -> Void) {
+        note("scene change")
+        let deliveries = desk.change(body)
+        let scene = desk.router.scene
+        for (client, view) in clients {
+            if let node = view.pointerFocus, !scene.contains(node) { clients[client]?.pointerFocus = nil }
+            if let node = view.keyboardFocus, !scene.contains(node) { clients[client]?.keyboardFocus = nil }
+        }
+        _ = deliver(deliveries)
+    }
+
+    /// Checks each delivery against its client's view, then updates the view.
+    private mutating func deliver(_ deliveries: [Delivery]) -> Bool {
+        for delivery in deliveries {
+            let client = delivery.client
+            guard !gone.contains(client) else {
+                violations.append("\(delivery) to a client that went away")
+                continue
+            }
+            delivered[String(describing: delivery).prefix { $0 != "(" }.description, default: 0] += 1
+            note("  -> \(delivery)")
+            var view = clients[client] ?? ClientView()
+            check(delivery, against: &view)
+            clients[client] = view
+        }
+        return violations.isEmpty
+    }
+
+    private mutating func check(_ delivery: Delivery, against view: inout ClientView) {
+        func fail(_ why: String) {
+            let scene = desk.router.scene
+            let focus = view.pointerFocus.map { "\($0) in scene: \(scene.contains($0)) mapped: \(scene.node($0)?.isMapped ?? false)" }
+            violations.append("\(delivery): \(why) (\(focus ?? "")), after:\n" + recent.joined(separator: "\n"))
+        }
+        func owned(_ node: NodeID) -> Bool { desk.router.scene.node(node)?.client == delivery.client }
+        switch delivery {
+        case .touchDown(_, let node, let id, _, _):
+            if !owned(node) { fail("surface not the client's") }
+            if !view.touches.insert(id).inserted { fail("second down") }
+        case .touchMotion(_, let node, let id, _, _):
+            if !owned(node) { fail("surface not the client's") }
+            if !view.touches.contains(id) { fail("motion without a down") }
+        case .touchUp(_, let id, _):
+            if view.touches.remove(id) == nil { fail("up without a down") }
+        case .touchCancel:
+            view.touches.removeAll()
+        case .pointerEnter(_, let node, _):
+            if !owned(node) { fail("surface not the client's") }
+            if view.pointerFocus != nil { fail("enter without a leave") }
+            view.pointerFocus = node
+        case .pointerLeave(_, let node):
+            if view.pointerFocus != node { fail("leave of a surface not entered") }
+            view.pointerFocus = nil
+        case .pointerMotion(_, let node, _, _):
+            if view.pointerFocus != node { fail("motion outside the entered surface") }
+        case .pointerButton, .pointerAxis:
+            if view.pointerFocus == nil { fail("no pointer focus") }
+        case .keyboardEnter(_, let node, _):
+            if !owned(node) { fail("surface not the client's") }
+            if view.keyboardFocus != nil { fail("enter without a leave") }
+            view.keyboardFocus = node
+        case .keyboardLeave(_, let node):
+            if view.keyboardFocus != node { fail("leave of a surface not entered") }
+            view.keyboardFocus = nil
+        case .key:
+            if view.keyboardFocus == nil { fail("key without keyboard focus") }
+        case .touchFrame, .pointerFrame:
+            break
+        }
+    }
+}
