@@ -32,6 +32,17 @@ import WaylandProtocols
         }
     }
 
+    /// LeakSanitizer (the AddressSanitizer run of scripts/test) checks this one: the parent
+    /// held itself through its pending restack, and stayed after its client left.
+    @Test func aSubsurfacePlacedAboveItsParentLeavesNothingBehindWhenItsClientGoes() throws {
+        try disconnecting { client in
+            let window = try client.toplevel(width: 100, height: 100)
+            let subsurface = try client.subsurface(of: window.surface, width: 10, height: 10)
+            wl_subsurface_place_above(subsurface.role, window.surface)
+            try client.roundtrip()
+        }
+    }
+
     /// libwayland destroys a departing client's objects in id order; a callback with a lower
     /// id than its surface is freed before the surface's destroy handler runs.
     @Test func aPendingFrameCallbackWithALowerIDThanItsSurfaceIsFreedOnce() throws {
