@@ -66,7 +66,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
-        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "Responder"]),
+        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "Responder", "tactile"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols"]),
         // The libinput backend against real kernel devices, in a QEMU guest (scripts/guest/).
         .testTarget(name: "LibinputGuestTests", exclude: ["scenario.py"]),

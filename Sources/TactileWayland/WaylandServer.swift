@@ -103,6 +103,21 @@ public final class WaylandServer {
         shutDown()
     }
 
+    /// Makes SIGTERM and SIGINT (systemd stopping a kiosk, Ctrl-C) end `run()` after the
+    /// current dispatch, so clients are disconnected in order and the process exits normally.
+    /// libwayland reads the signals from the loop (a signalfd); they are blocked on this thread.
+    public func stopOnTerminationSignals() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        for signal in [SIGTERM, SIGINT] {
+            wl_event_loop_add_signal(loop, signal, { signal, data in
+                let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
+                server.logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): disconnecting every client and stopping")
+                wl_display_terminate(server.display)
+                return 0
+            }, me)
+        }
+    }
+
     /// Disconnects every client, running their destroy handlers while the server is whole.
     private func shutDown() {
         wl_display_destroy_clients(display)

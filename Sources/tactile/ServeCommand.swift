@@ -46,6 +46,7 @@ struct ServeCommand: ParsableCommand {
         logger.info("listening on \(name), output \(size.width)x\(size.height), input: \(backend.rawValue)\(options.testInput ? ", test input enabled" : "")")
         // Unbuffered, so a script reading our output learns the socket before we block.
         FileHandle.standardOutput.write(Data("WAYLAND_DISPLAY=\(name)\n".utf8))
+        server.stopOnTerminationSignals()
         withExtendedLifetime(input) { server.run() }
     }
 }
