@@ -65,11 +65,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A seeded, replayable protocol fuzzer (C): a hostile client against `tactile serve --test-input`.
+        .executableTarget(name: "TactileProtocolFuzz", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "Responder", "tactile"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols"]),
         // The libinput backend against real kernel devices, in a QEMU guest (scripts/guest/).
         .testTarget(name: "LibinputGuestTests", exclude: ["scenario.py"]),
+        // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).
+        .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz"]),
         .executableTarget(
             name: "ResponderBenchmarks",
             dependencies: ["Responder", "BenchmarkScenes", .product(name: "Benchmark", package: "benchmark")],
