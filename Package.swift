@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(name: "TactileProtocolFuzz", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "Responder", "tactile"]),
-        .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols"]),
+        .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols", "BenchmarkScenes"]),
         // The libinput backend against real kernel devices, in a QEMU guest (scripts/guest/).
         .testTarget(name: "LibinputGuestTests", exclude: ["scenario.py"]),
         // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).

@@ -1,8 +1,11 @@
-/// The PRNG of SCENES.md: splitmix64, all arithmetic mod 2^64.
-struct SplitMix64 {
-    var state: UInt64
+/// The PRNG of SCENES.md: splitmix64, all arithmetic mod 2^64. Public for the tests' seeded
+/// random streams, which must replay from their seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
 
-    mutating func next() -> UInt64 {
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -11,7 +14,7 @@ struct SplitMix64 {
     }
 
     /// `r(n)` of the spec: one draw, reduced mod n; n below 1 counts as 1.
-    mutating func draw(_ n: Int) -> Int {
+    public mutating func draw(_ n: Int) -> Int {
         Int(next() % UInt64(max(n, 1)))
     }
 }
