@@ -69,6 +69,31 @@ import WaylandProtocols
         #expect(!output.contains("x, y: 120.000000"))
     }
 
+    /// foot binds no wl_touch, so the touch drives its pointer. When the edge swipe wins,
+    /// foot must not get the release that would complete a click-drag: its protocol log shows
+    /// the press, then a leave, and no release.
+    @Test func footSeesAWinningEdgeSwipeEndItsEmulatedPressWithALeave() throws {
+        let server = try TestServer(ServerConfiguration(
+            enablesTestInput: true, gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
+        ))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let foot = try ClientProcess(["foot", "sleep", "60"], socket: server.socket, protocolLog: true)
+        defer { foot.stop() }
+        try foot.waitUntil(".enter(") {
+            try injector.inject { tactile_test_input_v1_pointer_motion($0, f(1), f(1)) }
+        }
+        try injector.inject(swipeFromTheLeftEdge)
+        try injector.inject { tactile_test_input_v1_pointer_motion($0, f(300), f(300)) }
+        let output = try foot.waitForOutput(containing: "300.00000000, 300.00000000")
+        // Events read "[1234.567] wl_pointer@13.button(…)"; requests have "->" before the object.
+        let pointer = output.split(separator: "\n").filter { $0.contains("] wl_pointer@") }
+        let events = pointer.map { line in String(line.split(separator: "] wl_pointer@")[1].drop { $0 != "." }.dropFirst().prefix { $0 != "(" }) }
+        let press = try #require(events.firstIndex(of: "button"), "foot got the touch as a press: \(output)")
+        #expect(events[press...].filter { $0 == "button" }.count == 1, "no release after the press: \(events)")
+        #expect(events[press...].contains("leave"), "the press ends with a leave: \(events)")
+        #expect(pointer.contains { $0.contains("button(") && $0.hasSuffix(", 272, 1)") })
+    }
+
     @Test func westonSimpleTouchReceivesTouchesAtSurfaceLocalCoordinates() throws {
         let client = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
         defer { client.stop() }
