@@ -51,6 +51,9 @@ final class TestClient {
     var edgeDeferralManager: OpaquePointer?
     /// What tactile_edge_deferral_v1.limit said.
     var edgeDeferralLimit: UInt32?
+    /// Every window made, kept as long as the client: the listeners reach a window through an
+    /// unretained pointer, and a test may drop its window while events for it still come.
+    private var windows: [Window] = []
     /// The serial of the latest wl_pointer.button, for requests that must name an input event.
     var lastButtonSerial: UInt32?
     /// The latest xdg_popup.configure of each popup, by its id.
@@ -123,6 +126,7 @@ final class TestClient {
     /// the test protocol is there. Returns its wl_surface.
     func toplevel(width: Int32, height: Int32, at position: (Int32, Int32)? = nil) throws -> Window {
         let window = try Window(client: self, width: width, height: height)
+        windows.append(window)
         if let position, let testInput {
             tactile_test_input_v1_move_toplevel(testInput, window.surface, position.0, position.1)
         }
