@@ -47,6 +47,8 @@ public final class WaylandServer {
     private(set) var socketName: String?
     private var clientCreatedListener: UnsafeMutablePointer<tactile_listener>?
     private var frameTimer: OpaquePointer?
+    /// SIGTERM's and SIGINT's sources, when `stopOnTerminationSignals` made them.
+    private var signalSources: [OpaquePointer] = []
 
     /// Frame callbacks fire on this period, standing in for vblank (a headless output has none).
     static let framePeriodMilliseconds: Int32 = 16
@@ -78,6 +80,7 @@ public final class WaylandServer {
         shutDown()
         if let frameTimer { wl_event_source_remove(frameTimer) }
         if let gestureTimer { wl_event_source_remove(gestureTimer) }
+        signalSources.forEach { wl_event_source_remove($0) }
         wl_display_destroy(display)
         if let clientCreatedListener { tactile_listener_destroy(clientCreatedListener) }
     }
@@ -108,7 +111,7 @@ public final class WaylandServer {
     /// libwayland reads the signals from the loop (a signalfd); they are blocked on this thread.
     public func stopOnTerminationSignals() {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        for signal in [SIGTERM, SIGINT] {
+        signalSources = [SIGTERM, SIGINT].compactMap { signal in
             wl_event_loop_add_signal(loop, signal, { signal, data in
                 let server = Unmanaged<WaylandServer>.fromOpaque(data!).takeUnretainedValue()
                 server.logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): disconnecting every client and stopping")
