@@ -34,6 +34,8 @@ public final class LibinputBackend {
     private let access: DeviceAccess
     private var udev: OpaquePointer?
     private(set) var context: OpaquePointer!
+    /// libinput's fd and the seat manager's, on the server's loop while the backend lives.
+    private var watches: [FileWatch] = []
     /// The devices libinput has added and not yet removed.
     var devices: [OpaquePointer: InputDevice] = [:]
     /// Where relative pointer motion has taken the cursor, in global coordinates.
@@ -76,7 +78,7 @@ public final class LibinputBackend {
                 throw BackendError.deviceUnusable(path: path)
             }
         }
-        server.watch(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() }
+        watches.append(server.watch(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() })
         if let fd = access.fileDescriptor {
             // Away from our VT, libinput lets go of the devices; libinput cancels the touches
             // and releases the keys still down as it does.
@@ -86,7 +88,7 @@ public final class LibinputBackend {
                 // The devices' removal (or return) waits in libinput's queue, not on its fd.
                 dispatch()
             }
-            server.watch(fileDescriptor: fd) { [unowned self] in access.dispatch() }
+            watches.append(server.watch(fileDescriptor: fd) { [unowned self] in access.dispatch() })
         }
         // The devices present now; until they come, the seat has no capabilities.
         dispatch()

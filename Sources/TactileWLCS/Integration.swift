@@ -58,8 +58,9 @@ func wlcsDestroy(_ context: UnsafeMutableRawPointer?) {
 func wlcsRun(_ context: UnsafeMutableRawPointer?, _ dispatcherFD: Int32,
              _ dispatch: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, _ dispatcher: UnsafeMutableRawPointer?) {
     let wlcs: WLCSServer = object(context)
-    wlcs.server.watch(fileDescriptor: dispatcherFD) { dispatch?(dispatcher) }
-    wlcs.server.run()
+    withExtendedLifetime(wlcs.server.watch(fileDescriptor: dispatcherFD) { dispatch?(dispatcher) }) {
+        wlcs.server.run()
+    }
 }
 
 @_cdecl("tactile_wlcs_stop")

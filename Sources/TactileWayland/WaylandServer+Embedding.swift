@@ -32,17 +32,34 @@ extension WaylandServer {
         return true
     }
 
-    /// Calls `onReadable` on the server's thread whenever `fd` can be read.
-    public func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) {
-        let box = Unmanaged.passRetained(ReadableHandler(onReadable)).toOpaque()
-        wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
-            Unmanaged<ReadableHandler>.fromOpaque(data!).takeUnretainedValue().handler()
-            return 0
-        }, box)
+    /// Calls `onReadable` on the server's thread whenever `fd` can be read, for as long as
+    /// the returned watch is kept.
+    public func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> FileWatch {
+        FileWatch(loop: loop, fd: fd, onReadable: onReadable)
     }
 }
 
-/// A closure kept alive for an fd watch for the life of the loop.
+/// An fd watched on the server's loop. Releasing it removes the event source, which
+/// libwayland does not free by itself, and the closure, which may reach its owner unowned.
+public final class FileWatch {
+    private let handler: Unmanaged<ReadableHandler>
+    private let source: OpaquePointer?
+
+    fileprivate init(loop: OpaquePointer, fd: Int32, onReadable: @escaping () -> Void) {
+        handler = Unmanaged.passRetained(ReadableHandler(onReadable))
+        source = wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in
+            Unmanaged<ReadableHandler>.fromOpaque(data!).takeUnretainedValue().handler()
+            return 0
+        }, handler.toOpaque())
+    }
+
+    deinit {
+        if let source { wl_event_source_remove(source) }
+        handler.release()
+    }
+}
+
+/// A closure kept alive for an fd watch.
 private final class ReadableHandler {
     let handler: () -> Void
     init(_ handler: @escaping () -> Void) { self.handler = handler }
