@@ -134,8 +134,7 @@ public final class WaylandServer {
     public func handle(_ event: InputEvent) {
         var sink = ProtocolSink(server: self)
         var modifiersChanged = false
-        if case .key(let key, let state, _) = event, let keymap, key <= InputEvent.maximumKeyCode,
-           router.pressedKeys.contains(key) == (state == .released) {
+        if case .key(let key, let state, _) = event, let keymap, router.changesHeldKeys(key: key, state: state) {
             modifiersChanged = keymap.update(key: key, state: state)
         }
         router.handle(event, sink: &sink)

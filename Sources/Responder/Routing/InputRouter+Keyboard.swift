@@ -8,6 +8,13 @@ extension InputRouter {
     /// Keys held now, in press order.
     public var pressedKeys: [UInt32] { keyboard.pressed }
 
+    /// Whether a key event changes the held keys, as `handle` would take it: a press of a
+    /// key not held or a release of one that is, with an evdev code. The protocol layer feeds
+    /// XKB's state with exactly these, so the modifiers follow the keys clients hear of.
+    public func changesHeldKeys(key: UInt32, state: PressState) -> Bool {
+        key <= InputEvent.maximumKeyCode && keyboard.pressed.contains(key) == (state == .released)
+    }
+
     /// The surface that receives keys: the toplevel last touched or clicked, or the compositor's choice.
     public var keyboardFocus: NodeID? { keyboard.focus?.node }
 
