@@ -24,10 +24,11 @@ let package = Package(
             name: "TactileWayland",
             dependencies: ["Responder", "CWaylandServer", "CXKBCommon", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
-        // Layer 3: backends. libinput (udev seat or device paths, opened through libseat).
+        // Layer 3: backends, through the server's `BackendHost` seam: headless outputs (and the
+        // test-input protocol), libinput (udev seat or device paths, opened through libseat).
         .target(
             name: "TactileBackends",
-            dependencies: ["Responder", "TactileWayland", "CLibinput", "CLibseat", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "TactileWayland", "CWaylandServer", "WaylandProtocols", "CLibinput", "CLibseat", .product(name: "Logging", package: "swift-log")]
         ),
         // System libraries, each with a small C header for what Swift cannot call directly.
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
@@ -51,7 +52,10 @@ let package = Package(
             ]
         ),
         // Layer 4: the WLCS integration library; the C glue defines the symbol WLCS loads.
-        .target(name: "TactileWLCS", dependencies: ["TactileWLCSGlue", "TactileServer", "TactileWayland", "Responder"]),
+        .target(
+            name: "TactileWLCS",
+            dependencies: ["TactileWLCSGlue", "TactileServer", "TactileWayland", "TactileBackends", "Responder", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "TactileWLCSGlue",
             dependencies: ["CWaylandClient"],
@@ -67,13 +71,23 @@ let package = Package(
         ),
         // A seeded, replayable protocol fuzzer (C): a hostile client against `tactile serve --test-input`.
         .executableTarget(name: "TactileProtocolFuzz", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        // Tests mirror the targets. The support target holds what several of them drive a
+        // server with: a server on its own thread, and a libwayland-client test client.
+        .target(
+            name: "TactileTestSupport",
+            dependencies: ["TactileWayland", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support"
+        ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
-        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "Responder", "tactile"]),
-        .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "CWaylandClient", "CXKBCommon", "WaylandProtocols", "BenchmarkScenes"]),
+        .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "TactileTestSupport", "CWaylandClient", "CXKBCommon", "WaylandProtocols", "BenchmarkScenes"]),
+        .testTarget(name: "TactileBackendsTests", dependencies: ["TactileBackends", "TactileWayland", "TactileTestSupport", "CWaylandClient", "WaylandProtocols", "Responder", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "tactile"]),
+        // WLCS against libTactileWLCS.so, built beside the tests.
+        .testTarget(name: "WLCSTests", dependencies: ["TactileWLCS", "TactileTestSupport"]),
         // The libinput backend against real kernel devices, in a QEMU guest (scripts/guest/).
         .testTarget(name: "LibinputGuestTests", exclude: ["scenario.py"]),
         // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).
-        .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz"]),
+        .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz", "TactileTestSupport"]),
         .executableTarget(
             name: "ResponderBenchmarks",
             dependencies: ["Responder", "BenchmarkScenes", .product(name: "Benchmark", package: "benchmark")],

@@ -1,13 +1,17 @@
 import ArgumentParser
 import Logging
 import Responder
+import TactileBackends
 import TactileWayland
 
 /// The options that configure a server, shared by `tactile serve` and the WLCS integration
 /// (whose create_server accepts the same ones).
 public struct ServerOptions: ParsableArguments {
-    @Option(help: "The output size in logical pixels, WIDTHxHEIGHT.")
+    @Option(help: "The size of each headless output in logical pixels, WIDTHxHEIGHT.")
     public var outputSize: OutputSize = OutputSize(Size(width: 1280, height: 800))
+
+    @Option(help: "How many headless outputs, side by side left to right (HEADLESS-1, HEADLESS-2, ...).")
+    public var outputs: Int = 1
 
     @Flag(help: "Advertise tactile_test_input_v1 so any client (e.g. `tactile inject`) can inject input. Tests and scripts only.")
     public var testInput = false
@@ -33,7 +37,7 @@ public struct ServerOptions: ParsableArguments {
     /// with a command line of its own (WLCS) can pass it whole.
     public static func recognized(in arguments: [String]) -> [String] {
         let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation"]
-        let valued = ["--output-size", "--keyboard-layout", "--log-level", "--config"]
+        let valued = ["--output-size", "--outputs", "--keyboard-layout", "--log-level", "--config"]
         var kept: [String] = []
         var k = 0
         while k < arguments.count {
@@ -63,13 +67,19 @@ public struct ServerOptions: ParsableArguments {
     /// As `configuration()`, for a caller that has read the file already (for its device
     /// settings too).
     public func configuration(from file: ConfigurationFile?) -> ServerConfiguration {
-        var result = ServerConfiguration(
-            outputSize: outputSize.size, enablesTestInput: testInput, kioskMode: kiosk,
-            keyboardLayout: KeyboardLayout(layout: keyboardLayout)
-        )
+        var result = ServerConfiguration(kioskMode: kiosk, keyboardLayout: KeyboardLayout(layout: keyboardLayout))
         if let file { result = file.applied(to: result) }
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         return result
+    }
+
+    public func validate() throws {
+        guard (1...16).contains(outputs) else { throw ValidationError("--outputs takes 1 to 16 outputs, not \(outputs)") }
+    }
+
+    /// The headless backend's outputs and whether it offers test input.
+    public var headless: HeadlessBackend.Options {
+        HeadlessBackend.Options(outputs: Array(repeating: outputSize.size, count: outputs), testInput: testInput)
     }
 
     /// A logger writing to standard error at the chosen level (bootstraps swift-log once).

@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import Responder
+import TactileBackends
 import TactileServer
 import TactileWayland
 
@@ -8,10 +10,18 @@ import TactileWayland
 /// server's thread, and nothing needs a lock.
 final class WLCSServer {
     let server: WaylandServer
+    /// The outputs WLCS's clients see.
+    let headless: HeadlessBackend
+    /// The configuration file's gesture actions, if it has any.
+    let actions: GestureActions
     var nextTouchID: Int32 = 0
     var pointerPosition = Point(x: 0, y: 0)
 
-    init(_ server: WaylandServer) { self.server = server }
+    init(_ server: WaylandServer, headless: HeadlessBackend.Options, logger: Logger) {
+        self.server = server
+        self.headless = HeadlessBackend(host: server, options: headless)
+        actions = GestureActions(server: server, socketName: nil, logger: logger)
+    }
 }
 
 /// A WLCS pointer: absolute or relative motion and buttons, into the seat.
@@ -41,8 +51,9 @@ func wlcsCreate(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?) ->
     let arguments = (1..<Int(argc)).compactMap { argv?[$0].map { String(cString: $0) } }
     do {
         let options = try ServerOptions.parse(ServerOptions.recognized(in: arguments))
-        let server = try WaylandServer(configuration: try options.configuration(), logger: options.makeLogger())
-        return Unmanaged.passRetained(WLCSServer(server)).toOpaque()
+        let logger = options.makeLogger()
+        let server = try WaylandServer(configuration: try options.configuration(), logger: logger)
+        return Unmanaged.passRetained(WLCSServer(server, headless: options.headless, logger: logger)).toOpaque()
     } catch {
         FileHandle.standardError.write(Data("tactile: cannot create a server for WLCS: \(error)\n".utf8))
         return nil

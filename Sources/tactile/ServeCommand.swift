@@ -37,16 +37,19 @@ struct ServeCommand: ParsableCommand {
         let file = try options.configurationFile()
         let server = try WaylandServer(configuration: options.configuration(from: file), logger: logger)
         let name = try server.addSocket(named: socket)
+        // Outputs first: the libinput backend maps its devices onto them.
+        let headless = HeadlessBackend(host: server, options: options.headless)
         var input: LibinputBackend?
         if backend == .libinput {
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
-            input = try LibinputBackend(server: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), logger: logger)
+            input = try LibinputBackend(host: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), logger: logger)
         }
+        let actions = GestureActions(server: server, socketName: name, logger: logger)
         let size = options.outputSize.size
-        logger.info("listening on \(name), output \(size.width)x\(size.height), input: \(backend.rawValue)\(options.testInput ? ", test input enabled" : "")")
+        logger.info("listening on \(name), \(options.outputs) headless output(s) of \(size.width)x\(size.height), input: \(backend.rawValue)\(options.testInput ? ", test input enabled" : "")")
         // Unbuffered, so a script reading our output learns the socket before we block.
         FileHandle.standardOutput.write(Data("WAYLAND_DISPLAY=\(name)\n".utf8))
-        server.stopOnTerminationSignals()
-        withExtendedLifetime(input) { server.run() }
+        let signals = server.stopOnTerminationSignals()
+        withExtendedLifetime((headless, input, actions, signals)) { server.run() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TactileTestSupport
 import Testing
 
 /// The protocol fuzzer (`Sources/TactileProtocolFuzz`) against a fresh `tactile serve
@@ -23,22 +24,8 @@ import Testing
         for binary in [server, fuzzer] {
             try #require(FileManager.default.isExecutableFile(atPath: binary), "\(binary) was not built (swift build --build-tests builds it)")
         }
-        let (status, output) = try run(fuzzer, ["--server", server, "--seed", Self.seed, "--requests", Self.requests])
+        let (status, output) = try runProcess(fuzzer, ["--server", server, "--seed", Self.seed, "--requests", Self.requests])
         #expect(output.contains("result: 0 crashes, 0 hangs"), "\(output)")
         #expect(status == 0, "the fuzzer exited with status \(status)\n\(output)")
-    }
-
-    private func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "WAYLAND_DISPLAY" }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

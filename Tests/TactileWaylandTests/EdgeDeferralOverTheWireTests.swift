@@ -2,6 +2,7 @@ import CWaylandClient
 import Foundation
 import Responder
 import TactileWayland
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 
@@ -18,7 +19,7 @@ import WaylandProtocols
         var policy = RoutingPolicy()
         policy.edgeDeferralLimit = 150
         server = try TestServer(ServerConfiguration(
-            enablesTestInput: true, routingPolicy: policy,
+            routingPolicy: policy,
             gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
         ))
         client = try TestClient(socket: server.socket)

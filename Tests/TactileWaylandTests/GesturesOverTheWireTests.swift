@@ -2,16 +2,17 @@ import CWaylandClient
 import Foundation
 import Responder
 import TactileWayland
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 
 /// Compositor gestures (DESIGN.md §1.3) as two real clients see them: who is cancelled, what
-/// follows a cancel, what delaysTouchesBegan holds back and replays, the server's timer, and
-/// the actions. The output is 1280 × 800; the left-edge swipe starts within 24 px and wins at
-/// 80 px inward.
+/// follows a cancel, what delaysTouchesBegan holds back and replays, and the server's timer.
+/// (Their actions are in TactileServerTests.) The output is 1280 × 800; the left-edge swipe
+/// starts within 24 px and wins at 80 px inward.
 @Suite(.serialized) struct GesturesOverTheWireTests {
     static func server(_ gestures: [GestureBinding]) throws -> TestServer {
-        try TestServer(ServerConfiguration(enablesTestInput: true, gestures: gestures))
+        try TestServer(ServerConfiguration(gestures: gestures))
     }
 
     static let edgeSwipe = GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))
@@ -147,59 +148,6 @@ import WaylandProtocols
         let t = client.touchTimes
         try #require(t.count == 2)
         #expect(t[1] &- t[0] < 100, "the up keeps the time it happened, not the release's: \(t)")
-    }
-
-    /// Actions: close-focused sends xdg_toplevel.close to the focused window; focus-next
-    /// raises the bottom window and gives it the keyboard.
-    @Test func closeFocusedAndFocusNextActOnWindows() throws {
-        let server = try Self.server([
-            GestureBinding(name: "close", recognizer: EdgeSwipe(edge: .top), action: .closeFocused),
-            GestureBinding(name: "next", recognizer: EdgeSwipe(edge: .left), action: .focusNext),
-        ])
-        let client = try TestClient(socket: server.socket)
-        let first = try client.toplevel(width: 1280, height: 800, at: (0, 0))
-        let second = try client.toplevel(width: 1280, height: 800, at: (0, 0))
-        try client.roundtrip()
-        _ = client.take()
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(5), f(400))
-            tactile_test_input_v1_touch_motion(input, 1, f(200), f(400))
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
-        #expect(client.take().contains(.keyboardEnter(surface: client.id(first.surface), keys: [])))
-        #expect(try client.surfaceHit(at: 600, 400) == client.id(first.surface))
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(600), f(5))
-            tactile_test_input_v1_touch_motion(input, 1, f(600), f(200))
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
-        #expect(first.closeRequested)
-        #expect(!second.closeRequested)
-    }
-
-    /// run: the command starts with the gesture in its environment.
-    @Test func aRunActionStartsTheCommandWithTheGestureInItsEnvironment() throws {
-        let output = TestServer.runtimeDirectory + "/gesture-\(UUID().uuidString.prefix(8))"
-        let server = try Self.server([
-            GestureBinding(name: "launcher", recognizer: EdgeSwipe(edge: .bottom), action: .run("env | grep ^TACTILE_GESTURE | sort > \(output)")),
-        ])
-        let client = try TestClient(socket: server.socket)
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(640), f(795))
-            tactile_test_input_v1_touch_motion(input, 1, f(640), f(700))
-            tactile_test_input_v1_touch_frame(input)
-        }
-        var text = ""
-        for _ in 0..<100 where !text.contains("TACTILE_GESTURE_Y") {
-            usleep(20_000)
-            text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        }
-        #expect(text.split(separator: "\n").map(String.init) == [
-            "TACTILE_GESTURE=launcher", "TACTILE_GESTURE_COUNT=1", "TACTILE_GESTURE_DX=0.0", "TACTILE_GESTURE_DY=-95.0",
-            "TACTILE_GESTURE_SCALE=1.0", "TACTILE_GESTURE_STATE=began", "TACTILE_GESTURE_X=640.0", "TACTILE_GESTURE_Y=700.0",
-        ])
     }
 }
 

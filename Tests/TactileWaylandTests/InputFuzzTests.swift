@@ -1,6 +1,7 @@
 import BenchmarkScenes
 import CWaylandClient
 import Foundation
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 

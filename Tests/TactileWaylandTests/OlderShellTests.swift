@@ -1,4 +1,5 @@
 import CWaylandClient
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 

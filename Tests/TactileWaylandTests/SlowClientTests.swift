@@ -1,5 +1,6 @@
 import CWaylandClient
 import Foundation
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 

@@ -1,5 +1,6 @@
 import CWaylandClient
 import Foundation
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 
@@ -55,7 +56,7 @@ import WaylandProtocols
     }
 
     @Test func theOutputAdvertisesTheConfiguredSize() throws {
-        let small = try TestServer(.init(outputSize: .init(width: 800, height: 480), enablesTestInput: true))
+        let small = try TestServer(headless: .init(outputs: [.init(width: 800, height: 480)], testInput: true))
         let info = try ClientProcess(["wayland-info"], socket: small.socket)
         defer { info.stop() }
         let output = try info.waitForExit()

@@ -1,6 +1,7 @@
 import Foundation
 import Responder
 import TactileWayland
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 
@@ -47,7 +48,7 @@ import WaylandProtocols
     /// wl_touch.cancel, and nothing of the touch after it (no motion, no up).
     @Test func wevSeesAWinningEdgeSwipeAsACancel() throws {
         let server = try TestServer(ServerConfiguration(
-            enablesTestInput: true, gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
+            gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
         ))
         let injector = try TestClient(socket: server.socket, devices: [])
         let wev = try ClientProcess(["stdbuf", "-oL", "wev"], socket: server.socket)
@@ -74,7 +75,7 @@ import WaylandProtocols
     /// the press, then a leave, and no release.
     @Test func footSeesAWinningEdgeSwipeEndItsEmulatedPressWithALeave() throws {
         let server = try TestServer(ServerConfiguration(
-            enablesTestInput: true, gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
+            gestures: [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
         ))
         let injector = try TestClient(socket: server.socket, devices: [])
         let foot = try ClientProcess(["foot", "sleep", "60"], socket: server.socket, protocolLog: true)

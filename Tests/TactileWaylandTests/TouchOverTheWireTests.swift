@@ -1,9 +1,8 @@
 import CWaylandClient
+@testable import TactileTestSupport
 import Testing
 import WaylandProtocols
 
-/// wl_fixed_t of a coordinate: 24.8 fixed point.
-func f(_ value: Double) -> wl_fixed_t { wl_fixed_t(value * 256) }
 
 /// Touch ownership (DESIGN.md §1.2) as real clients see it over a real socket.
 @Suite struct TouchOverTheWireTests {

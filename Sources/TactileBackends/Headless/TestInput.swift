@@ -1,0 +1,65 @@
+import CWaylandServer
+import Responder
+import TactileWayland
+import WaylandProtocols
+
+/// tactile_test_input_v1 (protocol/tactile-test-input-v1.xml): every request becomes one
+/// input event, stamped with the server's clock and routed as a device's would be. Input
+/// for a server with no devices, so tests and scripts (`tactile inject`) can drive it.
+final class TestInput {
+    private let host: any BackendHost
+    private var global: Global?
+
+    init(host: any BackendHost) {
+        self.host = host
+        global = Global(display: host.display, interface: tactile_tactile_test_input_v1_interface(), version: 1, context: self, requests: Self.requests)
+    }
+
+    private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
+        guard let input = Global.context(of: resource, as: TestInput.self) else { return }
+        input.host.handle(make(input.host.currentTime))
+    }
+
+    private static func pressState(_ resource: OpaquePointer?, _ raw: UInt32) -> PressState? {
+        switch raw {
+        case 0: return .released
+        case 1: return .pressed
+        default:
+            tactile_post_error(resource, TACTILE_TEST_INPUT_V1_ERROR_INVALID_STATE.rawValue, "state \(raw) is neither 0 (released) nor 1 (pressed)")
+            return nil
+        }
+    }
+
+    private static func point(_ x: wl_fixed_t, _ y: wl_fixed_t) -> Point {
+        Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+    }
+
+    static let requests = RequestTable(tactile_test_input_v1_interface(
+        destroy: destroyResource,
+        touch_down: { _, r, id, x, y in inject(r) { .touchDown(id: id, global: point(x, y), time: $0) } },
+        touch_motion: { _, r, id, x, y in inject(r) { .touchMotion(id: id, global: point(x, y), time: $0) } },
+        touch_up: { _, r, id in inject(r) { .touchUp(id: id, time: $0) } },
+        touch_cancel: { _, r, id in inject(r) { .touchCancel(id: id, time: $0) } },
+        touch_frame: { _, r in inject(r) { _ in .touchFrame } },
+        pointer_motion: { _, r, x, y in inject(r) { .pointerMotion(global: point(x, y), time: $0) } },
+        pointer_button: { _, r, button, state in
+            guard let state = pressState(r, state) else { return }
+            inject(r) { .pointerButton(button: button, state: state, time: $0) }
+        },
+        pointer_axis: { _, r, h, v, h120, v120 in
+            let motion = AxisMotion(source: .wheel, horizontal: wl_fixed_to_double(h), vertical: wl_fixed_to_double(v),
+                                    horizontalValue120: h120, verticalValue120: v120)
+            inject(r) { .pointerAxis(motion, time: $0) }
+        },
+        key: { _, r, key, state in
+            guard let state = pressState(r, state) else { return }
+            inject(r) { .key(key: key, state: state, time: $0) }
+        },
+        move_toplevel: { _, r, surface, x, y in
+            guard let input = Global.context(of: r, as: TestInput.self) else { return }
+            guard input.host.placeToplevel(surface, at: Position(x: Int(x), y: Int(y))) else {
+                return tactile_post_error(r, TACTILE_TEST_INPUT_V1_ERROR_NOT_TOPLEVEL.rawValue, "move_toplevel needs a toplevel surface (xdg_toplevel or wl_shell)")
+            }
+        }
+    ))
+}

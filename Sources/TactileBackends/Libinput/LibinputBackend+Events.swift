@@ -1,0 +1,167 @@
+import CLibinput
+import Responder
+import TactileWayland
+
+/// What the backend remembers of one device: its name for the log, and what it can do for
+/// the seat's capabilities.
+struct InputDevice {
+    let name: String
+    let capabilities: InputCapabilities
+}
+
+extension LibinputBackend {
+    func handle(_ event: OpaquePointer) {
+        let type = libinput_event_get_type(event)
+        switch type {
+        case LIBINPUT_EVENT_DEVICE_ADDED: deviceAdded(libinput_event_get_device(event))
+        case LIBINPUT_EVENT_DEVICE_REMOVED: deviceRemoved(libinput_event_get_device(event))
+        case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION, LIBINPUT_EVENT_TOUCH_UP, LIBINPUT_EVENT_TOUCH_CANCEL, LIBINPUT_EVENT_TOUCH_FRAME:
+            touch(libinput_event_get_touch_event(event), type)
+        case LIBINPUT_EVENT_POINTER_MOTION, LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE, LIBINPUT_EVENT_POINTER_BUTTON,
+             LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER, LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
+            pointer(libinput_event_get_pointer_event(event), type)
+        case LIBINPUT_EVENT_KEYBOARD_KEY:
+            key(libinput_event_get_keyboard_event(event))
+        default:
+            // LIBINPUT_EVENT_POINTER_AXIS repeats the three scroll events above for older
+            // callers; gestures, tablets and switches have no wl_seat counterpart here.
+            break
+        }
+    }
+
+    private func touch(_ event: OpaquePointer, _ type: libinput_event_type) {
+        guard type != LIBINPUT_EVENT_TOUCH_FRAME else { return host.handle(.touchFrame) }
+        let time = Instant(microseconds: libinput_event_touch_get_time_usec(event))
+        // Seat slots are unique across the seat's devices, so they serve as touch ids.
+        let id = libinput_event_touch_get_seat_slot(event)
+        switch type {
+        case LIBINPUT_EVENT_TOUCH_DOWN:
+            host.handle(.touchDown(id: id, global: outputPoint(event), time: time))
+        case LIBINPUT_EVENT_TOUCH_MOTION:
+            host.handle(.touchMotion(id: id, global: outputPoint(event), time: time))
+        case LIBINPUT_EVENT_TOUCH_UP:
+            host.handle(.touchUp(id: id, time: time))
+        default:
+            // Also what a touch still down on an unplugged device gets: libinput cancels it
+            // before it reports the device removed.
+            host.handle(.touchCancel(id: id, time: time))
+        }
+    }
+
+    /// libinput scales the device's axis range onto the size we give it (calibration has
+    /// already been applied by then): the device's output, placed where it lies in the layout.
+    private func outputPoint(_ event: OpaquePointer) -> Point {
+        let rect = outputRect(of: libinput_event_get_device(libinput_event_touch_get_base_event(event)))
+        return Point(
+            x: Double(rect.x) + libinput_event_touch_get_x_transformed(event, UInt32(clamping: rect.width)),
+            y: Double(rect.y) + libinput_event_touch_get_y_transformed(event, UInt32(clamping: rect.height))
+        )
+    }
+
+    /// The layout rectangle of the output `device` maps to: the one its settings name, else
+    /// the first; empty with no output.
+    private func outputRect(of device: OpaquePointer?) -> Rect {
+        let layout = host.outputLayout
+        let named = device.flatMap { mappedOutputs[$0] }.flatMap { name in layout.first { $0.description.name == name } }
+        return (named ?? layout.first)?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    /// Relative motion moves the cursor within the output it is on; it crosses to a
+    /// neighbour where the layout continues, and stops at the layout's outer edges.
+    private func moved(by dx: Double, _ dy: Double) -> Point {
+        let target = Point(x: cursor.x + dx, y: cursor.y + dy)
+        let layout = host.outputLayout.map(\.rect)
+        if layout.contains(where: { $0.contains(target) }) { return target }
+        guard let current = layout.first(where: { $0.contains(cursor) }) ?? layout.first else { return cursor }
+        // The last pixel is the furthest it goes.
+        return Point(
+            x: min(max(target.x, Double(current.x)), Double(current.maxX - 1)),
+            y: min(max(target.y, Double(current.y)), Double(current.maxY - 1))
+        )
+    }
+
+    private func pointer(_ event: OpaquePointer, _ type: libinput_event_type) {
+        let time = Instant(microseconds: libinput_event_pointer_get_time_usec(event))
+        switch type {
+        case LIBINPUT_EVENT_POINTER_MOTION:
+            cursor = moved(by: libinput_event_pointer_get_dx(event), libinput_event_pointer_get_dy(event))
+            host.handle(.pointerMotion(global: cursor, time: time))
+        case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+            let rect = outputRect(of: libinput_event_get_device(libinput_event_pointer_get_base_event(event)))
+            cursor = Point(
+                x: Double(rect.x) + libinput_event_pointer_get_absolute_x_transformed(event, UInt32(clamping: rect.width)),
+                y: Double(rect.y) + libinput_event_pointer_get_absolute_y_transformed(event, UInt32(clamping: rect.height))
+            )
+            host.handle(.pointerMotion(global: cursor, time: time))
+        case LIBINPUT_EVENT_POINTER_BUTTON:
+            // Count 1 on press and 0 on release: two mice holding one button act as one.
+            let count = libinput_event_pointer_get_seat_button_count(event)
+            let pressed = libinput_event_pointer_get_button_state(event) == LIBINPUT_BUTTON_STATE_PRESSED
+            guard pressed ? count == 1 : count == 0 else { return }
+            host.handle(.pointerButton(button: libinput_event_pointer_get_button(event), state: pressed ? .pressed : .released, time: time))
+        default:
+            host.handle(.pointerAxis(scroll(event, type), time: time))
+        }
+    }
+
+    private func scroll(_ event: OpaquePointer, _ type: libinput_event_type) -> AxisMotion {
+        let source: AxisMotion.Source = switch type {
+        case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL: .wheel
+        case LIBINPUT_EVENT_POINTER_SCROLL_FINGER: .finger
+        default: .continuous
+        }
+        func value(_ axis: libinput_pointer_axis) -> (Double, Int32)? {
+            guard libinput_event_pointer_has_axis(event, axis) != 0 else { return nil }
+            let v120 = source == .wheel ? Int32(libinput_event_pointer_get_scroll_value_v120(event, axis)) : 0
+            return (libinput_event_pointer_get_scroll_value(event, axis), v120)
+        }
+        let horizontal = value(LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL)
+        let vertical = value(LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL)
+        // A finger or continuous scroll ends with a zero on each axis it ran along.
+        var stops: AxisMotion.Axes = []
+        if source != .wheel, horizontal?.0 == 0 { stops.insert(.horizontal) }
+        if source != .wheel, vertical?.0 == 0 { stops.insert(.vertical) }
+        return AxisMotion(
+            source: source, horizontal: horizontal?.0 ?? 0, vertical: vertical?.0 ?? 0,
+            horizontalValue120: horizontal?.1 ?? 0, verticalValue120: vertical?.1 ?? 0, stops: stops
+        )
+    }
+
+    private func key(_ event: OpaquePointer) {
+        let time = Instant(microseconds: libinput_event_keyboard_get_time_usec(event))
+        let pressed = libinput_event_keyboard_get_key_state(event) == LIBINPUT_KEY_STATE_PRESSED
+        // As with buttons: only the first press and the last release of a key across keyboards.
+        let count = libinput_event_keyboard_get_seat_key_count(event)
+        guard pressed ? count == 1 : count == 0 else { return }
+        host.handle(.key(key: libinput_event_keyboard_get_key(event), state: pressed ? .pressed : .released, time: time))
+    }
+
+    // MARK: Hotplug
+
+    private func deviceAdded(_ device: OpaquePointer?) {
+        guard let device else { return }
+        var capabilities: InputCapabilities = []
+        if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 { capabilities.insert(.touch) }
+        if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER) != 0 { capabilities.insert(.pointer) }
+        if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0 { capabilities.insert(.keyboard) }
+        let name = String(cString: libinput_device_get_name(device))
+        devices[device] = InputDevice(name: name, capabilities: capabilities)
+        let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
+        logger.info("device added: \(name) (\(capabilities.names))\(applied.isEmpty ? "" : "; " + applied.joined(separator: ", "))")
+    }
+
+    /// By now libinput has cancelled the device's touches and released its keys and buttons,
+    /// as events of their own; what is left is the seat's capabilities, after the batch.
+    private func deviceRemoved(_ device: OpaquePointer?) {
+        guard let device, let removed = devices.removeValue(forKey: device) else { return }
+        mappedOutputs[device] = nil
+        logger.info("device removed: \(removed.name)")
+    }
+}
+
+extension InputCapabilities {
+    var names: String {
+        let names = [(InputCapabilities.touch, "touch"), (.pointer, "pointer"), (.keyboard, "keyboard")].filter { contains($0.0) }.map(\.1)
+        return names.isEmpty ? "no seat capability" : names.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,101 @@
+import Glibc
+import Logging
+import Responder
+import TactileWayland
+
+/// What the configured gestures do (`GestureBinding.action`): run a command, focus the next
+/// window, close the focused one. The server publishes gesture events; acting on them is
+/// the host's, so process spawning and its environment live here, not in the protocol layer.
+public final class GestureActions: GestureDelegate {
+    /// Strong: the reaper's timer lives on the server's loop, which must outlive it (the
+    /// server holds its delegate weakly, so there is no cycle).
+    private let server: WaylandServer
+    private let logger: Logger
+    /// The socket a started command connects to, as WAYLAND_DISPLAY.
+    private let socketName: String?
+    /// Commands started and not reaped yet.
+    private var commands: [pid_t] = []
+    /// Reaps exited commands while any runs, so none lingers as a zombie.
+    private var reaper: EventSource?
+
+    /// Acts on `server`'s gestures for as long as it is kept.
+    public init(server: WaylandServer, socketName: String?, logger: Logger) {
+        self.server = server
+        self.socketName = socketName
+        self.logger = logger
+        server.gestureDelegate = self
+    }
+
+    public func gesture(_ event: GestureEvent, of binding: GestureBinding) {
+        let acts = switch event.state {
+        case .recognized: true
+        case .began: binding.actsWhen == .recognized
+        case .ended: binding.actsWhen == .ended
+        default: false
+        }
+        guard acts else { return }
+        switch binding.action {
+        case .none: break
+        case .run(let command): run(command, for: binding, event)
+        case .focusNext: server.focusNextWindow()
+        case .closeFocused: server.closeFocusedWindow()
+        }
+    }
+
+    private func run(_ command: String, for binding: GestureBinding, _ event: GestureEvent) {
+        let d = event.detail
+        var environment = currentEnvironment().filter { !$0.hasPrefix("TACTILE_GESTURE") && !($0.hasPrefix("WAYLAND_DISPLAY=") && socketName != nil) }
+        environment += [
+            "TACTILE_GESTURE=\(binding.name)", "TACTILE_GESTURE_STATE=\(event.state)",
+            "TACTILE_GESTURE_X=\(d.location.x)", "TACTILE_GESTURE_Y=\(d.location.y)",
+            "TACTILE_GESTURE_DX=\(d.translation.x)", "TACTILE_GESTURE_DY=\(d.translation.y)",
+            "TACTILE_GESTURE_SCALE=\(d.scale)", "TACTILE_GESTURE_COUNT=\(d.count)",
+        ]
+        if let socketName { environment.append("WAYLAND_DISPLAY=\(socketName)") }
+        guard let pid = spawnShell(command, environment: environment) else {
+            return logger.error("gesture '\(binding.name)': could not start `\(command)`: \(String(cString: strerror(errno)))")
+        }
+        logger.info("gesture '\(binding.name)': started `\(command)` (pid \(pid))")
+        commands.append(pid)
+        if reaper == nil { reaper = server.makeTimer { [unowned self] in reap() } }
+        reaper?.arm(milliseconds: Self.reapPeriod)
+    }
+
+    private static let reapPeriod: Int32 = 100
+
+    private func reap() {
+        commands.removeAll { pid in
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) != 0
+        }
+        if !commands.isEmpty { reaper?.arm(milliseconds: Self.reapPeriod) }
+    }
+}
+
+private func currentEnvironment() -> [String] {
+    var result: [String] = []
+    var cursor = environ
+    while let entry = cursor.pointee {
+        result.append(String(cString: entry))
+        cursor += 1
+    }
+    return result
+}
+
+/// posix_spawn of `/bin/sh -c command`; nil (with errno set) if it could not start.
+private func spawnShell(_ command: String, environment: [String]) -> pid_t? {
+    let words: [String] = ["/bin/sh", "-c", command]
+    let argv = words.map { strdup($0) as UnsafeMutablePointer<CChar>? } + [nil]
+    let envp = environment.map { strdup($0) as UnsafeMutablePointer<CChar>? } + [nil]
+    defer {
+        for p in argv { free(p) }
+        for p in envp { free(p) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp)
+    guard result == 0 else {
+        errno = result
+        return nil
+    }
+    return pid
+}

@@ -1,0 +1,54 @@
+import Responder
+
+/// What a backend may ask of the server it serves, and all it sees of it: input events in,
+/// fds and timers on the server's loop, outputs and seat capabilities announced, frames
+/// reported shown. The server is the one implementation; a backend holds it as this
+/// protocol, so a new backend (nested, KMS) needs nothing more of the server than the others.
+///
+/// Everything here runs on the server's thread, as the backend's callbacks do.
+public protocol BackendHost: AnyObject {
+    /// Now, on the monotonic clock that libinput's event times use too.
+    var currentTime: Instant { get }
+
+    /// Routes one input event (global layout coordinates) to clients.
+    func handle(_ event: InputEvent)
+
+    /// The kinds of device the seat has now, as wl_seat.capabilities tells clients.
+    func setSeatCapabilities(_ capabilities: InputCapabilities)
+
+    /// Calls `onReadable` whenever `fd` can be read, for as long as the source is kept.
+    func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource
+
+    /// A timer on the server's loop, disarmed until `EventSource.arm(milliseconds:)`.
+    func makeTimer(_ fire: @escaping () -> Void) -> EventSource
+
+    /// Announces an output: clients see a wl_output global, and windows may go there. It is
+    /// placed at `description.position`, or to the right of the outputs already there.
+    func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID
+
+    /// The output went (unplugged, closed): its windows move to another output, clients see
+    /// its wl_output go.
+    func removeOutput(_ output: OutputID)
+
+    /// A frame asked for with `OutputPresenter.present` is on screen: clients' frame
+    /// callbacks complete with this time.
+    func outputPresented(_ output: OutputID, at time: Instant)
+
+    /// The outputs and where they lie in the global layout, in the order they were added.
+    var outputLayout: [PlacedOutput] { get }
+
+    /// The wl_display, for a backend that offers clients a protocol of its own (the headless
+    /// backend's test input).
+    var display: OpaquePointer { get }
+
+    /// Moves the window of a toplevel wl_surface (xdg_toplevel or wl_shell) so that its
+    /// window geometry starts at `position`; false for a surface that is no toplevel.
+    func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool
+}
+
+/// The backend side of an output: asked to show a new frame when clients changed what the
+/// output shows, and to answer with `BackendHost.outputPresented` once it is shown (at the
+/// next vblank, the parent compositor's frame callback, or a timer when headless).
+public protocol OutputPresenter: AnyObject {
+    func present(_ output: OutputID)
+}

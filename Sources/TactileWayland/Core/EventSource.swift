@@ -1,0 +1,60 @@
+import CWaylandServer
+
+/// Something the server's event loop calls back: an fd becoming readable, a timer, a signal.
+/// Releasing it removes the libwayland event source (which nothing else frees) and the
+/// closure (which may reach its owner unowned), so an owner keeps its sources exactly as
+/// long as it wants their callbacks.
+///
+/// A source handed out of the server keeps the server (`loopOwner`), and so its loop,
+/// alive: however its holder's references are released, the loop goes last. The server's
+/// own sources keep nothing, or the server would keep itself.
+public final class EventSource {
+    private let callback: Unmanaged<Callback>
+    private var source: OpaquePointer?
+    private let loopOwner: AnyObject?
+
+    private init(_ fire: @escaping () -> Void, loopOwner: AnyObject?, add: (UnsafeMutableRawPointer) -> OpaquePointer?) {
+        callback = Unmanaged.passRetained(Callback(fire))
+        self.loopOwner = loopOwner
+        source = add(callback.toOpaque())
+    }
+
+    /// Calls `fire` whenever `fd` can be read.
+    static func readable(_ fd: Int32, on loop: OpaquePointer, loopOwner: AnyObject?, _ fire: @escaping () -> Void) -> EventSource {
+        EventSource(fire, loopOwner: loopOwner) { data in
+            wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE), { _, _, data in Callback.run(data) }, data)
+        }
+    }
+
+    /// Calls `fire` once each time the timer, armed with `arm(milliseconds:)`, runs out.
+    static func timer(on loop: OpaquePointer, loopOwner: AnyObject?, _ fire: @escaping () -> Void) -> EventSource {
+        EventSource(fire, loopOwner: loopOwner) { data in wl_event_loop_add_timer(loop, { data in Callback.run(data) }, data) }
+    }
+
+    /// Calls `fire` on the loop when `signal` arrives (libwayland blocks it on this thread and
+    /// reads it from a signalfd).
+    static func signal(_ signal: Int32, on loop: OpaquePointer, loopOwner: AnyObject?, _ fire: @escaping () -> Void) -> EventSource {
+        EventSource(fire, loopOwner: loopOwner) { data in wl_event_loop_add_signal(loop, signal, { _, data in Callback.run(data) }, data) }
+    }
+
+    /// A timer's next firing, `milliseconds` from now; 0 disarms it.
+    public func arm(milliseconds: Int32) {
+        if let source { wl_event_source_timer_update(source, milliseconds) }
+    }
+
+    deinit {
+        if let source { wl_event_source_remove(source) }
+        callback.release()
+    }
+}
+
+/// The closure an event source calls, kept at a stable address for libwayland.
+private final class Callback {
+    let fire: () -> Void
+    init(_ fire: @escaping () -> Void) { self.fire = fire }
+
+    static func run(_ data: UnsafeMutableRawPointer?) -> Int32 {
+        Unmanaged<Callback>.fromOpaque(data!).takeUnretainedValue().fire()
+        return 0
+    }
+}

@@ -1,0 +1,55 @@
+import CWaylandServer
+
+/// A Wayland global. Every resource a client binds of it gets the global's request table and
+/// `context` (the object its requests act on: the server, the seat, an output) as user data,
+/// unretained: the context outlives the display's resources.
+///
+/// libwayland's bind callback is a C function pointer with one data pointer; this object is
+/// that pointer, so each global says what it does on bind in a closure instead of a
+/// hand-written C trampoline.
+public final class Global {
+    public typealias Bound = (_ resource: OpaquePointer, _ client: OpaquePointer) -> Void
+
+    private(set) var global: OpaquePointer?
+    private let interface: UnsafePointer<wl_interface>
+    private let requests: RequestTable
+    private let context: UnsafeMutableRawPointer
+    private let bound: Bound?
+    private let destroyed: wl_resource_destroy_func_t?
+
+    public init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, context: AnyObject,
+         requests: RequestTable, destroyed: wl_resource_destroy_func_t? = nil, bound: Bound? = nil) {
+        self.interface = interface
+        self.requests = requests
+        self.context = Unmanaged.passUnretained(context).toOpaque()
+        self.bound = bound
+        self.destroyed = destroyed
+        global = wl_global_create(display, interface, version, Unmanaged.passUnretained(self).toOpaque()) { client, data, version, id in
+            guard let client, let data else { return }
+            Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().bind(client, version, id)
+        }
+    }
+
+    private func bind(_ client: OpaquePointer, _ version: UInt32, _ id: UInt32) {
+        guard let resource = wl_resource_create(client, interface, Int32(version), id) else {
+            return wl_client_post_no_memory(client)
+        }
+        wl_resource_set_implementation(resource, requests.pointer, context, destroyed)
+        bound?(resource, client)
+    }
+
+    /// Withdraws the global: clients see wl_registry.global_remove, and resources already
+    /// bound stay valid (and inert) until their clients release them. libwayland frees the
+    /// global with the display, so a client binding it at the same moment is not refused.
+    func remove() {
+        guard let global else { return }
+        wl_global_remove(global)
+        self.global = nil
+    }
+
+    /// The context object of a resource bound from a global whose context is a `T`.
+    public static func context<T: AnyObject>(of resource: OpaquePointer?, as type: T.Type = T.self) -> T? {
+        guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }
+        return Unmanaged<T>.fromOpaque(data).takeUnretainedValue()
+    }
+}

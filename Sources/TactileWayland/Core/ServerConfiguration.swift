@@ -1,0 +1,45 @@
+import Responder
+
+/// What the server is told at start-up (by the CLI, or by a test); the outputs and input
+/// devices are the backends'.
+public struct ServerConfiguration: Sendable {
+    /// Maximize every toplevel to its output instead of cascading them (`DefaultWindowPolicy`).
+    public var kioskMode: Bool
+    /// A toplevel takes keyboard focus when it first maps. Off for a kiosk whose background
+    /// helpers must not take the keyboard from the app the user is typing in.
+    public var focusesNewWindows: Bool
+    /// Keyboard layout; nil fields fall back to XKB_DEFAULT_* and then xkbcommon's defaults.
+    public var keyboardLayout: KeyboardLayout
+    public var routingPolicy: RoutingPolicy
+    /// System gestures on the output, in the order they are offered touches.
+    public var gestures: [GestureBinding]
+
+    public init(
+        kioskMode: Bool = false,
+        keyboardLayout: KeyboardLayout = KeyboardLayout(), routingPolicy: RoutingPolicy = RoutingPolicy(),
+        gestures: [GestureBinding] = [], focusesNewWindows: Bool = true
+    ) {
+        self.focusesNewWindows = focusesNewWindows
+        self.gestures = gestures
+        self.kioskMode = kioskMode
+        self.keyboardLayout = keyboardLayout
+        self.routingPolicy = routingPolicy
+    }
+}
+
+/// An XKB rule set, model, layout, variant and options (RMLVO); nil means "the default".
+public struct KeyboardLayout: Sendable, Hashable {
+    public var rules: String?
+    public var model: String?
+    public var layout: String?
+    public var variant: String?
+    public var options: String?
+
+    public init(rules: String? = nil, model: String? = nil, layout: String? = nil, variant: String? = nil, options: String? = nil) {
+        self.rules = rules
+        self.model = model
+        self.layout = layout
+        self.variant = variant
+        self.options = options
+    }
+}

@@ -1,0 +1,95 @@
+import CWaylandServer
+import Responder
+
+/// Every routing step goes through `route`: the core decides and the sink writes, then the
+/// server does what follows from what was written, in one order for every step.
+extension WaylandServer {
+    /// Runs `step` on the core, then: a press on another client dismisses grabbing popups;
+    /// the activated window follows keyboard focus; the gestures' events are published and
+    /// their timer re-armed.
+    func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
+        var sink = ProtocolSink(seat: seat, surfaces: surfaces, logger: logger)
+        step(&router, &sink)
+        if let client = sink.pressed { pressDelivered(to: client) }
+        updateActivation()
+        gestures.publish(sink.gestureEvents, server: self)
+    }
+
+    /// Routes one input event from a backend. Keys also drive the XKB state, so the focused
+    /// client hears about modifier changes; a key the core refuses does not touch it.
+    public func handle(_ event: InputEvent) {
+        var modifiersChanged = false
+        if case .key(let key, let state, _) = event, router.changesHeldKeys(key: key, state: state) {
+            modifiersChanged = seat.updateModifiers(key: key, state: state)
+        }
+        route { router, sink in router.handle(event, sink: &sink) }
+        continueInteractiveGrab()
+        if modifiersChanged, let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) {
+            seat.sendModifiers(to: client)
+        }
+    }
+
+    /// Applies a scene change and sends what it causes (touches ended, pointer re-entered).
+    /// During a commit the change waits for the commit's others (`inSceneBatch`).
+    func updateScene(_ change: @escaping (inout Scene) -> Void) {
+        if sceneBatch != nil { return sceneBatch!.changes.append(change) }
+        route { router, sink in router.updateScene(sink: &sink, change) }
+    }
+
+    /// Runs `body`, collecting its scene changes, and applies them as one: the core settles
+    /// touches and pointer focus once, on the finished state. Then what waited for the scene
+    /// (`afterScene`) runs. Nested batches join the outer one.
+    func inSceneBatch(_ body: () -> Void) {
+        guard sceneBatch == nil else { return body() }
+        sceneBatch = SceneBatch()
+        body()
+        let batch = sceneBatch!
+        sceneBatch = nil
+        if !batch.changes.isEmpty {
+            route { router, sink in router.updateScene(sink: &sink) { scene in for change in batch.changes { change(&scene) } } }
+        }
+        for then in batch.then { then() }
+    }
+
+    /// Runs `work` once the scene shows the batch under way, or now without one.
+    func afterScene(_ work: @escaping () -> Void) {
+        if sceneBatch != nil { return sceneBatch!.then.append(work) }
+        work()
+    }
+
+    /// The surface whose node `node` is; nil for a node that is gone.
+    func surface(at node: NodeID) -> Surface? { surfaces.surface(at: node) }
+
+    /// Moves keyboard focus by policy; nil unfocuses.
+    func focusKeyboard(on node: NodeID?) {
+        route { router, sink in router.setKeyboardFocus(node, sink: &sink) }
+    }
+
+    /// Moves keyboard focus off `node` (with a leave), if it is there.
+    func unfocusKeyboard(from node: NodeID) {
+        guard router.keyboardFocus == node else { return }
+        focusKeyboard(on: nil)
+    }
+}
+
+/// Scene changes waiting for the end of a commit, and what waits for them.
+struct SceneBatch {
+    var changes: [(inout Scene) -> Void] = []
+    var then: [() -> Void] = []
+}
+
+/// The surface behind each scene node, by `NodeID.slot`. A value, so a routing step's sink
+/// holds the map as it was when the step began.
+struct SurfaceIndex {
+    private var bySlot: [Int: Surface] = [:]
+
+    /// Nil for a node that is gone, even when its slot now holds another surface's node.
+    func surface(at node: NodeID) -> Surface? {
+        guard let surface = bySlot[node.slot], surface.node == node else { return nil }
+        return surface
+    }
+
+    mutating func set(_ surface: Surface?, at node: NodeID) { bySlot[node.slot] = surface }
+
+    var all: Dictionary<Int, Surface>.Values { bySlot.values }
+}

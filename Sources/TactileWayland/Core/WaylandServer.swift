@@ -1,0 +1,125 @@
+import CWaylandServer
+import Glibc
+import Logging
+import Responder
+
+/// The Wayland server: one wl_display with its globals, the routing core, and the objects
+/// that hold the rest: the clients, the seat, the outputs, the windows, the gestures.
+///
+/// Confined to the thread that runs its event loop: every request handler, timer and input
+/// event runs there, one at a time, so nothing inside needs a lock.
+public final class WaylandServer {
+    public let display: OpaquePointer
+    public let configuration: ServerConfiguration
+    let logger: Logger
+    var router: InputRouter
+    let clients: Clients
+    /// The surface behind each scene node.
+    var surfaces = SurfaceIndex()
+    let seat: Seat
+    let outputs = Outputs()
+    let windows: Windows
+    let gestures: Gestures
+    /// The globals that live as long as the server (the seat and outputs hold their own).
+    private var globals: [Global] = []
+    /// Scene changes of the commit being applied, made in one step when it is done.
+    var sceneBatch: SceneBatch?
+
+    public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
+        guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
+        self.display = display
+        self.logger = logger
+        self.configuration = configuration
+        // The root grows with the outputs' layout (`addOutput`); without one, nothing is hit.
+        router = InputRouter(scene: Scene(root: .compositor(size: .zero)), policy: configuration.routingPolicy)
+        let keymap = Keymap(layout: configuration.keyboardLayout)
+        if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
+        windows = Windows(policy: DefaultWindowPolicy(kiosk: configuration.kioskMode, focusesNewWindows: configuration.focusesNewWindows))
+        gestures = Gestures(bindings: configuration.gestures)
+        // Filled in below, once every stored property is: they call back into the server.
+        clients = Clients(display: display)
+        seat = Seat(display: display, keymap: keymap)
+        wl_display_init_shm(display)
+        clients.disconnected = { [unowned self] in forget($0) }
+        seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
+        globals = makeGlobals()
+        gestures.install(on: self)
+    }
+
+    deinit {
+        shutDown()
+        // The server's own event sources go before the loop they are on.
+        gestures.stop()
+        wl_display_destroy(display)
+    }
+
+    /// Listens on `$XDG_RUNTIME_DIR/name`, or on the first free `wayland-N` when nil.
+    @discardableResult
+    public func addSocket(named name: String? = nil) throws -> String {
+        if let name {
+            guard wl_display_add_socket(display, name) == 0 else { throw ServerError.socketUnavailable(name) }
+            return name
+        }
+        guard let chosen = wl_display_add_socket_auto(display) else { throw ServerError.socketUnavailable("wayland-N") }
+        return String(cString: chosen)
+    }
+
+    /// Runs the event loop until `terminate()` (from any thread, through `ServerHandle`), then
+    /// disconnects every client.
+    public func run() {
+        wl_display_run(display)
+        shutDown()
+    }
+
+    /// Makes SIGTERM and SIGINT (systemd stopping a kiosk, Ctrl-C) end `run()` after the
+    /// current dispatch, so clients are disconnected in order and the process exits normally.
+    /// libwayland reads the signals from the loop (a signalfd); they are blocked on this
+    /// thread. The signals stop the server for as long as the returned sources are kept.
+    public func stopOnTerminationSignals() -> [EventSource] {
+        [SIGTERM, SIGINT].map { signal in
+            EventSource.signal(signal, on: loop, loopOwner: self) { [unowned self] in
+                logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): disconnecting every client and stopping")
+                wl_display_terminate(display)
+            }
+        }
+    }
+
+    /// Disconnects every client, running their destroy handlers while the server is whole.
+    private func shutDown() {
+        wl_display_destroy_clients(display)
+    }
+
+    /// A handle another thread may keep to stop the loop.
+    public var handle: ServerHandle { ServerHandle(display: display) }
+
+    var loop: OpaquePointer { wl_display_get_event_loop(display) }
+
+    func nextSerial() -> UInt32 { wl_display_next_serial(display) }
+
+    /// A client went away: the core forgets it (its touches end, the pointer re-enters what
+    /// is under it), and so does the seat.
+    private func forget(_ state: ClientState) {
+        route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
+        seat.forget(state.id)
+    }
+}
+
+/// Lets another thread stop a running server; the only thing that crosses threads.
+public struct ServerHandle: @unchecked Sendable {
+    let display: OpaquePointer
+
+    /// Makes `run()` return after the current dispatch (libwayland wakes its loop for this).
+    public func terminate() { wl_display_terminate(display) }
+}
+
+public enum ServerError: Error, CustomStringConvertible {
+    case displayCreationFailed
+    case socketUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .displayCreationFailed: "could not create a Wayland display"
+        case .socketUnavailable(let name): "could not listen on socket \(name) (is XDG_RUNTIME_DIR set and writable, and the name free?)"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+extension WaylandServer {
+    /// tactile_edge_deferral_manager_v1 (protocol/tactile-edge-deferral-v1.xml); the routing
+    /// core enforces the per-edge limit (`RoutingPolicy.edgeDeferralLimit`).
+    static let edgeDeferralManagerRequests = RequestTable(tactile_edge_deferral_manager_v1_interface(
+        destroy: destroyResource,
+        get_edge_deferral: { client, manager, id, surfaceResource in
+            guard let client, let server = WaylandServer.from(manager), let surface = Surface.from(surfaceResource) else { return }
+            guard surface.edgeDeferral == nil else {
+                return tactile_post_error(manager, TACTILE_EDGE_DEFERRAL_MANAGER_V1_ERROR_ALREADY_DEFERRING.rawValue,
+                                          "wl_surface@\(wl_resource_get_id(surfaceResource)) already has a tactile_edge_deferral_v1")
+            }
+            let deferral = EdgeDeferral(surface)
+            guard deferral.bind(client: client, interface: tactile_tactile_edge_deferral_v1_interface(), version: 1, id: id,
+                                implementation: EdgeDeferral.requests), let resource = deferral.resource else { return }
+            surface.edgeDeferral = deferral
+            tactile_edge_deferral_v1_send_limit(resource, UInt32(clamping: Int(server.configuration.routingPolicy.edgeDeferralLimit)))
+        }
+    ))
+}
+
+/// tactile_edge_deferral_v1: sets a surface's deferred regions, as pending surface state.
+final class EdgeDeferral: ResourceObject {
+    private weak var surface: Surface?
+
+    init(_ surface: Surface) { self.surface = surface }
+
+    override func resourceDestroyed() {
+        surface?.stopDeferringEdgeGestures()
+    }
+
+    static let requests = RequestTable(tactile_edge_deferral_v1_interface(
+        destroy: destroyResource,
+        set_region: { _, resource, bits, regionResource in
+            guard let deferral = EdgeDeferral.from(resource) else { return }
+            let known: [(UInt32, Edge)] = [
+                (TACTILE_EDGE_DEFERRAL_V1_EDGE_TOP.rawValue, .top), (TACTILE_EDGE_DEFERRAL_V1_EDGE_BOTTOM.rawValue, .bottom),
+                (TACTILE_EDGE_DEFERRAL_V1_EDGE_LEFT.rawValue, .left), (TACTILE_EDGE_DEFERRAL_V1_EDGE_RIGHT.rawValue, .right),
+            ]
+            let all = known.reduce(0) { $0 | $1.0 }
+            guard bits != 0, bits & ~all == 0 else {
+                return deferral.postError(TACTILE_EDGE_DEFERRAL_V1_ERROR_INVALID_EDGE.rawValue, "edges \(bits) names no edge or an unknown one (top 1, bottom 2, left 4, right 8)")
+            }
+            let region = regionResource.flatMap { WlRegion.from($0)?.region }
+            deferral.surface?.deferEdgeGestures(on: known.filter { bits & $0.0 != 0 }.map(\.1), over: region)
+        }
+    ))
+}

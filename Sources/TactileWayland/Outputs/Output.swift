@@ -1,0 +1,62 @@
+import CWaylandServer
+import Responder
+
+/// One output's wl_output global, the resources clients bound of it, and its frame state.
+final class Output {
+    static let version: Int32 = 4
+
+    let id: OutputID
+    private(set) var placed: PlacedOutput
+    /// Weak: the backend owns its outputs' presenter, and holds the server.
+    weak var presenter: (any OutputPresenter)?
+    /// A frame was asked of the presenter and it has not said it is shown yet.
+    var framePending = false
+    private var global: Global?
+    /// Every wl_output resource bound of this output, for wl_surface.enter and leave.
+    private(set) var resources: [OpaquePointer] = []
+
+    init(id: OutputID, placed: PlacedOutput, presenter: any OutputPresenter, display: OpaquePointer) {
+        self.id = id
+        self.placed = placed
+        self.presenter = presenter
+        global = Global(display: display, interface: tactile_wl_output_interface(), version: Self.version, context: self,
+                        requests: Self.requests, destroyed: { resource in
+                            guard let resource, let output = Global.context(of: resource, as: Output.self) else { return }
+                            output.resources.removeAll { $0 == resource }
+                        }) { [unowned self] resource, _ in
+            resources.append(resource)
+            describe(to: resource)
+        }
+    }
+
+    /// The client's resources of this output (one per wl_registry.bind).
+    func resources(of client: OpaquePointer) -> [OpaquePointer] {
+        resources.filter { wl_resource_get_client($0) == client }
+    }
+
+    /// Withdraws the wl_output global; resources already bound stay until released.
+    func withdraw() {
+        global?.remove()
+        global = nil
+    }
+
+    /// Geometry (position in the layout, physical size, make, model), the one current mode,
+    /// scale, name and description, then done.
+    private func describe(to output: OpaquePointer) {
+        let d = placed.description
+        let version = wl_resource_get_version(output)
+        let clamp = { (value: Int) in Int32(clamping: value) }
+        wl_output_send_geometry(output, clamp(placed.rect.x), clamp(placed.rect.y), clamp(d.physicalSize.width), clamp(d.physicalSize.height),
+                                Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), d.make, d.model, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+        wl_output_send_mode(output, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+                            clamp(d.pixelSize.width), clamp(d.pixelSize.height), d.refresh)
+        if version >= 2 { wl_output_send_scale(output, d.scale) }
+        if version >= 4 {
+            wl_output_send_name(output, d.name)
+            wl_output_send_description(output, d.description)
+        }
+        if version >= 2 { wl_output_send_done(output) }
+    }
+
+    static let requests = RequestTable(wl_output_interface(release: destroyResource))
+}

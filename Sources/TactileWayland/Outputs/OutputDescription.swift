@@ -1,0 +1,53 @@
+import Responder
+
+/// An output as its backend knows it; the server makes it a wl_output and a place in the
+/// global layout.
+public struct OutputDescription: Sendable, Hashable {
+    /// The wl_output name (`HEADLESS-1`, `Virtual-1`), which device settings map touchscreens to.
+    public var name: String
+    public var description: String
+    public var make: String
+    public var model: String
+    /// The current mode, in pixels.
+    public var pixelSize: Size
+    /// Refresh rate in mHz.
+    public var refresh: Int32
+    public var scale: Int32
+    /// In millimetres; zero when unknown.
+    public var physicalSize: Size
+    /// Where its top-left corner lies in the global layout; nil: right of the others.
+    public var position: Position?
+
+    public init(name: String, description: String, make: String, model: String, pixelSize: Size,
+                refresh: Int32 = 60_000, scale: Int32 = 1, physicalSize: Size = .zero, position: Position? = nil) {
+        self.name = name
+        self.description = description
+        self.make = make
+        self.model = model
+        self.pixelSize = pixelSize
+        self.refresh = refresh
+        self.scale = scale
+        self.physicalSize = physicalSize
+        self.position = position
+    }
+
+    /// The size windows see, in logical pixels.
+    public var logicalSize: Size {
+        let scale = Int(max(1, scale))
+        return Size(width: pixelSize.width / scale, height: pixelSize.height / scale)
+    }
+}
+
+/// Names an output for as long as it exists; never reused within one server.
+public struct OutputID: Hashable, Sendable, CustomStringConvertible {
+    let raw: Int
+    public var description: String { "output \(raw)" }
+}
+
+/// An output and the rectangle of the global layout it shows.
+public struct PlacedOutput: Sendable, Hashable {
+    public let id: OutputID
+    public let description: OutputDescription
+    /// In global (layout) coordinates, logical pixels.
+    public let rect: Rect
+}

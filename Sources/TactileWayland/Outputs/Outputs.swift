@@ -1,0 +1,66 @@
+import CWaylandServer
+import Responder
+
+/// The outputs backends announced, laid out in one global coordinate space, and the frame
+/// callbacks waiting for the next frame one of them shows.
+final class Outputs {
+    /// The live outputs, in the order they came.
+    private(set) var live: [Output] = []
+    /// Outputs removed while clients may still hold their wl_output: kept so those
+    /// resources' user data stays valid (outputs come and go rarely; each is small).
+    private var retired: [Output] = []
+    private var nextID = 1
+    /// Committed since the last frame was shown; completed when the next one is.
+    var frameCallbacks: [FrameCallback] = []
+
+    var layout: [PlacedOutput] { live.map(\.placed) }
+
+    /// The layout's extent from the origin: the size of the scene's root.
+    var extent: Size {
+        Size(width: live.map(\.placed.rect.maxX).max() ?? 0, height: live.map(\.placed.rect.maxY).max() ?? 0)
+    }
+
+    /// The first output: where new windows go and what a kiosk window fills.
+    var primary: PlacedOutput? { live.first?.placed }
+
+    func add(_ description: OutputDescription, presenter: any OutputPresenter, display: OpaquePointer) -> Output {
+        // Layout coordinates stay non-negative, as the scene's root starts at the origin.
+        let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
+            ?? Position(x: live.map(\.placed.rect.maxX).max() ?? 0, y: 0)
+        let id = OutputID(raw: nextID)
+        nextID += 1
+        let placed = PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
+        let output = Output(id: id, placed: placed, presenter: presenter, display: display)
+        live.append(output)
+        return output
+    }
+
+    func remove(_ id: OutputID) -> Output? {
+        guard let index = live.firstIndex(where: { $0.id == id }) else { return nil }
+        let output = live.remove(at: index)
+        output.withdraw()
+        retired.append(output)
+        return output
+    }
+
+    func output(_ id: OutputID) -> Output? {
+        live.first { $0.id == id } ?? retired.first { $0.id == id }
+    }
+
+    /// Asks every output without a frame under way for one. Frame callbacks complete at the
+    /// first output that shows it; with no output they wait for one.
+    func scheduleFrame() {
+        for output in live where !output.framePending {
+            output.framePending = true
+            output.presenter?.present(output.id)
+        }
+    }
+
+    /// `id` showed a frame: the callbacks committed before it are done.
+    func presented(_ id: OutputID, at time: Instant) {
+        output(id)?.framePending = false
+        let due = frameCallbacks
+        frameCallbacks.removeAll()
+        for callback in due { callback.complete(at: time.milliseconds) }
+    }
+}

@@ -1,0 +1,64 @@
+import CWaylandServer
+import Responder
+
+/// Outputs come and go as backends say: the scene's root spans their layout, windows on a
+/// removed output move to the first one left, and windows that fill their output follow its size.
+extension WaylandServer {
+    public func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID {
+        let output = outputs.add(description, presenter: presenter, display: display)
+        logger.info("output \(description.name): \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
+        layoutChanged()
+        // Callbacks committed while there was no output were waiting for one.
+        if !outputs.frameCallbacks.isEmpty { outputs.scheduleFrame() }
+        return output.id
+    }
+
+    public func removeOutput(_ id: OutputID) {
+        guard let removed = outputs.remove(id) else { return }
+        logger.info("output \(removed.placed.description.name) removed")
+        if let target = outputs.primary {
+            for (surface, window) in toplevelWindows() where removed.placed.rect.contains(origin: window) {
+                let offset = Position(x: window.x - removed.placed.rect.x, y: window.y - removed.placed.rect.y)
+                let clamped = Position(x: min(max(offset.x, 0), max(target.rect.width - 1, 0)), y: min(max(offset.y, 0), max(target.rect.height - 1, 0)))
+                surface.placeWindow(at: Position(x: target.rect.x + clamped.x, y: target.rect.y + clamped.y))
+            }
+        }
+        layoutChanged()
+    }
+
+    public func outputPresented(_ output: OutputID, at time: Instant) {
+        outputs.presented(output, at: time)
+    }
+
+    public var outputLayout: [PlacedOutput] { outputs.layout }
+
+    /// The output a window at `origin` (global) is on: the one holding the point, else the first.
+    func output(at origin: Position) -> PlacedOutput? {
+        outputs.layout.first { $0.rect.contains(origin: origin) } ?? outputs.primary
+    }
+
+    /// The root spans the layout; windows that fill their output are told its new size; every
+    /// mapped surface enters and leaves outputs as they now lie.
+    private func layoutChanged() {
+        let extent = outputs.extent
+        updateScene { [root = router.scene.root] in $0.update(root) { $0.size = extent } }
+        for (surface, _) in toplevelWindows() { surface.xdgSurface?.toplevel?.layoutChanged() }
+        for surface in surfaces.all { surface.updateOutputs() }
+    }
+
+    /// Each toplevel surface, with its window's origin in global coordinates.
+    private func toplevelWindows() -> [(Surface, Position)] {
+        let (below, above) = router.scene.children(of: router.scene.root)
+        return (below + above).compactMap { id in
+            guard let surface = surface(at: id), let origin = router.scene.absolutePosition(of: id) else { return nil }
+            let window = surface.xdgSurface?.windowOrigin ?? .zero
+            return (surface, Position(x: origin.x + window.x, y: origin.y + window.y))
+        }
+    }
+}
+
+extension Rect {
+    func contains(origin p: Position) -> Bool {
+        p.x >= x && p.x < maxX && p.y >= y && p.y < maxY
+    }
+}

@@ -1,0 +1,62 @@
+import Logging
+import Responder
+
+/// The core's decisions for one routing step, written through the seat. It only writes,
+/// and notes what the server acts on once the step is over (`WaylandServer.route`): the
+/// client last pressed on, and what the gesture recognizers did.
+struct ProtocolSink: DeliverySink {
+    let seat: Seat
+    let surfaces: SurfaceIndex
+    let logger: Logger
+    /// The client a press (touch down, button) last went to in this step.
+    private(set) var pressed: ClientID?
+    private(set) var gestureEvents: [GestureEvent] = []
+
+    mutating func deliver(_ delivery: Delivery) {
+        guard let client = seat.clients[delivery.client] else { return }
+        switch delivery {
+        case .touchDown(_, let node, let id, let local, let time):
+            guard let surface = surface(node) else { return }
+            seat.touchDown(client, surface: surface, id: id, at: local, time: time)
+            pressed = client.id
+        case .touchMotion(_, _, let id, let local, let time): seat.touchMotion(client, id: id, to: local, time: time)
+        case .touchUp(_, let id, let time): seat.touchUp(client, id: id, time: time)
+        case .touchFrame: seat.touchFrame(client)
+        case .touchCancel: seat.touchCancel(client)
+        case .pointerEnter(_, let node, let local):
+            guard let surface = surface(node) else { return }
+            seat.pointerEnter(client, surface: surface, at: local)
+        case .pointerLeave(_, let node):
+            guard let surface = surface(node) else { return }
+            seat.pointerLeave(client, surface: surface)
+        case .pointerMotion(_, _, let local, let time): seat.pointerMotion(client, to: local, time: time)
+        case .pointerButton(_, let button, let state, let time):
+            seat.pointerButton(client, button, state, time: time)
+            if state == .pressed { pressed = client.id }
+        case .pointerAxis(_, let motion, let time): seat.pointerAxis(client, motion, time: time)
+        case .pointerFrame: seat.pointerFrame(client)
+        case .keyboardEnter(_, let node, let keys):
+            guard let surface = surface(node) else { return }
+            seat.keyboardEnter(client, surface: surface, keys: keys)
+        case .keyboardLeave(_, let node):
+            guard let surface = surface(node) else { return }
+            seat.keyboardLeave(client, surface: surface)
+        case .key(_, let key, let state, let time): seat.key(client, key, state, time: time)
+        }
+    }
+
+    private func surface(_ node: NodeID) -> OpaquePointer? { surfaces.surface(at: node)?.resource }
+
+    mutating func gesture(_ event: GestureEvent) {
+        gestureEvents.append(event)
+    }
+
+    /// Refused input and dropped touches, as log lines; nothing reaches a client.
+    mutating func report(_ diagnostic: Diagnostic) {
+        switch diagnostic {
+        case .ignored(let event, let reason): logger.warning("ignored \(event): \(reason)")
+        case .touchDropped(let id, let reason): logger.debug("touch \(id) goes to nobody: \(reason)")
+        case .touchEmulatesPointer(let id, let client): logger.debug("touch \(id) drives the pointer of \(client), which has no wl_touch")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import CWaylandServer
+import Responder
+
+/// wl_keyboard events, to every wl_keyboard of the client; the modifiers come from the
+/// seat's XKB state.
+extension Seat {
+    func keyboardEnter(_ client: SeatClient, surface: OpaquePointer, keys: [UInt32]) {
+        let serial = inputSerial(for: client)
+        withArray(keys) { array in
+            for keyboard in client.keyboards { wl_keyboard_send_enter(keyboard, serial, surface, array) }
+        }
+        sendModifiers(to: client)
+    }
+
+    func keyboardLeave(_ client: SeatClient, surface: OpaquePointer) {
+        let serial = inputSerial(for: client)
+        for keyboard in client.keyboards { wl_keyboard_send_leave(keyboard, serial, surface) }
+    }
+
+    func key(_ client: SeatClient, _ key: UInt32, _ state: PressState, time: Instant) {
+        let serial = inputSerial(for: client)
+        let wire = state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
+        for keyboard in client.keyboards { wl_keyboard_send_key(keyboard, serial, time.milliseconds, key, wire.rawValue) }
+    }
+
+    /// Feeds a key the core takes through the XKB state; true when the modifiers changed.
+    func updateModifiers(key: UInt32, state: PressState) -> Bool {
+        keymap?.update(key: key, state: state) ?? false
+    }
+
+    func sendModifiers(to client: SeatClient) {
+        guard let mods = keymap?.modifiers else { return }
+        let serial = serial()
+        for keyboard in client.keyboards {
+            wl_keyboard_send_modifiers(keyboard, serial, mods.depressed, mods.latched, mods.locked, mods.group)
+        }
+    }
+}
+
+/// A wl_array of the values, alive for the call.
+func withArray<R>(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> R) -> R {
+    var array = wl_array()
+    wl_array_init(&array)
+    defer { wl_array_release(&array) }
+    for value in values {
+        guard let slot = wl_array_add(&array, MemoryLayout<UInt32>.size) else { break }
+        slot.storeBytes(of: value, as: UInt32.self)
+    }
+    return body(&array)
+}

@@ -1,0 +1,183 @@
+import CWaylandServer
+import Responder
+
+/// The seat: the wl_seat global, every client's wl_pointer, wl_keyboard and wl_touch, the
+/// keymap and its XKB state, the capabilities backends announce, and the clipboard. The
+/// core decides who gets an event; the seat writes it (`Seat+Touch`, `+Pointer`,
+/// `+Keyboard`, through `ProtocolSink`).
+final class Seat {
+    static let version: Int32 = 8
+
+    let keymap: Keymap?
+    /// The kinds of input device the seat has, as wl_seat.capabilities tells clients.
+    private(set) var capabilities: InputCapabilities = [.pointer, .keyboard, .touch]
+    /// Each client's seat resources, from its first wl_seat until it disconnects.
+    private(set) var clients: [ClientID: SeatClient] = [:]
+    /// The clipboard's current source, if a client set one.
+    weak var selection: DataSource?
+    /// Tells the core which devices a client listens to.
+    var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
+    private let nextSerial: () -> UInt32
+    private var global: Global?
+
+    init(display: OpaquePointer, keymap: Keymap?) {
+        self.keymap = keymap
+        nextSerial = { wl_display_next_serial(display) }
+        global = Global(display: display, interface: tactile_wl_seat_interface(), version: Self.version, context: self,
+                        requests: Self.requests, destroyed: { resource in
+                            guard let resource, let seat = Global.context(of: resource, as: Seat.self) else { return }
+                            seat.clients.values.first { $0.client == wl_resource_get_client(resource) }?.seats.removeAll { $0 == resource }
+                        }) { [unowned self] resource, client in
+            guard let state = ClientState.of(client) else { return }
+            self.client(state).seats.append(resource)
+            wl_seat_send_capabilities(resource, capabilities.wire)
+            if wl_resource_get_version(resource) >= 2 { wl_seat_send_name(resource, "seat0") }
+        }
+    }
+
+    /// The seat's resources of `state`, made on first use.
+    func client(_ state: ClientState) -> SeatClient {
+        if let known = clients[state.id] { return known }
+        let made = SeatClient(client: state.client, id: state.id)
+        clients[state.id] = made
+        return made
+    }
+
+    /// The client went away; its resources went with it.
+    func forget(_ client: ClientID) {
+        clients[client] = nil
+    }
+
+    /// Whether `serial` is one of the latest input events `client` was sent.
+    func isRecentInput(_ serial: UInt32, of client: ClientID) -> Bool {
+        clients[client]?.inputSerials.contains(serial) ?? false
+    }
+
+    func setCapabilities(_ new: InputCapabilities) {
+        guard new != capabilities else { return }
+        capabilities = new
+        for client in clients.values {
+            for seat in client.seats { wl_seat_send_capabilities(seat, new.wire) }
+        }
+    }
+
+    /// A serial for a seat event to `client`, remembered as one it may start a grab with.
+    func inputSerial(for client: SeatClient) -> UInt32 {
+        let serial = nextSerial()
+        client.inputSerials.record(serial)
+        return serial
+    }
+
+    /// A serial for an event that starts nothing (modifiers).
+    func serial() -> UInt32 { nextSerial() }
+
+    fileprivate func deviceAdded(_ kind: SeatDevice.Kind, _ client: OpaquePointer, _ seat: OpaquePointer, _ id: UInt32) {
+        guard let state = ClientState.of(client) else { return }
+        let owner = self.client(state)
+        let device = SeatDevice(kind: kind, seat: self, owner: owner)
+        let version = wl_resource_get_version(seat)
+        let bound = switch kind {
+        case .pointer: device.bind(client: client, interface: tactile_wl_pointer_interface(), version: version, id: id, implementation: SeatDevice.pointerRequests)
+        case .keyboard: device.bind(client: client, interface: tactile_wl_keyboard_interface(), version: version, id: id, implementation: SeatDevice.keyboardRequests)
+        case .touch: device.bind(client: client, interface: tactile_wl_touch_interface(), version: version, id: id, implementation: SeatDevice.touchRequests)
+        }
+        guard bound, let resource = device.resource else { return }
+        owner.add(resource, kind)
+        if kind == .keyboard {
+            keymap?.send(to: resource)
+            if version >= 4 { wl_keyboard_send_repeat_info(resource, 25, 600) }
+        }
+        devicesChanged(owner.id, owner.capabilities)
+    }
+
+    fileprivate func deviceRemoved(_ device: SeatDevice, _ resource: OpaquePointer) {
+        device.owner.remove(resource, device.kind)
+        // A departing client's devices go after the client was forgotten; the core keeps no
+        // entry for a client with none.
+        devicesChanged(device.owner.id, device.owner.capabilities)
+    }
+
+    static let requests = RequestTable(wl_seat_interface(
+        get_pointer: { client, seat, id in Global.context(of: seat, as: Seat.self)?.deviceAdded(.pointer, client!, seat!, id) },
+        get_keyboard: { client, seat, id in Global.context(of: seat, as: Seat.self)?.deviceAdded(.keyboard, client!, seat!, id) },
+        get_touch: { client, seat, id in Global.context(of: seat, as: Seat.self)?.deviceAdded(.touch, client!, seat!, id) },
+        release: destroyResource
+    ))
+}
+
+/// One client's seat resources (several of each kind may exist; every one gets the events),
+/// and the serials of the input it was last sent.
+final class SeatClient {
+    let client: OpaquePointer
+    let id: ClientID
+    var seats: [OpaquePointer] = []
+    private(set) var pointers: [OpaquePointer] = []
+    private(set) var keyboards: [OpaquePointer] = []
+    private(set) var touches: [OpaquePointer] = []
+    /// What a grab, move or resize request of this client must name.
+    var inputSerials = InputSerials()
+
+    init(client: OpaquePointer, id: ClientID) {
+        self.client = client
+        self.id = id
+    }
+
+    var capabilities: InputCapabilities {
+        var caps: InputCapabilities = []
+        if !pointers.isEmpty { caps.insert(.pointer) }
+        if !keyboards.isEmpty { caps.insert(.keyboard) }
+        if !touches.isEmpty { caps.insert(.touch) }
+        return caps
+    }
+
+    fileprivate func add(_ resource: OpaquePointer, _ kind: SeatDevice.Kind) {
+        switch kind {
+        case .pointer: pointers.append(resource)
+        case .keyboard: keyboards.append(resource)
+        case .touch: touches.append(resource)
+        }
+    }
+
+    fileprivate func remove(_ resource: OpaquePointer, _ kind: SeatDevice.Kind) {
+        switch kind {
+        case .pointer: pointers.removeAll { $0 == resource }
+        case .keyboard: keyboards.removeAll { $0 == resource }
+        case .touch: touches.removeAll { $0 == resource }
+        }
+    }
+}
+
+extension InputCapabilities {
+    var wire: UInt32 {
+        (contains(.pointer) ? WL_SEAT_CAPABILITY_POINTER.rawValue : 0)
+            | (contains(.keyboard) ? WL_SEAT_CAPABILITY_KEYBOARD.rawValue : 0)
+            | (contains(.touch) ? WL_SEAT_CAPABILITY_TOUCH.rawValue : 0)
+    }
+}
+
+/// A wl_pointer, wl_keyboard or wl_touch: a channel to its client, listed while it lives.
+final class SeatDevice: ResourceObject {
+    enum Kind { case pointer, keyboard, touch }
+
+    let kind: Kind
+    /// Unchecked: every object of a server dies with its display, at the latest while the
+    /// server shuts down, when a checked reference would already trap.
+    unowned(unsafe) let seat: Seat
+    let owner: SeatClient
+
+    init(kind: Kind, seat: Seat, owner: SeatClient) {
+        self.kind = kind
+        self.seat = seat
+        self.owner = owner
+    }
+
+    override func resourceDestroyed() {
+        guard let resource else { return }
+        seat.deviceRemoved(self, resource)
+    }
+
+    /// Cursor images are not drawn yet; the request is accepted and ignored.
+    static let pointerRequests = RequestTable(wl_pointer_interface(set_cursor: { _, _, _, _, _, _ in }, release: destroyResource))
+    static let keyboardRequests = RequestTable(wl_keyboard_interface(release: destroyResource))
+    static let touchRequests = RequestTable(wl_touch_interface(release: destroyResource))
+}

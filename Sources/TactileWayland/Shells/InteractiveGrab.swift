@@ -1,0 +1,86 @@
+import Responder
+import WaylandProtocols
+
+/// An interactive move or resize (xdg_toplevel.move / resize), asked for by a client while a
+/// button it was pressed on is held: the compositor takes the pointer until the release and
+/// moves or resizes the window by the pointer's travel. Touch-driven moves are not taken.
+struct InteractiveGrab {
+    enum Kind {
+        case move
+        /// An xdg_toplevel.resize_edge: top 1, bottom 2, left 4, right 8, or a corner's sum.
+        case resize(edges: UInt32)
+    }
+
+    let kind: Kind
+    weak var toplevel: XdgToplevel?
+    let startPointer: Point
+    /// The window geometry, globally, when the grab began.
+    let startWindow: Rect
+
+    /// Where the window goes for the pointer at `pointer`. Resizing from the top or left
+    /// moves the window's origin at once, so the opposite edge stays put while the client
+    /// catches up with the new size; a window never shrinks below 1 × 1.
+    func window(for pointer: Point) -> Rect {
+        let dx = Int((pointer.x - startPointer.x).rounded())
+        let dy = Int((pointer.y - startPointer.y).rounded())
+        var r = startWindow
+        switch kind {
+        case .move:
+            r.x += dx
+            r.y += dy
+        case .resize(let edges):
+            if edges & Self.left != 0 {
+                let width = max(1, r.width - dx)
+                r.x = startWindow.maxX - width
+                r.width = width
+            } else if edges & Self.right != 0 {
+                r.width = max(1, r.width + dx)
+            }
+            if edges & Self.top != 0 {
+                let height = max(1, r.height - dy)
+                r.y = startWindow.maxY - height
+                r.height = height
+            } else if edges & Self.bottom != 0 {
+                r.height = max(1, r.height + dy)
+            }
+        }
+        return r
+    }
+
+    private static let top = XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue
+    private static let bottom = XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM.rawValue
+    private static let left = XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue
+    private static let right = XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue
+}
+
+extension WaylandServer {
+    /// Starts a move or resize of `toplevel` if the pointer's implicit grab is on it: the
+    /// window gets a pointer leave, and clients hear nothing from the pointer until the
+    /// last button is up. A request without such a press is ignored, as the protocol allows
+    /// for a stale serial.
+    func beginInteractiveGrab(_ kind: InteractiveGrab.Kind, of toplevel: XdgToplevel) -> Bool {
+        guard windows.interactiveGrab == nil, router.pointerButtonsHeld,
+              let surface = toplevel.xdg.surface, let node = surface.node,
+              let focus = router.pointerFocus, router.scene.toplevel(containing: focus) == node,
+              let pointer = router.pointerPosition, let origin = router.scene.absolutePosition(of: node)
+        else { return false }
+        var taken = false
+        route { router, sink in taken = router.takePointerUntilReleased(sink: &sink) }
+        guard taken else { return false }
+        let geometry = toplevel.xdg.geometry ?? Rect(size: surface.size)
+        let window = Rect(x: origin.x + geometry.x, y: origin.y + geometry.y, width: geometry.width, height: geometry.height)
+        windows.interactiveGrab = InteractiveGrab(kind: kind, toplevel: toplevel, startPointer: pointer, startWindow: window)
+        return true
+    }
+
+    /// After each input event during a grab: follow the pointer, or end at the last release.
+    func continueInteractiveGrab() {
+        guard let grab = windows.interactiveGrab else { return }
+        guard router.pointerButtonsHeld, let toplevel = grab.toplevel, let pointer = router.pointerPosition else {
+            windows.interactiveGrab = nil
+            grab.toplevel?.interactiveGrabEnded()
+            return
+        }
+        toplevel.follow(to: grab.window(for: pointer))
+    }
+}

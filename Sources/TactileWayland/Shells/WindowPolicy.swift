@@ -1,0 +1,79 @@
+import Responder
+
+/// The window manager's decisions, apart from the protocol that carries them: where a new
+/// window goes, what size a window is told to take, which windows may be moved, and who
+/// gets focus. `XdgToplevel` and `ShellSurface` ask; `DefaultWindowPolicy` is today's answer.
+public protocol WindowPolicy {
+    /// Where a new toplevel goes, in global coordinates.
+    mutating func placeNewWindow(in layout: [PlacedOutput]) -> Position
+    /// The size a window in `state` is told to take on `output` (nil: its own choice), and
+    /// whether it is told it is maximized.
+    func configure(_ state: WindowState, on output: PlacedOutput?) -> WindowConfiguration
+    /// Whether the user may move or resize a window in `state` (xdg_toplevel.move, resize).
+    func isMovable(_ state: WindowState) -> Bool
+    /// Whether a toplevel takes keyboard focus when it first maps.
+    var focusesNewWindows: Bool { get }
+    /// Which window focus-next raises and focuses, given the windows bottom to top.
+    func nextFocus(bottomToTop windows: [WindowState]) -> Int?
+}
+
+/// What the client asked of its window.
+public struct WindowState: Sendable, Hashable {
+    public var isMaximized: Bool
+    public var isFullscreen: Bool
+
+    public init(isMaximized: Bool = false, isFullscreen: Bool = false) {
+        self.isMaximized = isMaximized
+        self.isFullscreen = isFullscreen
+    }
+}
+
+/// The policy's answer for one window: the size it is told (nil: its own choice), and
+/// whether it is told it is maximized.
+public struct WindowConfiguration: Sendable, Hashable {
+    public var size: Size?
+    public var isMaximized: Bool
+
+    public init(size: Size?, isMaximized: Bool) {
+        self.size = size
+        self.isMaximized = isMaximized
+    }
+}
+
+/// Predictable on purpose: the n-th toplevel cascades to (32·(n mod 10), 32·(n mod 10)) from
+/// the first output's origin, so tests and kiosk scripts know where a window appears. In
+/// kiosk mode every toplevel sits at the first output's origin and is told to take its
+/// output whole; maximized and fullscreen windows take their output too, and none of these
+/// moves. Focus-next raises the bottom-most window: repeated, it cycles through them all.
+public struct DefaultWindowPolicy: WindowPolicy {
+    public let kiosk: Bool
+    public let focusesNewWindows: Bool
+    private var placed = 0
+
+    public init(kiosk: Bool, focusesNewWindows: Bool = true) {
+        self.kiosk = kiosk
+        self.focusesNewWindows = focusesNewWindows
+    }
+
+    public mutating func placeNewWindow(in layout: [PlacedOutput]) -> Position {
+        let origin = layout.first.map { Position(x: $0.rect.x, y: $0.rect.y) } ?? .zero
+        guard !kiosk else { return origin }
+        defer { placed += 1 }
+        let step = 32 * (placed % 10)
+        return Position(x: origin.x + step, y: origin.y + step)
+    }
+
+    public func configure(_ state: WindowState, on output: PlacedOutput?) -> WindowConfiguration {
+        let fills = kiosk || state.isMaximized || state.isFullscreen
+        let size = output.map { Size(width: $0.rect.width, height: $0.rect.height) }
+        return WindowConfiguration(size: fills ? size : nil, isMaximized: kiosk || state.isMaximized)
+    }
+
+    public func isMovable(_ state: WindowState) -> Bool {
+        !kiosk && !state.isMaximized && !state.isFullscreen
+    }
+
+    public func nextFocus(bottomToTop windows: [WindowState]) -> Int? {
+        windows.isEmpty ? nil : 0
+    }
+}

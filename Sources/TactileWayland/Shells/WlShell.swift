@@ -1,0 +1,83 @@
+import CWaylandServer
+import Responder
+
+extension WaylandServer {
+    /// wl_shell, deprecated but still what older kiosk Qt apps speak.
+    static let shellRequests = RequestTable(wl_shell_interface(
+        get_shell_surface: { client, shell, id, surfaceResource in
+            guard let client, let surface = Surface.from(surfaceResource) else { return }
+            guard surface.role == nil, surface.xdgSurface == nil else {
+                return tactile_post_error(shell, WL_SHELL_ERROR_ROLE.rawValue, "wl_surface already has a role")
+            }
+            let shellSurface = ShellSurface(surface: surface)
+            guard shellSurface.bind(client: client, interface: tactile_wl_shell_surface_interface(), version: 1, id: id, implementation: ShellSurface.requests) else { return }
+            surface.role = shellSurface
+        }
+    ))
+}
+
+/// wl_shell_surface: a toplevel (set_toplevel, maximized, fullscreen) or a surface placed
+/// relative to a parent (set_transient, set_popup). Nothing is shown until one of those says
+/// which; then the surface is mapped by its next buffer.
+final class ShellSurface: ResourceObject, SurfaceRole {
+    weak var surface: Surface?
+    private var isPlaced = false
+
+    init(surface: Surface) { self.surface = surface }
+
+    private var isToplevel = false
+    private var hasMapped = false
+
+    var isMapped: Bool { resource != nil && isPlaced }
+
+    /// A toplevel's first buffer maps it, and a new window takes keyboard focus.
+    func committed(surface: Surface, hadBuffer: Bool) {
+        guard isToplevel, !hasMapped, surface.hasBuffer, let node = surface.node else { return }
+        hasMapped = true
+        surface.server.windowMapped(node)
+    }
+
+    func surfaceDestroyed() {}
+
+    override func resourceDestroyed() {
+        surface?.removeNode()
+    }
+
+    /// A window where the window policy puts it; one the policy sizes (maximized and
+    /// fullscreen ones, every one in kiosk mode, by default) sits at its output's origin and
+    /// is told that size.
+    private func placeToplevel(_ state: WindowState) {
+        guard let surface, !isPlaced, let resource else { return }
+        isPlaced = true
+        isToplevel = true
+        let server = surface.server
+        let output = server.outputs.primary
+        let size = server.windows.policy.configure(state, on: output).size
+        let position = size != nil ? output.map { Position(x: $0.rect.x, y: $0.rect.y) } ?? .zero
+            : server.windows.policy.placeNewWindow(in: server.outputLayout)
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root)
+        if let size {
+            wl_shell_surface_send_configure(resource, WL_SHELL_SURFACE_RESIZE_NONE.rawValue, Int32(clamping: size.width), Int32(clamping: size.height))
+        }
+    }
+
+    /// Relative to the parent surface, as transients and popups are.
+    private func place(relativeTo parentResource: OpaquePointer?, x: Int32, y: Int32) {
+        guard let surface, !isPlaced, let parentNode = Surface.from(parentResource)?.node else { return }
+        isPlaced = true
+        surface.createNode(.surface(of: surface.owner.id, position: Position(x: Int(x), y: Int(y)), isMapped: false), under: parentNode)
+    }
+
+    static let requests = RequestTable(wl_shell_surface_interface(
+        pong: { _, _, _ in },
+        move: { _, _, _, _ in },
+        resize: { _, _, _, _, _ in },
+        set_toplevel: { _, r in ShellSurface.from(r)?.placeToplevel(WindowState()) },
+        set_transient: { _, r, parent, x, y, _ in ShellSurface.from(r)?.place(relativeTo: parent, x: x, y: y) },
+        set_fullscreen: { _, r, _, _, _ in ShellSurface.from(r)?.placeToplevel(WindowState(isFullscreen: true)) },
+        set_popup: { _, r, _, _, parent, x, y, _ in ShellSurface.from(r)?.place(relativeTo: parent, x: x, y: y) },
+        set_maximized: { _, r, _ in ShellSurface.from(r)?.placeToplevel(WindowState(isMaximized: true)) },
+        set_title: { _, _, _ in },
+        set_class: { _, _, _ in }
+    ))
+}

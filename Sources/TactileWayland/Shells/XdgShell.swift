@@ -1,0 +1,147 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// Which xdg-shell a client speaks: the stable one, or unstable v6 (older GTK and Qt).
+/// The objects behind both are the same; only interface names and senders differ.
+enum XdgFlavor {
+    case stable, unstableV6
+}
+
+extension XdgFlavor {
+    /// The flavor of a resource of either shell, from its interface's name.
+    init(of resource: OpaquePointer?) {
+        let name = resource.flatMap { wl_resource_get_class($0) }.map { String(cString: $0) } ?? ""
+        self = name.hasPrefix("zxdg_") ? .unstableV6 : .stable
+    }
+}
+
+/// One request table per object serves both flavors: v6's requests are the stable ones'
+/// first opcodes, with the same arguments, so the handlers only ask the flavor where the
+/// two differ (interfaces made, events sent, errors defined).
+extension WaylandServer {
+    static let xdgShellRequests = RequestTable(xdg_wm_base_interface(
+        destroy: destroyResource,
+        create_positioner: { client, shell, id in XdgPositioner.create(XdgFlavor(of: shell), client, shell, id) },
+        get_xdg_surface: { client, shell, id, surface in XdgSurface.create(XdgFlavor(of: shell), client, shell, id, surface) },
+        pong: { _, _, _ in }
+    ))
+}
+
+/// xdg_surface (or zxdg_surface_v6): the configure handshake shared by toplevels and popups.
+final class XdgSurface: ResourceObject {
+    let flavor: XdgFlavor
+    weak var surface: Surface?
+    /// Weak: the role object holds this xdg_surface (it needs it to configure), not the reverse.
+    weak var roleObject: XdgRole?
+    /// Whether a configure went out; the first commit of the role triggers it.
+    var hasConfigured = false
+    /// The window's geometry within the surface (set_window_geometry), as last committed;
+    /// placing a window places this rectangle's origin, not the surface's.
+    private(set) var geometry: Rect?
+    private var pendingGeometry: Rect?
+
+    /// The committed geometry's origin: where the window starts inside its surface.
+    var windowOrigin: Position { geometry.map { Position(x: $0.x, y: $0.y) } ?? .zero }
+
+    /// Window geometry is double-buffered: it takes effect with the surface's commit.
+    func applyPendingGeometry() {
+        if let pendingGeometry { geometry = pendingGeometry }
+        pendingGeometry = nil
+    }
+
+    init(flavor: XdgFlavor, surface: Surface) {
+        self.flavor = flavor
+        self.surface = surface
+    }
+
+    /// get_xdg_surface: `shell` is the xdg_wm_base (or zxdg_shell_v6) the request came on.
+    static func create(_ flavor: XdgFlavor, _ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?) {
+        guard let client, let shell, let surface = Surface.from(surfaceResource) else { return }
+        guard surface.role == nil, surface.xdgSurface == nil else {
+            return tactile_post_error(shell, XDG_WM_BASE_ERROR_ROLE.rawValue, "wl_surface already has a role")
+        }
+        guard !surface.hasBuffer, !surface.hasPendingBuffer else {
+            return tactile_post_error(shell, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "wl_surface already has a buffer")
+        }
+        let xdg = XdgSurface(flavor: flavor, surface: surface)
+        let bound = switch flavor {
+        case .stable: xdg.bind(client: client, interface: tactile_xdg_surface_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
+        case .unstableV6: xdg.bind(client: client, interface: tactile_zxdg_surface_v6_interface(), version: 1, id: id, implementation: requests)
+        }
+        if bound { surface.xdgSurface = xdg }
+    }
+
+    override func resourceDestroyed() {
+        surface?.xdgSurface = nil
+    }
+
+    /// A buffer attached before the first configure went out is a client error (the value
+    /// is the same in both flavors). Toplevels are configured as they are created, so only a
+    /// surface without a role yet, or an unconfigured popup, can trip this.
+    func refusesBuffer() -> Bool {
+        guard !hasConfigured else { return false }
+        postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "buffer attached before the first configure")
+        return true
+    }
+
+    /// The surface-level configure, after the role's own configure event.
+    func sendConfigure() {
+        guard let resource, let server = surface?.server else { return }
+        hasConfigured = true
+        switch flavor {
+        case .stable: xdg_surface_send_configure(resource, server.nextSerial())
+        case .unstableV6: zxdg_surface_v6_send_configure(resource, server.nextSerial())
+        }
+    }
+
+    private func makeRole(_ kind: String, _ make: () -> XdgRole?) {
+        guard let surface else { return }
+        guard roleObject == nil, surface.role == nil else {
+            return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role; cannot become \(kind)")
+        }
+        guard let role = make() else { return }
+        roleObject = role
+        surface.role = role
+    }
+
+    private func destroyRequested() {
+        if roleObject?.isAlive == true {
+            return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, "xdg_surface destroyed before its role object")
+        }
+        if let resource { wl_resource_destroy(resource) }
+    }
+
+    private func getToplevel(_ client: OpaquePointer?, _ id: UInt32) {
+        guard let client else { return }
+        makeRole("a toplevel") { XdgToplevel.create(self, client, id) }
+    }
+
+    private func getPopup(_ client: OpaquePointer?, _ id: UInt32, _ parent: OpaquePointer?, _ positionerResource: OpaquePointer?) {
+        guard let client else { return }
+        guard let positioner = XdgPositioner.from(positionerResource), positioner.isComplete else {
+            return postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "positioner needs a size and an anchor rectangle")
+        }
+        makeRole("a popup") { XdgPopup.create(self, XdgSurface.from(parent), positioner.placement, client, id) }
+    }
+
+    private func setWindowGeometry(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) {
+        guard width > 0, height > 0 else {
+            return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
+        }
+        pendingGeometry = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+    }
+
+    static let requests = RequestTable(xdg_surface_interface(
+        destroy: { _, resource in XdgSurface.from(resource)?.destroyRequested() },
+        get_toplevel: { client, resource, id in XdgSurface.from(resource)?.getToplevel(client, id) },
+        get_popup: { client, resource, id, parent, positioner in XdgSurface.from(resource)?.getPopup(client, id, parent, positioner) },
+        set_window_geometry: { _, resource, x, y, width, height in XdgSurface.from(resource)?.setWindowGeometry(x, y, width, height) },
+        ack_configure: { _, _, _ in }
+    ))
+}
+
+/// What a toplevel and a popup have in common for their xdg_surface.
+protocol XdgRole: SurfaceRole {
+    var isAlive: Bool { get }
+}

@@ -1,0 +1,183 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// xdg_toplevel (or zxdg_toplevel_v6): a window. Placed and sized by the window policy, mapped once
+/// it commits a buffer (WLCS and some clients commit before acking the first configure, so
+/// mapping does not wait for the ack).
+final class XdgToplevel: ResourceObject, XdgRole {
+    let xdg: XdgSurface
+    var isAlive: Bool { resource != nil }
+    var isMapped: Bool { resource != nil }
+    /// What the client asked for (maximized, fullscreen); the policy says what it gets.
+    private(set) var state = WindowState()
+    private var hasCommitted = false
+    private var hasMapped = false
+    /// The size an interactive resize asked for; kept as the window's size afterwards.
+    private var requestedSize: Size?
+    private var isResizing = false
+
+    init(xdg: XdgSurface) { self.xdg = xdg }
+
+    static func create(_ xdg: XdgSurface, _ client: OpaquePointer, _ id: UInt32) -> XdgToplevel? {
+        guard let surface = xdg.surface else { return nil }
+        let toplevel = XdgToplevel(xdg: xdg)
+        let bound = switch xdg.flavor {
+        case .stable: toplevel.bind(client: client, interface: tactile_xdg_toplevel_interface(), version: xdg.version, id: id, implementation: requests)
+        case .unstableV6: toplevel.bind(client: client, interface: tactile_zxdg_toplevel_v6_interface(), version: 1, id: id, implementation: requests)
+        }
+        guard bound else { return nil }
+        let server = surface.server
+        let position = server.windows.policy.placeNewWindow(in: server.outputLayout)
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root)
+        // Configured at once as well as on the initial commit: WLCS 1.5's clients wait for a
+        // configure without committing, and a second configure costs a spec-following client
+        // nothing (it acks the latest).
+        toplevel.sendConfigure()
+        return toplevel
+    }
+
+    /// Configures on the initial commit, and again when the window first maps (as Mir and
+    /// GNOME do; WLCS 1.5's clients wait for that one).
+    /// The first map also takes keyboard focus, which configures the window as activated;
+    /// then that configure is the map's.
+    func committed(surface: Surface, hadBuffer: Bool) {
+        let maps = !hadBuffer && surface.hasBuffer
+        guard !hasCommitted || maps else { return }
+        hasCommitted = true
+        if maps, !hasMapped, let node = surface.node {
+            hasMapped = true
+            let server = surface.server
+            server.windowMapped(node)
+            if server.windows.activated === self { return }
+        }
+        sendConfigure()
+    }
+
+    /// The compositor asks the window to close (a gesture's close-focused action).
+    func sendClose() {
+        guard let resource else { return }
+        switch xdg.flavor {
+        case .stable: xdg_toplevel_send_close(resource)
+        case .unstableV6: zxdg_toplevel_v6_send_close(resource)
+        }
+    }
+
+    /// Keyboard focus came or went (see `WaylandServer.updateActivation`).
+    func activationChanged() { sendConfigure() }
+
+    /// Outputs came or went: a window that fills its output is told the size it has now.
+    func layoutChanged() {
+        guard let server = xdg.surface?.server, hasCommitted, server.windows.policy.configure(state, on: output).size != nil else { return }
+        sendConfigure()
+    }
+
+    /// The output the window is on: the one holding its origin, else the first.
+    private var output: PlacedOutput? {
+        guard let surface = xdg.surface else { return nil }
+        let server = surface.server
+        let origin = surface.node.flatMap { server.router.scene.absolutePosition(of: $0) } ?? .zero
+        return server.output(at: origin + xdg.windowOrigin)
+    }
+
+    func surfaceDestroyed() {}
+
+    override func resourceDestroyed() {
+        xdg.surface?.removeNode()
+    }
+
+    /// The window's state as the policy has it: a size it is told to take (its output's,
+    /// by default, when maximized, fullscreen or in kiosk mode), else "your choice" (0 × 0);
+    /// activated while it holds keyboard focus. The state values are the same in both flavors.
+    private func sendConfigure() {
+        guard let resource, let server = xdg.surface?.server else { return }
+        let configuration = server.windows.policy.configure(state, on: output)
+        let size = configuration.size ?? requestedSize ?? .zero
+        var states: [UInt32] = []
+        if configuration.isMaximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if state.isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if isResizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
+        if server.windows.activated === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        // A resize grows the client's own window geometry, which may already be near Int32.max.
+        let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
+        withArray(states) { array in
+            switch xdg.flavor {
+            case .stable: xdg_toplevel_send_configure(resource, width, height, array)
+            case .unstableV6: zxdg_toplevel_v6_send_configure(resource, width, height, array)
+            }
+        }
+        xdg.sendConfigure()
+    }
+
+    /// A maximize or fullscreen request (or its undoing): the answer is a configure.
+    private func request(maximized: Bool? = nil, fullscreen: Bool? = nil) {
+        if let maximized { state.isMaximized = maximized }
+        if let fullscreen { state.isFullscreen = fullscreen }
+        sendConfigure()
+    }
+
+    /// Whether a move or resize may start: the policy lets the window move (by default,
+    /// not in kiosk mode, maximized or fullscreen), and the request names one of the
+    /// client's recent input serials (the press it was made for, in practice).
+    private func mayStartGrab(serial: UInt32) -> Bool {
+        guard let surface = xdg.surface else { return false }
+        return surface.server.windows.policy.isMovable(state) && surface.server.seat.isRecentInput(serial, of: surface.owner.id)
+    }
+
+    private func move(serial: UInt32) {
+        guard mayStartGrab(serial: serial), let server = xdg.surface?.server else { return }
+        _ = server.beginInteractiveGrab(.move, of: self)
+    }
+
+    private func resize(_ edges: UInt32, serial: UInt32) {
+        // The resize_edge values (v6 uses the same numbers); none (0) is valid and resizes nothing.
+        guard [0, 1, 2, 4, 5, 6, 8, 9, 10].contains(edges) else {
+            if xdg.flavor == .unstableV6 { return }
+            return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
+        }
+        guard edges != 0, mayStartGrab(serial: serial), let server = xdg.surface?.server,
+              server.beginInteractiveGrab(.resize(edges: edges), of: self) else { return }
+        isResizing = true
+    }
+
+    /// The pointer moved during this window's grab: place it, and ask for a new size.
+    func follow(to window: Rect) {
+        xdg.surface?.placeWindow(at: Position(x: window.x, y: window.y))
+        guard isResizing, requestedSize != Size(width: window.width, height: window.height) else { return }
+        requestedSize = Size(width: window.width, height: window.height)
+        sendConfigure()
+    }
+
+    func interactiveGrabEnded() {
+        guard isResizing else { return }
+        isResizing = false
+        sendConfigure()
+    }
+
+    /// v6 defines no error for this.
+    private func checkSize(_ width: Int32, _ height: Int32) {
+        guard xdg.flavor == .unstableV6 || (width >= 0 && height >= 0) else {
+            return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "size limits must not be negative")
+        }
+    }
+
+    /// Window management requests a kiosk does not act on are accepted and ignored; the ones
+    /// the protocol constrains are checked (v6 defines no errors for them). Move and resize
+    /// are interactive grabs (`InteractiveGrab`).
+    static let requests = RequestTable(xdg_toplevel_interface(
+        destroy: destroyResource,
+        set_parent: { _, _, _ in },
+        set_title: { _, _, _ in },
+        set_app_id: { _, _, _ in },
+        show_window_menu: { _, _, _, _, _, _ in },
+        move: { _, resource, _, serial in XdgToplevel.from(resource)?.move(serial: serial) },
+        resize: { _, resource, _, serial, edges in XdgToplevel.from(resource)?.resize(edges, serial: serial) },
+        set_max_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
+        set_min_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
+        set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
+        unset_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: false) },
+        set_fullscreen: { _, r, _ in XdgToplevel.from(r)?.request(fullscreen: true) },
+        unset_fullscreen: { _, r in XdgToplevel.from(r)?.request(fullscreen: false) },
+        set_minimized: { _, _ in }
+    ))
+}

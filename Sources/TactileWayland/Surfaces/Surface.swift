@@ -1,0 +1,409 @@
+import CWaylandServer
+import Responder
+
+/// The state of wl_surface that commit applies atomically (wl_surface is double-buffered).
+struct SurfaceState {
+    /// A buffer attached since the last commit (`.some(nil)`: a NULL attach, which unmaps).
+    var attachment: BufferAttachment??
+    var inputRegion = Region.infinite
+    var bufferScale: Int32 = 1
+    var bufferTransform: Int32 = 0
+    /// Where the new buffer's origin lies relative to the current one (attach dx/dy before
+    /// version 5, wl_surface.offset after); not persistent, unlike the rest.
+    var offset = Position.zero
+    /// Where system edge gestures are deferred to this surface, per edge (tactile_edge_deferral_v1).
+    var edgeDeferral: [Edge: Region] = [:]
+}
+
+/// What a committed buffer contributes: its size, which gives the surface's size.
+struct BufferAttachment {
+    var width: Int
+    var height: Int
+}
+
+/// wl_surface: double-buffered state, the role that gives it a place in the scene, and the
+/// scene node it is hit-tested as once it has one.
+final class Surface: ResourceObject {
+    /// Unchecked: every object of a server dies with its display, at the latest while the
+    /// server shuts down, when a checked reference would already trap.
+    unowned(unsafe) let server: WaylandServer
+    let owner: ClientState
+    private(set) var pending = SurfaceState()
+    private(set) var current = SurfaceState()
+    /// The outputs the client was told the surface is on (wl_surface.enter).
+    private var enteredOutputs: [OutputID] = []
+    /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
+    var node: NodeID?
+    var role: SurfaceRole?
+    /// The xdg_surface made for this surface, while it lives.
+    weak var xdgSurface: XdgSurface?
+    /// The surface's tactile_edge_deferral_v1, while it lives.
+    weak var edgeDeferral: EdgeDeferral?
+    private var pendingFrameCallbacks: [FrameCallback] = []
+    /// A synchronized subsurface's committed state, waiting for its parent's apply.
+    private(set) var cached: SurfaceState?
+    private var cachedFrameCallbacks: [FrameCallback] = []
+    /// Subsurfaces of this surface, bottom to top as added; those added since the last apply
+    /// wait in `pendingChildren`, and restacking waits in `pendingRestacks`.
+    var children: [Subsurface] = []
+    var pendingChildren: [Subsurface] = []
+    var pendingRestacks: [(Subsurface, SubsurfacePlacement)] = []
+    /// The buffer attached but not yet committed, with a listener that forgets it if the
+    /// client destroys it first.
+    private var pendingBuffer: BufferReference?
+
+    init(server: WaylandServer, owner: ClientState) {
+        self.server = server
+        self.owner = owner
+    }
+
+    var size: Size {
+        guard case .some(.some(let buffer)) = current.attachment else { return .zero }
+        let scale = Int(max(1, current.bufferScale))
+        let swapped = current.bufferTransform % 2 == 1  // 90° and 270°, flipped or not
+        let (w, h) = swapped ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
+        return Size(width: w / scale, height: h / scale)
+    }
+
+    var hasPendingBuffer: Bool { pendingBuffer != nil }
+
+    /// tactile_edge_deferral_v1.set_region, for the next commit.
+    func deferEdgeGestures(on edges: [Edge], over region: Region?) {
+        for edge in edges { pending.edgeDeferral[edge] = region }
+    }
+
+    /// The deferral object went away: nothing is deferred any more, from now on.
+    func stopDeferringEdgeGestures() {
+        pending.edgeDeferral.removeAll()
+        current.edgeDeferral.removeAll()
+        cached?.edgeDeferral.removeAll()
+        syncNode()
+    }
+
+    var hasBuffer: Bool {
+        if case .some(.some) = current.attachment { return true }
+        return false
+    }
+
+    override func resourceDestroyed() {
+        pendingBuffer = nil
+        role?.surfaceDestroyed()
+        for callback in pendingFrameCallbacks + cachedFrameCallbacks { callback.discard() }
+        for child in children + pendingChildren { child.parentDestroyed() }
+        // A restack naming this surface itself (place_above its parent) would keep it alive.
+        (children, pendingChildren, pendingRestacks) = ([], [], [])
+        removeNodeOfDestroyedSurface()
+    }
+
+    fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
+        if buffer != nil, let xdgSurface, xdgSurface.refusesBuffer() { return }
+        pendingBuffer = buffer.map { BufferReference($0) }
+        pending.attachment = .some(nil)
+        if version < 5 { pending.offset = Position(x: Int(x), y: Int(y)) }
+    }
+
+    /// wl_surface.commit: a synchronized subsurface caches the state for its parent's next
+    /// apply; every other surface applies it now (with any state cached before).
+    fileprivate func commit() {
+        if let reference = pendingBuffer {
+            pending.attachment = .some(reference.attachment)
+            reference.release()
+            pendingBuffer = nil
+        }
+        var state = pending
+        if let cached {
+            if state.attachment == nil { state.attachment = cached.attachment }
+            state.offset = state.offset + cached.offset
+        }
+        pending.attachment = nil
+        pending.offset = .zero
+        let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
+        pendingFrameCallbacks.removeAll()
+        if let subsurface = role as? Subsurface, subsurface.isEffectivelySynchronized {
+            cached = state
+            cachedFrameCallbacks = callbacks
+            return
+        }
+        cached = nil
+        cachedFrameCallbacks.removeAll()
+        apply(state, frameCallbacks: callbacks)
+    }
+
+    /// Applies cached state now (a subsurface whose parent applied, or one set desynchronized).
+    func applyCachedState() {
+        guard let state = cached else { return }
+        let callbacks = cachedFrameCallbacks
+        cached = nil
+        cachedFrameCallbacks.removeAll()
+        apply(state, frameCallbacks: callbacks)
+    }
+
+    /// Makes `state` current; then, as a parent, applies what its subsurfaces left pending on it
+    /// (new subsurfaces, positions, stacking) and their cached state. The scene changes of
+    /// all of it (this surface's and its subsurfaces') are made in one step at the end.
+    private func apply(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
+        server.inSceneBatch { applyInBatch(state, frameCallbacks: callbacks) }
+    }
+
+    private func applyInBatch(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
+        if !callbacks.isEmpty {
+            server.outputs.frameCallbacks += callbacks
+            server.outputs.scheduleFrame()
+        }
+        let hadBuffer = hasBuffer
+        if let attachment = state.attachment { current.attachment = attachment }
+        current.inputRegion = state.inputRegion
+        current.bufferScale = state.bufferScale
+        current.bufferTransform = state.bufferTransform
+        current.edgeDeferral = state.edgeDeferral
+        if state.offset != .zero {
+            // The new buffer's origin moved relative to the old one: so does the surface.
+            server.updateScene { [unowned self] scene in
+                guard let node else { return }
+                scene.update(node) { $0.position = $0.position.saturatingAdd(state.offset) }
+            }
+        }
+        xdgSurface?.applyPendingGeometry()
+        syncNode()
+        // Roles act on the scene as it shows this commit (a window mapping takes focus).
+        server.afterScene { [weak self] in
+            guard let self else { return }
+            role?.committed(surface: self, hadBuffer: hadBuffer)
+        }
+        applySubsurfaceState()
+    }
+
+    private func applySubsurfaceState() {
+        let added = pendingChildren
+        pendingChildren.removeAll()
+        children += added
+        for child in added { child.surface?.createSubsurfaceNode(under: self) }
+        for child in children { child.applyPendingPosition() }
+        let restacks = pendingRestacks
+        pendingRestacks.removeAll()
+        for (child, placement) in restacks { restack(child, placement) }
+        for child in children { child.surface?.applyCachedState() }
+    }
+
+    /// Nodes are looked up as the batch is applied: a subsurface added in the same commit
+    /// has none before.
+    private func restack(_ child: Subsurface, _ placement: SubsurfacePlacement) {
+        server.updateScene { scene in
+            guard let node = child.surface?.node else { return }
+            let position: StackPosition?
+            switch placement {
+            case .above(let sibling): position = sibling.node.map { .above($0) }
+            case .below(let sibling): position = sibling.node.map { .below($0) }
+            }
+            guard let position else { return }
+            scene.restack(node, to: position)
+        }
+    }
+
+    /// Writes the committed state into the scene node, the only state hit testing sees.
+    func syncNode() {
+        let (size, region, mapped) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false))
+        let deferral = current.edgeDeferral
+        server.updateScene { [unowned self] scene in
+            guard let node else { return }
+            scene.update(node) {
+                $0.size = size
+                $0.inputRegion = region
+                $0.edgeGestureDeferral = deferral
+                $0.isMapped = mapped
+            }
+        }
+        server.afterScene { [weak self] in self?.updateOutputs() }
+    }
+
+    /// Tells the client which outputs the mapped surface is on now (wl_surface.enter and
+    /// leave, on every wl_output it bound of them): those its rectangle overlaps. Checked
+    /// when the surface commits or its window is placed, and when outputs change.
+    func updateOutputs() {
+        guard let resource else { return }
+        var now: [OutputID] = []
+        if let node, let frame = server.router.scene.absoluteFrame(of: node), server.router.scene.node(node)?.isMapped == true {
+            // A surface with no size yet still shows where it starts.
+            let probe = frame.isEmpty ? Rect(x: frame.x, y: frame.y, width: 1, height: 1) : frame
+            now = server.outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
+        }
+        guard now != enteredOutputs else { return }
+        for id in enteredOutputs where !now.contains(id) {
+            for output in server.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
+        }
+        for id in now where !enteredOutputs.contains(id) {
+            for output in server.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
+        }
+        enteredOutputs = now
+    }
+
+    /// Places the surface so that its window (the xdg window geometry, or the whole surface)
+    /// starts at `position`, globally.
+    func placeWindow(at position: Position) {
+        let origin = xdgSurface?.windowOrigin ?? .zero
+        server.updateScene { [unowned self] scene in
+            guard let node else { return }
+            scene.update(node) { $0.position = Position(x: position.x - origin.x, y: position.y - origin.y) }
+        }
+        server.afterScene { [weak self] in self?.updateOutputs() }
+    }
+
+    /// Puts the surface in the scene under `parent` (looked up as the change is made: it may
+    /// be new in the same batch), with the subsurfaces it already has.
+    func createNode(_ node: Node, under parent: @escaping () -> NodeID?, at position: StackPosition = .top) {
+        server.updateScene { [unowned self] scene in
+            guard self.node == nil, let parent = parent(), let created = scene.add(node, to: parent, at: position) else { return }
+            self.node = created
+            server.surfaces.set(self, at: created)
+        }
+        syncNode()
+        for child in children { child.surface?.createSubsurfaceNode(under: self) }
+    }
+
+    func createNode(_ node: Node, under parent: NodeID, at position: StackPosition = .top) {
+        createNode(node, under: { parent }, at: position)
+    }
+
+    /// A subsurface's node: on top of its parent's stack, at its position.
+    fileprivate func createSubsurfaceNode(under parent: Surface) {
+        guard let subsurface = role as? Subsurface else { return }
+        createNode(.surface(of: owner.id, position: subsurface.position, isMapped: false), under: { [weak parent] in parent?.node })
+    }
+
+    /// Takes the surface (and its subsurfaces with it) out of the scene when it loses its role.
+    /// The wl_surface lives on, so it is unmapped first: the pointer leaves it (and enters what
+    /// is underneath) and keyboard focus leaves it, as the protocol wants for a live surface.
+    func removeNode() {
+        guard let node else { return }
+        server.updateScene { $0.update(node) { $0.isMapped = false } }
+        server.unfocusKeyboard(from: node)
+        forgetNodes()
+        server.updateScene { $0.remove(node) }
+    }
+
+    /// The surface itself is gone: its node goes without leave events (there is nothing left
+    /// to leave), and its touches end with up and frame.
+    private func removeNodeOfDestroyedSurface() {
+        guard let node else { return }
+        forgetNodes()
+        server.updateScene { $0.remove(node) }
+    }
+
+    /// Clears the node reference of every surface in this node's subtree (this one, its
+    /// subsurfaces, popups placed on it): removing a node removes its subtree, and a slot
+    /// left mapped would later be reused by another client's surface. A popup whose parent
+    /// went is dismissed.
+    private func forgetNodes() {
+        guard let node else { return }
+        var subtree = [node]
+        while let id = subtree.popLast() {
+            let (below, above) = server.router.scene.children(of: id)
+            subtree += below + above
+            guard let surface = server.surface(at: id) else { continue }
+            server.surfaces.set(nil, at: id)
+            surface.node = nil
+            if surface !== self, let popup = surface.role as? XdgPopup { popup.parentWentAway() }
+        }
+    }
+
+    static let requests = RequestTable(wl_surface_interface(
+        destroy: destroyResource,
+        attach: { _, resource, buffer, x, y in Surface.from(resource)?.attach(buffer, x: x, y: y) },
+        damage: { _, _, _, _, _, _ in },
+        frame: { client, resource, id in
+            guard let client, let surface = Surface.from(resource) else { return }
+            let callback = FrameCallback()
+            guard callback.bind(client: client, interface: tactile_wl_callback_interface(), version: 1, id: id, implementation: nil) else { return }
+            surface.pendingFrameCallbacks.append(callback)
+        },
+        set_opaque_region: { _, _, _ in },
+        set_input_region: { _, resource, region in
+            Surface.from(resource)?.pending.inputRegion = region.flatMap { WlRegion.from($0)?.region } ?? .infinite
+        },
+        commit: { _, resource in Surface.from(resource)?.commit() },
+        set_buffer_transform: { _, resource, transform in
+            guard let surface = Surface.from(resource) else { return }
+            guard (0...7).contains(transform) else {
+                return surface.postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(transform) is not a wl_output.transform")
+            }
+            surface.pending.bufferTransform = transform
+        },
+        set_buffer_scale: { _, resource, scale in
+            guard let surface = Surface.from(resource) else { return }
+            guard scale >= 1 else {
+                return surface.postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(scale) is not positive")
+            }
+            surface.pending.bufferScale = scale
+        },
+        damage_buffer: { _, _, _, _, _, _ in },
+        offset: { _, resource, x, y in Surface.from(resource)?.pending.offset = Position(x: Int(x), y: Int(y)) }
+    ))
+}
+
+extension Position {
+    /// Offsets accumulate commit after commit at the client's will; kept within int32 so no
+    /// sum over a chain of surfaces can overflow.
+    func saturatingAdd(_ other: Position) -> Position {
+        Position(x: Int(Int32(clamping: x + other.x)), y: Int(Int32(clamping: y + other.y)))
+    }
+}
+
+/// A role gives a surface its meaning (xdg_toplevel, wl_subsurface, ...), and one surface has
+/// at most one role in its life.
+protocol SurfaceRole: AnyObject {
+    /// Whether the role lets the surface be shown once it has a buffer.
+    var isMapped: Bool { get }
+    /// After the surface applied its pending state and its scene node shows it.
+    func committed(surface: Surface, hadBuffer: Bool)
+    func surfaceDestroyed()
+}
+
+/// A wl_buffer attached and not yet committed. Commit reads its size and releases it at once:
+/// the headless server never reads the pixels, so the client may reuse the buffer right away.
+final class BufferReference {
+    private var buffer: OpaquePointer?
+    private var listener: UnsafeMutablePointer<tactile_listener>?
+
+    init(_ buffer: OpaquePointer) {
+        self.buffer = buffer
+        listener = tactile_listener_create(nil, { listener, _ in
+            // The client destroyed the buffer before committing: forget it.
+            guard let listener else { return }
+            let owner = tactile_listener_context(listener)
+            if let owner { Unmanaged<BufferReference>.fromOpaque(owner).takeUnretainedValue().forget() }
+        })
+        listener!.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        wl_resource_add_destroy_listener(buffer, &listener!.pointee.listener)
+    }
+
+    deinit { forget() }
+
+    /// The size of an shm buffer; zero for a buffer of another kind (none is advertised).
+    var attachment: BufferAttachment? {
+        guard let buffer else { return nil }
+        guard let shm = wl_shm_buffer_get(buffer) else { return BufferAttachment(width: 0, height: 0) }
+        Self.probe(shm)
+        return BufferAttachment(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
+    }
+
+    /// Touches the buffer's last byte under libwayland's SIGBUS guard. The pixels are never
+    /// read otherwise, so this is what catches a pool whose file is shorter than the client
+    /// claims: libwayland then posts wl_shm.invalid_fd to that client, and nobody else notices.
+    private static func probe(_ shm: OpaquePointer) {
+        let length = Int(wl_shm_buffer_get_stride(shm)) * Int(wl_shm_buffer_get_height(shm))
+        guard length > 0 else { return }
+        wl_shm_buffer_begin_access(shm)
+        if let data = wl_shm_buffer_get_data(shm) { _ = tactile_read_byte(data, length - 1) }
+        wl_shm_buffer_end_access(shm)
+    }
+
+    func release() {
+        if let buffer { wl_buffer_send_release(buffer) }
+    }
+
+    private func forget() {
+        if let listener { tactile_listener_destroy(listener) }
+        listener = nil
+        buffer = nil
+    }
+}

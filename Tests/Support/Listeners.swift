@@ -1,0 +1,124 @@
+import CWaylandClient
+import WaylandProtocols
+
+/// Listener tables for the test client, allocated once at stable addresses. Each callback
+/// finds its TestClient (or Window) in the user data.
+enum Listeners {
+    private static func make<T>(_ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        return pointer
+    }
+
+    /// A surface's protocol id; 0 for one the client destroyed while the event was in flight
+    /// (libwayland-client then hands over NULL).
+    private static func surfaceID(_ surface: OpaquePointer?) -> UInt32 {
+        surface.map { wl_proxy_get_id($0) } ?? 0
+    }
+
+    private static func client(_ data: UnsafeMutableRawPointer?) -> TestClient {
+        Unmanaged<TestClient>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    nonisolated(unsafe) static let registry = make(wl_registry_listener(
+        global: { data, registry, name, interface, version in
+            client(data).announce(registry, name, String(cString: interface!), version)
+        },
+        global_remove: { data, _, name in client(data).removedGlobals.append(name) }
+    ))
+
+    /// wl_output's name and mode, by the output's proxy.
+    nonisolated(unsafe) static let output = make(wl_output_listener(
+        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        mode: { data, output, _, width, height, _ in client(data).outputModes[output!] = (width, height) },
+        done: { _, _ in },
+        scale: { _, _, _ in },
+        name: { data, output, name in client(data).outputNames[output!] = String(cString: name!) },
+        description: { _, _, _ in }
+    ))
+
+    /// wl_surface.enter and leave, on the window's list of outputs.
+    nonisolated(unsafe) static let surface = make(wl_surface_listener(
+        enter: { data, _, output in
+            Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().outputs.append(output!)
+        },
+        leave: { data, _, output in
+            Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().outputs.removeAll { $0 == output! }
+        }
+    ))
+
+    nonisolated(unsafe) static let touch = make(wl_touch_listener(
+        down: { data, _, _, time, surface, id, x, y in
+            client(data).touchTimes.append(time)
+            client(data).record(.touchDown(surface: surfaceID(surface), id: id, x: x, y: y))
+        },
+        up: { data, _, _, time, id in
+            client(data).touchTimes.append(time)
+            client(data).record(.touchUp(id: id))
+        },
+        motion: { data, _, time, id, x, y in
+            client(data).touchTimes.append(time)
+            client(data).record(.touchMotion(id: id, x: x, y: y))
+        },
+        frame: { data, _ in client(data).record(.touchFrame) },
+        cancel: { data, _ in client(data).record(.touchCancel) },
+        shape: { _, _, _, _, _ in },
+        orientation: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let pointer = make(wl_pointer_listener(
+        enter: { data, _, _, surface, x, y in client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y)) },
+        leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: surfaceID(surface))) },
+        motion: { data, _, _, x, y in client(data).record(.pointerMotion(x: x, y: y)) },
+        button: { data, _, serial, _, button, state in
+            client(data).lastButtonSerial = serial
+            client(data).record(.pointerButton(button: button, state: state))
+        },
+        axis: { data, _, _, axis, value in client(data).record(.pointerAxis(axis: axis, value: value)) },
+        frame: { data, _ in client(data).record(.pointerFrame) },
+        axis_source: { _, _, _ in },
+        axis_stop: { _, _, _, _ in },
+        axis_discrete: { _, _, _, _ in },
+        axis_value120: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let keyboard = make(wl_keyboard_listener(
+        keymap: { data, _, format, fd, size in client(data).keymapReceived(format: format, fd: fd, size: size) },
+        enter: { data, _, _, surface, keys in
+            let count = (keys?.pointee.size ?? 0) / MemoryLayout<UInt32>.size
+            let values = (0..<count).map { keys!.pointee.data.load(fromByteOffset: $0 * 4, as: UInt32.self) }
+            client(data).record(.keyboardEnter(surface: surfaceID(surface), keys: values))
+        },
+        leave: { data, _, _, surface in client(data).record(.keyboardLeave(surface: surfaceID(surface))) },
+        key: { data, _, _, _, key, state in client(data).record(.key(key: key, state: state)) },
+        modifiers: { data, _, _, depressed, _, locked, _ in client(data).record(.modifiers(depressed: depressed, locked: locked)) },
+        repeat_info: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let edgeDeferral = make(tactile_edge_deferral_v1_listener(limit: { data, _, pixels in
+        client(data).edgeDeferralLimit = pixels
+    }))
+
+    nonisolated(unsafe) static let wmBase = make(xdg_wm_base_listener(ping: { _, base, serial in xdg_wm_base_pong(base, serial) }))
+
+    nonisolated(unsafe) static let xdgSurface = make(xdg_surface_listener(configure: { data, _, serial in
+        Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().configureSerial = serial
+    }))
+
+    nonisolated(unsafe) static let popup = make(xdg_popup_listener(
+        configure: { data, popup, x, y, width, height in
+            client(data).popupConfigures[wl_proxy_get_id(popup)] = (x, y, width, height)
+        },
+        popup_done: { data, popup in client(data).popupsDone.insert(wl_proxy_get_id(popup)) },
+        repositioned: { _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let toplevel = make(xdg_toplevel_listener(
+        configure: { data, _, width, height, _ in
+            Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().configuredSize = (width, height)
+        },
+        close: { data, _ in Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().closeRequested = true },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in }
+    ))
+}

@@ -1,0 +1,253 @@
+import CWaylandClient
+import Foundation
+import WaylandProtocols
+
+/// wl_fixed_t of a coordinate: 24.8 fixed point.
+func f(_ value: Double) -> wl_fixed_t { wl_fixed_t(value * 256) }
+
+/// What a test client saw, in order; coordinates as the raw wl_fixed_t on the wire.
+enum Seen: Equatable {
+    case touchDown(surface: UInt32, id: Int32, x: wl_fixed_t, y: wl_fixed_t)
+    case touchMotion(id: Int32, x: wl_fixed_t, y: wl_fixed_t)
+    case touchUp(id: Int32)
+    case touchFrame
+    case touchCancel
+    case pointerEnter(surface: UInt32, x: wl_fixed_t, y: wl_fixed_t)
+    case pointerLeave(surface: UInt32)
+    case pointerMotion(x: wl_fixed_t, y: wl_fixed_t)
+    case pointerButton(button: UInt32, state: UInt32)
+    case pointerAxis(axis: UInt32, value: wl_fixed_t)
+    case pointerFrame
+    case keyboardEnter(surface: UInt32, keys: [UInt32])
+    case keyboardLeave(surface: UInt32)
+    case key(key: UInt32, state: UInt32)
+    case modifiers(depressed: UInt32, locked: UInt32)
+
+    /// The seat events only, without keyboard traffic, for tests about touch and pointer.
+    var isKeyboard: Bool {
+        switch self {
+        case .keyboardEnter, .keyboardLeave, .key, .modifiers: true
+        default: false
+        }
+    }
+}
+
+/// A real libwayland-client client: binds the globals, makes shm-backed xdg toplevels, and
+/// records every seat event. Used from one thread (the test's).
+final class TestClient {
+    let display: OpaquePointer
+    private(set) var registry: OpaquePointer?
+    var compositor: OpaquePointer?
+    var subcompositor: OpaquePointer?
+    var shm: OpaquePointer?
+    var wmBase: OpaquePointer?
+    var shellV6: OpaquePointer?
+    var shell: OpaquePointer?
+    var seat: OpaquePointer?
+    var testInput: OpaquePointer?
+    var outputs: [OpaquePointer] = []
+    /// What each wl_output said of itself, by its proxy.
+    var outputNames: [OpaquePointer: String] = [:]
+    var outputModes: [OpaquePointer: (width: Int32, height: Int32)] = [:]
+    /// The registry names of globals the server withdrew.
+    var removedGlobals: [UInt32] = []
+    /// The registry name of each bound wl_output, by its proxy.
+    var outputGlobals: [OpaquePointer: UInt32] = [:]
+    var globals: [String: UInt32] = [:]
+    var seen: [Seen] = []
+    var keymap: (format: UInt32, fd: Int32, size: UInt32)?
+    /// The time of each touch down, motion and up received, in order (milliseconds).
+    var touchTimes: [UInt32] = []
+    var edgeDeferralManager: OpaquePointer?
+    /// What tactile_edge_deferral_v1.limit said.
+    var edgeDeferralLimit: UInt32?
+    /// Every window made, kept as long as the client: the listeners reach a window through an
+    /// unretained pointer, and a test may drop its window while events for it still come.
+    private var windows: [Window] = []
+    /// The serial of the latest wl_pointer.button, for requests that must name an input event.
+    var lastButtonSerial: UInt32?
+    /// The latest xdg_popup.configure of each popup, by its id.
+    var popupConfigures: [UInt32: (x: Int32, y: Int32, width: Int32, height: Int32)] = [:]
+    /// The popups the compositor dismissed (xdg_popup.popup_done), by id.
+    var popupsDone: Set<UInt32> = []
+    private(set) var touch: OpaquePointer?
+    private(set) var pointer: OpaquePointer?
+    private(set) var keyboard: OpaquePointer?
+
+    init(socket: String, devices: Set<String> = ["touch", "pointer", "keyboard"]) throws {
+        guard let display = wl_display_connect(socket) else { throw ClientError.connectFailed(socket) }
+        self.display = display
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        registry = wl_display_get_registry(display)
+        wl_registry_add_listener(registry, Listeners.registry, me)
+        try roundtrip()
+        if let seat {
+            if devices.contains("touch") {
+                touch = wl_seat_get_touch(seat)
+                wl_touch_add_listener(touch, Listeners.touch, me)
+            }
+            if devices.contains("pointer") {
+                pointer = wl_seat_get_pointer(seat)
+                wl_pointer_add_listener(pointer, Listeners.pointer, me)
+            }
+            if devices.contains("keyboard") {
+                keyboard = wl_seat_get_keyboard(seat)
+                wl_keyboard_add_listener(keyboard, Listeners.keyboard, me)
+            }
+        }
+        if let wmBase { xdg_wm_base_add_listener(wmBase, Listeners.wmBase, me) }
+        try roundtrip()
+    }
+
+    deinit {
+        if let keymap { close(keymap.fd) }
+        wl_display_disconnect(display)
+    }
+
+    /// Sends everything and waits until the server has handled it and its answers are read.
+    func roundtrip() throws {
+        guard wl_display_roundtrip(display) >= 0 else { throw ClientError.protocolError(lastError) }
+    }
+
+    /// The protocol error the server posted, if it did ("interface#id: code").
+    var lastError: String {
+        let code = wl_display_get_error(display)
+        guard code != 0 else { return "none" }
+        var interface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+        let name = interface.map { String(cString: $0.pointee.name) } ?? "?"
+        return "\(name)#\(id): \(protocolCode)"
+    }
+
+    /// Sends test-input requests, then waits until the server has routed them.
+    func inject(_ requests: (OpaquePointer) -> Void) throws {
+        requests(testInput!)
+        try roundtrip()
+    }
+
+    /// Drops what was recorded so far and returns it.
+    func take() -> [Seen] {
+        defer { seen.removeAll() }
+        return seen
+    }
+
+    /// An xdg_toplevel of `width × height` with a committed shm buffer, moved to (x, y) when
+    /// the test protocol is there. Returns its wl_surface.
+    func toplevel(width: Int32, height: Int32, at position: (Int32, Int32)? = nil) throws -> Window {
+        let window = try Window(client: self, width: width, height: height)
+        windows.append(window)
+        if let position, let testInput {
+            tactile_test_input_v1_move_toplevel(testInput, window.surface, position.0, position.1)
+        }
+        try roundtrip()
+        return window
+    }
+
+    /// A subsurface of `parent` with a committed buffer of `width × height` (cached while it
+    /// is synchronized, so the parent's next commit shows it). Returns its surface and role.
+    func subsurface(of parent: OpaquePointer, width: Int32, height: Int32) throws -> (surface: OpaquePointer, role: OpaquePointer) {
+        let surface = wl_compositor_create_surface(compositor)!
+        let role = wl_subcompositor_get_subsurface(subcompositor, surface, parent)!
+        wl_surface_attach(surface, try buffer(width: width, height: height), 0, 0)
+        wl_surface_commit(surface)
+        return (surface, role)
+    }
+
+    /// Attaches a fresh buffer of the size and commits.
+    func commitBuffer(_ surface: OpaquePointer, width: Int32, height: Int32) throws {
+        wl_surface_attach(surface, try buffer(width: width, height: height), 0, 0)
+        wl_surface_commit(surface)
+    }
+
+    /// The surface a touch at (x, y) goes to, or nil; the touch is ended again.
+    func surfaceHit(at x: Double, _ y: Double) throws -> UInt32? {
+        try roundtrip()
+        _ = take()
+        try inject { input in
+            tactile_test_input_v1_touch_down(input, 99, f(x), f(y))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 99)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        return take().compactMap { if case .touchDown(let surface, _, _, _) = $0 { surface } else { nil } }.first
+    }
+
+    /// An shm buffer of the size, filled with nothing in particular.
+    func buffer(width: Int32, height: Int32) throws -> OpaquePointer {
+        let stride = width * 4, size = stride * height
+        let fd = tactile_client_memfd_create("tactile-test-buffer")
+        guard fd >= 0, ftruncate(fd, off_t(size)) == 0 else { throw ClientError.noMemory }
+        defer { close(fd) }
+        let pool = wl_shm_create_pool(shm, fd, size)
+        defer { wl_shm_pool_destroy(pool) }
+        return wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_ARGB8888.rawValue)!
+    }
+
+    func id(_ proxy: OpaquePointer?) -> UInt32 { wl_proxy_get_id(proxy) }
+
+    func record(_ event: Seen) { seen.append(event) }
+
+    func announce(_ registry: OpaquePointer?, _ name: UInt32, _ interface: String, _ version: UInt32) {
+        globals[interface] = version
+        func bind(_ iface: UnsafePointer<wl_interface>, _ v: UInt32) -> OpaquePointer? {
+            OpaquePointer(wl_registry_bind(registry, name, iface, min(version, v)))
+        }
+        switch interface {
+        case "wl_compositor": compositor = bind(tactile_client_wl_compositor_interface(), 5)
+        case "wl_subcompositor": subcompositor = bind(tactile_client_wl_subcompositor_interface(), 1)
+        case "wl_shm": shm = bind(tactile_client_wl_shm_interface(), 1)
+        case "xdg_wm_base": wmBase = bind(tactile_xdg_wm_base_interface(), 5)
+        case "zxdg_shell_v6": shellV6 = bind(tactile_zxdg_shell_v6_interface(), 1)
+        case "wl_shell": shell = bind(tactile_client_wl_shell_interface(), 1)
+        case "wl_seat": seat = bind(tactile_client_wl_seat_interface(), 8)
+        case "wl_output":
+            let output = bind(tactile_client_wl_output_interface(), 4)!
+            outputs.append(output)
+            outputGlobals[output] = name
+            wl_output_add_listener(output, Listeners.output, Unmanaged.passUnretained(self).toOpaque())
+        case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
+        case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
+        default: break
+        }
+    }
+
+    func keymapReceived(format: UInt32, fd: Int32, size: UInt32) {
+        if let keymap { close(keymap.fd) }
+        keymap = (format, fd, size)
+    }
+}
+
+/// An xdg toplevel and its surface, configured and mapped.
+final class Window {
+    let surface: OpaquePointer
+    let xdgSurface: OpaquePointer
+    let toplevel: OpaquePointer
+    var configureSerial: UInt32?
+    /// The size of the latest xdg_toplevel.configure.
+    var configuredSize: (width: Int32, height: Int32)?
+    /// The compositor sent xdg_toplevel.close.
+    var closeRequested = false
+    /// The outputs the surface is on (wl_surface.enter, less leave).
+    var outputs: [OpaquePointer] = []
+
+    init(client: TestClient, width: Int32, height: Int32) throws {
+        surface = wl_compositor_create_surface(client.compositor)!
+        xdgSurface = xdg_wm_base_get_xdg_surface(client.wmBase, surface)!
+        toplevel = xdg_surface_get_toplevel(xdgSurface)!
+        xdg_surface_add_listener(xdgSurface, Listeners.xdgSurface, Unmanaged.passUnretained(self).toOpaque())
+        xdg_toplevel_add_listener(toplevel, Listeners.toplevel, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_add_listener(surface, Listeners.surface, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_commit(surface)
+        try client.roundtrip()
+        if let configureSerial { xdg_surface_ack_configure(xdgSurface, configureSerial) }
+        wl_surface_attach(surface, try client.buffer(width: width, height: height), 0, 0)
+        wl_surface_commit(surface)
+    }
+}
+
+enum ClientError: Error {
+    case connectFailed(String)
+    case protocolError(String)
+    case noMemory
+}
