@@ -101,7 +101,7 @@ final class XdgPositioner: ResourceObject {
 
 /// xdg_popup (or zxdg_popup_v6): a menu or tooltip placed by its positioner, as a child of
 /// its parent's node. A popup that asked for a grab takes keyboard focus when it maps and
-/// joins the server's grab stack (see `WaylandServer+WindowFocus`).
+/// joins the server's grab stack (see `WaylandServer+Windows`).
 final class XdgPopup: ResourceObject, XdgRole {
     let xdg: XdgSurface
     /// The xdg_surface the popup is placed on: a toplevel or another popup.
