@@ -29,22 +29,20 @@ struct InteractiveGrab {
             r.x += dx
             r.y += dy
         case .resize(let edges):
-            if edges & Self.left != 0 {
-                let width = max(1, r.width - dx)
-                r.x = startWindow.maxX - width
-                r.width = width
-            } else if edges & Self.right != 0 {
-                r.width = max(1, r.width + dx)
-            }
-            if edges & Self.top != 0 {
-                let height = max(1, r.height - dy)
-                r.y = startWindow.maxY - height
-                r.height = height
-            } else if edges & Self.bottom != 0 {
-                r.height = max(1, r.height + dy)
-            }
+            (r.x, r.width) = Self.resize(r.x, r.width, by: dx, start: edges & Self.left != 0, end: edges & Self.right != 0)
+            (r.y, r.height) = Self.resize(r.y, r.height, by: dy, start: edges & Self.top != 0, end: edges & Self.bottom != 0)
         }
         return r
+    }
+
+    /// One axis of a resize: dragging the start edge keeps the end where it was, dragging
+    /// the end keeps the start; the length stays at least 1.
+    private static func resize(_ origin: Int, _ length: Int, by delta: Int, start: Bool, end: Bool) -> (Int, Int) {
+        if start {
+            let resized = max(1, length - delta)
+            return (origin + length - resized, resized)
+        }
+        return end ? (origin, max(1, length + delta)) : (origin, length)
     }
 
     private static let top = XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue
