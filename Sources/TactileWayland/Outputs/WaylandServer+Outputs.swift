@@ -17,7 +17,7 @@ extension WaylandServer {
         guard let removed = outputs.remove(id) else { return }
         logger.info("output \(removed.placed.description.name) removed")
         if let target = outputs.primary {
-            for (surface, window) in toplevelWindows() where removed.placed.rect.contains(origin: window) {
+            for (surface, window) in toplevelWindows() where removed.placed.rect.contains(window.point) {
                 let offset = Position(x: window.x - removed.placed.rect.x, y: window.y - removed.placed.rect.y)
                 let clamped = Position(x: min(max(offset.x, 0), max(target.rect.width - 1, 0)), y: min(max(offset.y, 0), max(target.rect.height - 1, 0)))
                 surface.placeWindow(at: Position(x: target.rect.x + clamped.x, y: target.rect.y + clamped.y))
@@ -34,7 +34,7 @@ extension WaylandServer {
 
     /// The output a window at `origin` (global) is on: the one holding the point, else the first.
     func output(at origin: Position) -> PlacedOutput? {
-        outputs.layout.first { $0.rect.contains(origin: origin) } ?? outputs.primary
+        outputs.layout.first { $0.rect.contains(origin.point) } ?? outputs.primary
     }
 
     /// The root spans the layout; windows that fill their output are told its new size; every
@@ -57,8 +57,7 @@ extension WaylandServer {
     }
 }
 
-extension Rect {
-    func contains(origin p: Position) -> Bool {
-        p.x >= x && p.x < maxX && p.y >= y && p.y < maxY
-    }
+extension Position {
+    /// The point at this pixel position, for `Rect.contains`.
+    var point: Point { Point(x: Double(x), y: Double(y)) }
 }
