@@ -1,6 +1,6 @@
-// wayland-scanner output for xdg-shell, xdg-shell unstable v6 and our protocols, server and
-// client sides (the generated headers and code come from protocol/generate; this file is not
-// generated).
+// wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output,
+// wlr-screencopy and our protocols, server and client sides (the generated headers and code
+// come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
 
@@ -9,6 +9,12 @@
 #include "xdg-shell-client-protocol.h"
 #include "xdg-shell-unstable-v6-server-protocol.h"
 #include "xdg-shell-unstable-v6-client-protocol.h"
+#include "viewporter-server-protocol.h"
+#include "viewporter-client-protocol.h"
+#include "xdg-output-unstable-v1-server-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
+#include "wlr-screencopy-unstable-v1-server-protocol.h"
+#include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -27,6 +33,12 @@ TACTILE_PROTOCOL_INTERFACE(zxdg_positioner_v6)
 TACTILE_PROTOCOL_INTERFACE(zxdg_surface_v6)
 TACTILE_PROTOCOL_INTERFACE(zxdg_toplevel_v6)
 TACTILE_PROTOCOL_INTERFACE(zxdg_popup_v6)
+TACTILE_PROTOCOL_INTERFACE(wp_viewporter)
+TACTILE_PROTOCOL_INTERFACE(wp_viewport)
+TACTILE_PROTOCOL_INTERFACE(zxdg_output_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zxdg_output_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_frame_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
