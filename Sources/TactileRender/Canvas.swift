@@ -1,0 +1,136 @@
+import CPixman
+import Responder
+
+/// An output's frame: composed from draw items where it is damaged, and read from by the
+/// output backend (into its own buffer) and by screenshots.
+public final class Canvas {
+    public let image: Image
+    /// What shows where no surface is.
+    public var background: UInt32 = 0xff20_2020
+    /// Each item's clip while composing, kept between frames so a steady frame allocates
+    /// nothing.
+    private var clips: [pixman_region32_t] = []
+
+    public init?(size: Size) {
+        guard let image = Image(size: size, opaque: true) else { return nil }
+        self.image = image
+    }
+
+    deinit {
+        for index in clips.indices { pixman_region32_fini(&clips[index]) }
+    }
+
+    public var size: Size { image.size }
+
+    /// Repaints `damage` (canvas pixels) with `items`, bottom to top. Items are clipped top
+    /// down first, each losing what opaque items above it hide, so a covered pixel is never
+    /// composed and the background is filled only where nothing opaque lies.
+    public func render(_ items: [DrawItem], damage: [Rect]) {
+        var uncovered = pixman_region32_t()
+        initRegion(&uncovered, damage)
+        defer { pixman_region32_fini(&uncovered) }
+        guard pixman_region32_not_empty(&uncovered) != 0 else { return }
+        while clips.count < items.count {
+            var region = pixman_region32_t()
+            pixman_region32_init(&region)
+            clips.append(region)
+        }
+        for index in items.indices.reversed() {
+            let item = items[index]
+            pixman_region32_intersect_rect(&clips[index], &uncovered, Int32(item.bounds.x), Int32(item.bounds.y),
+                                           UInt32(max(0, item.bounds.width)), UInt32(max(0, item.bounds.height)))
+            for rect in item.opaque { subtract(rect, from: &uncovered) }
+        }
+        fill(&uncovered)
+        for index in items.indices where pixman_region32_not_empty(&clips[index]) != 0 {
+            draw(items[index], clip: &clips[index])
+        }
+    }
+
+    /// Writes `rect` of the frame into memory of `format` (an output's buffer, a screenshot),
+    /// its top-left corner landing `at` there, with `overlay` (the cursor) drawn over it.
+    public func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,
+                      at origin: Position, overlay: DrawItem?) {
+        let r = rect.intersection(image.bounds)
+        guard !r.isEmpty, let destination = pixman_image_create_bits_no_clear(
+            format.pixman, Int32(targetSize.width), Int32(targetSize.height), target.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return }
+        defer { pixman_image_unref(destination) }
+        let (dx, dy) = (origin.x - rect.x, origin.y - rect.y)
+        pixman_image_composite32(PIXMAN_OP_SRC, image.pixman, nil, destination, Int32(r.x), Int32(r.y), 0, 0,
+                                 Int32(r.x + dx), Int32(r.y + dy), Int32(r.width), Int32(r.height))
+        guard var overlay, !overlay.bounds.intersection(r).isEmpty else { return }
+        // The overlay in the target's coordinates, clipped to what was written.
+        overlay.bounds = overlay.bounds.intersection(r).offset(by: Position(x: dx, y: dy))
+        switch overlay.sampling {
+        case .translated(let p): overlay.sampling = .translated(Position(x: p.x + dx, y: p.y + dy))
+        case .transformed(let map): overlay.sampling = .transformed(Affine.translation(Double(-dx), Double(-dy)).then(map))
+        }
+        var clip = pixman_region32_t()
+        pixman_region32_init_rect(&clip, Int32(overlay.bounds.x), Int32(overlay.bounds.y), UInt32(overlay.bounds.width), UInt32(overlay.bounds.height))
+        draw(overlay, clip: &clip, on: destination)
+        pixman_region32_fini(&clip)
+    }
+
+    private func draw(_ item: DrawItem, clip: inout pixman_region32_t) {
+        draw(item, clip: &clip, on: image.pixman)
+        pixman_image_set_clip_region32(image.pixman, nil)
+    }
+
+    private func draw(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {
+        pixman_image_set_clip_region32(target, &clip)
+        let op = item.image.isOpaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
+        let b = item.bounds
+        switch item.sampling {
+        case .translated(let origin):
+            pixman_image_composite32(op, item.image.pixman, nil, target, Int32(b.x - origin.x), Int32(b.y - origin.y), 0, 0,
+                                     Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
+        case .transformed(let map):
+            var transform = map.pixman
+            pixman_image_set_transform(item.image.pixman, &transform)
+            pixman_image_set_filter(item.image.pixman, map.isPixelExact ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+            // Outside the image there is nothing (repeat none): an opaque image's edges
+            // still need blending there, so transformed items always compose with OVER.
+            pixman_image_composite32(PIXMAN_OP_OVER, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
+                                     Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
+            pixman_image_set_transform(item.image.pixman, nil)
+        }
+    }
+
+    private func fill(_ region: inout pixman_region32_t) {
+        guard pixman_region32_not_empty(&region) != 0 else { return }
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(&region, &count) else { return }
+        var colour = pixman_color_t(red: Self.channel(background >> 16), green: Self.channel(background >> 8), blue: Self.channel(background), alpha: 0xffff)
+        for box in UnsafeBufferPointer(start: boxes, count: Int(count)) {
+            var rect = pixman_box32_t(x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2)
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, image.pixman, &colour, 1, &rect)
+        }
+    }
+
+    private static func channel(_ value: UInt32) -> UInt16 { UInt16(value & 0xff) * 0x101 }
+
+    private func subtract(_ rect: Rect, from region: inout pixman_region32_t) {
+        guard !rect.isEmpty else { return }
+        var cut = pixman_region32_t()
+        pixman_region32_init_rect(&cut, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+        var remaining = pixman_region32_t()
+        pixman_region32_init(&remaining)
+        pixman_region32_subtract(&remaining, &region, &cut)
+        swap(&region, &remaining)
+        pixman_region32_fini(&remaining)
+        pixman_region32_fini(&cut)
+    }
+
+    /// `rects` clipped to the canvas; one rectangle (the usual damage) allocates nothing.
+    private func initRegion(_ region: inout pixman_region32_t, _ rects: [Rect]) {
+        if rects.count == 1 {
+            let r = rects[0].intersection(image.bounds)
+            pixman_region32_init_rect(&region, Int32(r.x), Int32(r.y), UInt32(max(0, r.width)), UInt32(max(0, r.height)))
+            return
+        }
+        var boxes = rects.map { $0.intersection(image.bounds) }.filter { !$0.isEmpty }
+            .map { pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY)) }
+        pixman_region32_init_rects(&region, &boxes, Int32(boxes.count))
+    }
+}

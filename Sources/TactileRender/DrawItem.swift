@@ -1,0 +1,79 @@
+import CPixman
+import Responder
+
+/// One surface as an output shows it: its pixels, where they land on the canvas, and how
+/// canvas pixels map back to them.
+public struct DrawItem {
+    public var image: Image
+    /// The canvas pixels the item covers; nothing outside it is drawn.
+    public var bounds: Rect
+    /// Canvas pixels where the item hides everything below it (its opaque region, or all of
+    /// `bounds` for an opaque image drawn whole).
+    public var opaque: [Rect]
+    public var sampling: Sampling
+
+    /// How a canvas pixel finds its image pixel.
+    public enum Sampling {
+        /// The image drawn 1:1 with its top-left corner at this canvas position.
+        case translated(Position)
+        /// Any affine map from canvas to image coordinates (buffer scale and transform, a
+        /// viewport, an output scale), sampled bilinearly when it scales.
+        case transformed(Affine)
+    }
+
+    public init(image: Image, bounds: Rect, opaque: [Rect] = [], sampling: Sampling) {
+        self.image = image
+        self.bounds = bounds
+        self.opaque = opaque
+        self.sampling = sampling
+    }
+}
+
+/// A 2D affine map, `(x, y) ↦ (a·x + b·y + c, d·x + e·y + f)`.
+public struct Affine: Equatable, Sendable {
+    public var a, b, c, d, e, f: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
+
+    public static let identity = Affine(a: 1, b: 0, c: 0, d: 0, e: 1, f: 0)
+
+    public static func translation(_ x: Double, _ y: Double) -> Affine { Affine(a: 1, b: 0, c: x, d: 0, e: 1, f: y) }
+    public static func scale(_ x: Double, _ y: Double) -> Affine { Affine(a: x, b: 0, c: 0, d: 0, e: y, f: 0) }
+
+    /// First `self`, then `next`.
+    public func then(_ next: Affine) -> Affine {
+        let (x0, y0) = next.linear(a, d)
+        let (x1, y1) = next.linear(b, e)
+        let (x2, y2) = next.apply(c, f)
+        return Affine(a: x0, b: x1, c: x2, d: y0, e: y1, f: y2)
+    }
+
+    public func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let (lx, ly) = linear(x, y)
+        return (lx + c, ly + f)
+    }
+
+    /// The map without its translation, for directions rather than points.
+    private func linear(_ x: Double, _ y: Double) -> (Double, Double) {
+        let x1: Double = a * x + b * y
+        let y1: Double = d * x + e * y
+        return (x1, y1)
+    }
+
+    /// Whether it maps pixels onto pixels (integer translation, quarter turns, flips), which
+    /// nearest sampling copies exactly.
+    var isPixelExact: Bool {
+        let unit: (Double) -> Bool = { $0 == 0 || abs($0) == 1 }
+        return unit(a) && unit(b) && unit(d) && unit(e) && c == c.rounded() && f == f.rounded()
+    }
+
+    var pixman: pixman_transform {
+        var matrix = pixman_f_transform()
+        matrix.m = ((a, b, c), (d, e, f), (0, 0, 1))
+        var fixed = pixman_transform()
+        pixman_transform_from_pixman_f_transform(&fixed, &matrix)
+        return fixed
+    }
+}
