@@ -2,7 +2,7 @@ import Responder
 import TactileWayland
 
 /// Outputs with no screen behind them: for tests, scripts and a server whose clients are
-/// only ever driven by injected input. Each is paced as a screen would be, one frame per
+/// only ever driven by injected input; screenshots (grim) show what they would show. Each is paced as a screen would be, one frame per
 /// refresh period, so clients' frame callbacks keep a real display's rhythm.
 public final class HeadlessBackend: OutputPresenter {
     public struct Options: Sendable {
@@ -53,8 +53,9 @@ public final class HeadlessBackend: OutputPresenter {
         host.removeOutput(id)
     }
 
-    /// The frame is "shown" one refresh period later (16 ms at the 60 Hz these outputs have).
-    public func present(_ output: OutputID) {
-        frames[output]?.arm(milliseconds: 16)
+    /// The frame is "shown" one refresh period later (16 ms at the 60 Hz these outputs have);
+    /// its pixels stay in the server's canvas, where screenshots read them.
+    public func present(_ frame: OutputFrame) {
+        frames[frame.output]?.arm(milliseconds: 16)
     }
 }

@@ -30,6 +30,10 @@ public protocol BackendHost: AnyObject {
     /// its wl_output go.
     func removeOutput(_ output: OutputID)
 
+    /// The output's mode, scale or place changed (a parent window resized, a new mode set):
+    /// clients hear wl_output's new description, and windows that fill it are reconfigured.
+    func updateOutput(_ output: OutputID, _ description: OutputDescription)
+
     /// A frame asked for with `OutputPresenter.present` is on screen: clients' frame
     /// callbacks complete with this time.
     func outputPresented(_ output: OutputID, at time: Instant)
@@ -46,9 +50,10 @@ public protocol BackendHost: AnyObject {
     func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool
 }
 
-/// The backend side of an output: asked to show a new frame when clients changed what the
-/// output shows, and to answer with `BackendHost.outputPresented` once it is shown (at the
-/// next vblank, the parent compositor's frame callback, or a timer when headless).
+/// The backend side of an output: given each new frame the server composed, it shows it and
+/// answers with `BackendHost.outputPresented` once it is on screen (at the next vblank, the
+/// parent compositor's frame callback, or a timer when headless).
 public protocol OutputPresenter: AnyObject {
-    func present(_ output: OutputID)
+    /// Called at most once per `outputPresented`: a backend has one frame in flight per output.
+    func present(_ frame: OutputFrame)
 }

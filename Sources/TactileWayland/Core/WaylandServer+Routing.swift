@@ -24,6 +24,7 @@ extension WaylandServer {
         }
         route { router, sink in router.handle(event, sink: &sink) }
         continueInteractiveGrab()
+        if case .pointerMotion = event { composition.cursorMoved() }
         if modifiersChanged, let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) {
             seat.sendModifiers(to: client)
         }
@@ -34,6 +35,7 @@ extension WaylandServer {
     func updateScene(_ change: @escaping (inout Scene) -> Void) {
         if sceneBatch != nil { return sceneBatch!.changes.append(change) }
         route { router, sink in router.updateScene(sink: &sink, change) }
+        composition.schedule()
     }
 
     /// Runs `body`, collecting its scene changes, and applies them as one: the core settles
@@ -47,6 +49,7 @@ extension WaylandServer {
         sceneBatch = nil
         if !batch.changes.isEmpty {
             route { router, sink in router.updateScene(sink: &sink) { scene in for change in batch.changes { change(&scene) } } }
+            composition.schedule()
         }
         for then in batch.then { then() }
     }

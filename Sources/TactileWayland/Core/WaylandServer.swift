@@ -2,6 +2,7 @@ import CWaylandServer
 import Glibc
 import Logging
 import Responder
+import TactileRender
 
 /// The Wayland server: one wl_display with its globals, the routing core, and the objects
 /// that hold the rest: the clients, the seat, the outputs, the windows, the gestures.
@@ -20,6 +21,10 @@ public final class WaylandServer {
     let outputs = Outputs()
     let windows: Windows
     let gestures: Gestures
+    /// Output frames, composed from the scene.
+    private(set) lazy var composition = Composition(server: self)
+    let screencopy = Screencopy()
+    let xdgOutputs = XdgOutputs()
     /// The globals that live as long as the server (the seat and outputs hold their own).
     private var globals: [Global] = []
     /// Scene changes of the commit being applied, made in one step when it is done.
@@ -40,8 +45,11 @@ public final class WaylandServer {
         clients = Clients(display: display)
         seat = Seat(display: display, keymap: keymap)
         wl_display_init_shm(display)
+        // ARGB8888 and XRGB8888 libwayland advertises itself; the rest are what we compose.
+        for format in PixelFormat.all where format.shm > 1 { wl_display_add_shm_format(display, format.shm) }
         clients.disconnected = { [unowned self] in forget($0) }
         seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
+        seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
         globals = makeGlobals()
         gestures.install(on: self)
     }
@@ -50,6 +58,7 @@ public final class WaylandServer {
         shutDown()
         // The server's own event sources go before the loop they are on.
         gestures.stop()
+        composition.stop()
         wl_display_destroy(display)
     }
 
@@ -101,6 +110,7 @@ public final class WaylandServer {
     private func forget(_ state: ClientState) {
         route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
         seat.forget(state.id)
+        screencopy.forget(state.id)
     }
 }
 

@@ -11,6 +11,7 @@ final class Output {
     weak var presenter: (any OutputPresenter)?
     /// A frame was asked of the presenter and it has not said it is shown yet.
     var framePending = false
+    let screen = OutputScreen()
     private var global: Global?
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.
     private(set) var resources: [OpaquePointer] = []
@@ -32,6 +33,12 @@ final class Output {
     /// The client's resources of this output (one per wl_registry.bind).
     func resources(of client: OpaquePointer) -> [OpaquePointer] {
         resources.filter { wl_resource_get_client($0) == client }
+    }
+
+    /// A new mode, scale or place: every client that bound the output hears it again.
+    func update(_ placed: PlacedOutput) {
+        self.placed = placed
+        for resource in resources { describe(to: resource) }
     }
 
     /// Withdraws the wl_output global; resources already bound stay until released.

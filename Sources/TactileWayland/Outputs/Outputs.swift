@@ -10,7 +10,8 @@ final class Outputs {
     /// resources' user data stays valid (outputs come and go rarely; each is small).
     private var retired: [Output] = []
     private var nextID = 1
-    /// Committed since the last frame was shown; completed when the next one is.
+    /// Committed since the last repaint; the next frame an output composes takes them, and
+    /// completes them when it is shown. With no output they wait for one.
     var frameCallbacks: [FrameCallback] = []
 
     var layout: [PlacedOutput] { live.map(\.placed) }
@@ -24,15 +25,20 @@ final class Outputs {
     var primary: PlacedOutput? { live.first?.placed }
 
     func add(_ description: OutputDescription, presenter: any OutputPresenter, display: OpaquePointer) -> Output {
-        // Layout coordinates stay non-negative, as the scene's root starts at the origin.
-        let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
-            ?? Position(x: live.map(\.placed.rect.maxX).max() ?? 0, y: 0)
         let id = OutputID(raw: nextID)
         nextID += 1
-        let placed = PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
+        let placed = place(description, id: id, rightOf: live)
         let output = Output(id: id, placed: placed, presenter: presenter, display: display)
         live.append(output)
         return output
+    }
+
+    /// Where `description` goes: at its position, or right of `others`. Layout coordinates
+    /// stay non-negative, as the scene's root starts at the origin.
+    func place(_ description: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
+        let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
+            ?? Position(x: others.map(\.placed.rect.maxX).max() ?? 0, y: 0)
+        return PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
     }
 
     func remove(_ id: OutputID) -> Output? {
@@ -47,20 +53,12 @@ final class Outputs {
         live.first { $0.id == id } ?? retired.first { $0.id == id }
     }
 
-    /// Asks every output without a frame under way for one. Frame callbacks complete at the
-    /// first output that shows it; with no output they wait for one.
-    func scheduleFrame() {
-        for output in live where !output.framePending {
-            output.framePending = true
-            output.presenter?.present(output.id)
-        }
-    }
-
-    /// `id` showed a frame: the callbacks committed before it are done.
+    /// `id` showed a frame: the callbacks committed before it was composed are done.
     func presented(_ id: OutputID, at time: Instant) {
-        output(id)?.framePending = false
-        let due = frameCallbacks
-        frameCallbacks.removeAll()
+        guard let output = output(id) else { return }
+        output.framePending = false
+        let due = output.screen.inFlight
+        output.screen.inFlight.removeAll()
         for callback in due { callback.complete(at: time.milliseconds) }
     }
 }

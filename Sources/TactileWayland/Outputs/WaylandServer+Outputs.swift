@@ -8,13 +8,12 @@ extension WaylandServer {
         let output = outputs.add(description, presenter: presenter, display: display)
         logger.info("output \(description.name): \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
         layoutChanged()
-        // Callbacks committed while there was no output were waiting for one.
-        if !outputs.frameCallbacks.isEmpty { outputs.scheduleFrame() }
         return output.id
     }
 
     public func removeOutput(_ id: OutputID) {
         guard let removed = outputs.remove(id) else { return }
+        screencopy.outputRemoved(removed)
         logger.info("output \(removed.placed.description.name) removed")
         if let target = outputs.primary {
             for (surface, window) in toplevelWindows() where removed.placed.rect.contains(window.point) {
@@ -26,8 +25,18 @@ extension WaylandServer {
         layoutChanged()
     }
 
+    public func updateOutput(_ id: OutputID, _ description: OutputDescription) {
+        guard let output = outputs.live.first(where: { $0.id == id }) else { return }
+        let others = outputs.live.prefix { $0.id != id }
+        output.update(outputs.place(description, id: id, rightOf: Array(others)))
+        logger.info("output \(description.name) now \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
+        layoutChanged()
+    }
+
     public func outputPresented(_ output: OutputID, at time: Instant) {
         outputs.presented(output, at: time)
+        // What changed while the frame was in flight waited for it.
+        composition.schedule()
     }
 
     public var outputLayout: [PlacedOutput] { outputs.layout }
@@ -44,6 +53,9 @@ extension WaylandServer {
         updateScene { [root = router.scene.root] in $0.update(root) { $0.size = extent } }
         for (surface, _) in toplevelWindows() { surface.xdgSurface?.toplevel?.layoutChanged() }
         for surface in surfaces.all { surface.updateOutputs() }
+        // Also repaints what waited for an output: frame callbacks committed before there was one.
+        composition.damageEverything()
+        xdgOutputs.layoutChanged()
     }
 
     /// Each toplevel surface, with its window's origin in global coordinates.

@@ -5,6 +5,7 @@ import Responder
 extension Seat {
     func pointerEnter(_ client: SeatClient, surface: OpaquePointer, at local: Point) {
         let serial = inputSerial(for: client)
+        client.pointerEnterSerial = serial
         for pointer in client.pointers { wl_pointer_send_enter(pointer, serial, surface, fixed(local.x), fixed(local.y)) }
     }
 

@@ -17,6 +17,8 @@ final class Seat {
     weak var selection: DataSource?
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
+    /// A client's cursor image or choice changed.
+    var cursorChanged: () -> Void = {}
     private let nextSerial: () -> UInt32
     private var global: Global?
 
@@ -116,6 +118,9 @@ final class SeatClient {
     private(set) var touches: [OpaquePointer] = []
     /// What a grab, move or resize request of this client must name.
     var inputSerials = InputSerials()
+    /// The serial of the latest wl_pointer.enter, which wl_pointer.set_cursor must name.
+    var pointerEnterSerial: UInt32?
+    var cursor = CursorChoice.unset
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client
@@ -176,8 +181,13 @@ final class SeatDevice: ResourceObject {
         seat.deviceRemoved(self, resource)
     }
 
-    /// Cursor images are not drawn yet; the request is accepted and ignored.
-    static let pointerRequests = RequestTable(wl_pointer_interface(set_cursor: { _, _, _, _, _, _ in }, release: destroyResource))
+    static let pointerRequests = RequestTable(wl_pointer_interface(
+        set_cursor: { _, resource, serial, surface, x, y in
+            guard let resource, let device = SeatDevice.from(resource) else { return }
+            device.seat.setCursor(for: device.owner, serial: serial, surface: surface, hotspot: Position(x: Int(x), y: Int(y)), pointer: resource)
+        },
+        release: destroyResource
+    ))
     static let keyboardRequests = RequestTable(wl_keyboard_interface(release: destroyResource))
     static let touchRequests = RequestTable(wl_touch_interface(release: destroyResource))
 }

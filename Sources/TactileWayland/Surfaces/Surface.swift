@@ -1,5 +1,6 @@
 import CWaylandServer
 import Responder
+import TactileRender
 
 /// The state of wl_surface that commit applies atomically (wl_surface is double-buffered).
 struct SurfaceState {
@@ -13,12 +14,20 @@ struct SurfaceState {
     var offset = Position.zero
     /// Where system edge gestures are deferred to this surface, per edge (tactile_edge_deferral_v1).
     var edgeDeferral: [Edge: Region] = [:]
+    /// Where the client promises its pixels are opaque: composition skips what lies below.
+    var opaqueRegion = Region.empty
+    /// What changed since the last commit, in surface and in buffer coordinates; not persistent.
+    var damage = SurfaceDamage()
+    /// wp_viewport: the buffer rectangle shown, and the size it is shown at.
+    var viewport = Viewport()
 }
 
-/// What a committed buffer contributes: its size, which gives the surface's size.
+/// What a committed buffer contributes: its size, which gives the surface's size, and Tactile's
+/// copy of its pixels (nil for a buffer that could not be read).
 struct BufferAttachment {
     var width: Int
     var height: Int
+    var image: Image?
 }
 
 /// wl_surface: double-buffered state, the role that gives it a place in the scene, and the
@@ -28,7 +37,7 @@ final class Surface: ResourceObject {
     /// server shuts down, when a checked reference would already trap.
     unowned(unsafe) let server: WaylandServer
     let owner: ClientState
-    private(set) var pending = SurfaceState()
+    var pending = SurfaceState()
     private(set) var current = SurfaceState()
     /// The outputs the client was told the surface is on (wl_surface.enter).
     private var enteredOutputs: [OutputID] = []
@@ -39,6 +48,8 @@ final class Surface: ResourceObject {
     weak var xdgSurface: XdgSurface?
     /// The surface's tactile_edge_deferral_v1, while it lives.
     weak var edgeDeferral: EdgeDeferral?
+    /// The surface's wp_viewport, while it lives.
+    weak var viewport: ViewportObject?
     private var pendingFrameCallbacks: [FrameCallback] = []
     /// A synchronized subsurface's committed state, waiting for its parent's apply.
     private(set) var cached: SurfaceState?
@@ -59,13 +70,22 @@ final class Surface: ResourceObject {
 
     var size: Size {
         guard case .some(.some(let buffer)) = current.attachment else { return .zero }
-        let scale = Int(max(1, current.bufferScale))
-        let swapped = current.bufferTransform % 2 == 1  // 90° and 270°, flipped or not
-        let (w, h) = swapped ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
-        return Size(width: w / scale, height: h / scale)
+        return current.surfaceSize(buffer: buffer)
+    }
+
+    /// The committed buffer's pixels with what maps them onto the surface; nil while unmapped.
+    var content: SurfaceContent? {
+        guard case .some(.some(let buffer)) = current.attachment, let image = buffer.image else { return nil }
+        return SurfaceContent(image: image, state: current, size: size)
     }
 
     var hasPendingBuffer: Bool { pendingBuffer != nil }
+
+    /// The image shown now, which a commit of a buffer of the same size may update in place.
+    private var shownImage: Image? {
+        guard case .some(.some(let buffer)) = current.attachment else { return nil }
+        return buffer.image
+    }
 
     /// tactile_edge_deferral_v1.set_region, for the next commit.
     func deferEdgeGestures(on edges: [Edge], over region: Region?) {
@@ -105,21 +125,29 @@ final class Surface: ResourceObject {
     /// wl_surface.commit: a synchronized subsurface caches the state for its parent's next
     /// apply; every other surface applies it now (with any state cached before).
     fileprivate func commit() {
+        let synchronized = (role as? Subsurface)?.isEffectivelySynchronized ?? false
         if let reference = pendingBuffer {
-            pending.attachment = .some(reference.attachment)
+            // A synchronized subsurface's new pixels wait with its cached state; any other
+            // surface's buffer of the same size updates the shown copy where it is damaged.
+            let reused = synchronized ? nil : shownImage
+            pending.attachment = .some(reference.read(into: reused, damage: pending.bufferRectsToCopy, server: server))
             reference.release()
             pendingBuffer = nil
         }
         var state = pending
+        if let viewport, case .some(.some(let buffer)) = state.attachment ?? cached?.attachment ?? current.attachment,
+           !viewport.validate(state, buffer: buffer) { return }
         if let cached {
             if state.attachment == nil { state.attachment = cached.attachment }
             state.offset = state.offset + cached.offset
+            state.damage = cached.damage.merged(with: state.damage)
         }
         pending.attachment = nil
         pending.offset = .zero
+        pending.damage = SurfaceDamage()
         let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
-        if let subsurface = role as? Subsurface, subsurface.isEffectivelySynchronized {
+        if synchronized {
             cached = state
             cachedFrameCallbacks = callbacks
             return
@@ -148,7 +176,7 @@ final class Surface: ResourceObject {
     private func applyInBatch(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
         if !callbacks.isEmpty {
             server.outputs.frameCallbacks += callbacks
-            server.outputs.scheduleFrame()
+            server.composition.schedule()
         }
         let hadBuffer = hasBuffer
         if let attachment = state.attachment { current.attachment = attachment }
@@ -156,6 +184,9 @@ final class Surface: ResourceObject {
         current.bufferScale = state.bufferScale
         current.bufferTransform = state.bufferTransform
         current.edgeDeferral = state.edgeDeferral
+        current.opaqueRegion = state.opaqueRegion
+        current.viewport = state.viewport
+        let damage = state.damage
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.
             server.updateScene { [unowned self] scene in
@@ -169,6 +200,7 @@ final class Surface: ResourceObject {
         server.afterScene { [weak self] in
             guard let self else { return }
             role?.committed(surface: self, hadBuffer: hadBuffer)
+            server.composition.damage(self, damage)
         }
         applySubsurfaceState()
     }
@@ -309,14 +341,18 @@ final class Surface: ResourceObject {
     static let requests = RequestTable(wl_surface_interface(
         destroy: destroyResource,
         attach: { _, resource, buffer, x, y in Surface.from(resource)?.attach(buffer, x: x, y: y) },
-        damage: { _, _, _, _, _, _ in },
+        damage: { _, resource, x, y, width, height in
+            Surface.from(resource)?.pending.damage.add(Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)), inBuffer: false)
+        },
         frame: { client, resource, id in
             guard let client, let surface = Surface.from(resource) else { return }
             let callback = FrameCallback()
             guard callback.bind(client: client, interface: tactile_wl_callback_interface(), version: 1, id: id, implementation: nil) else { return }
             surface.pendingFrameCallbacks.append(callback)
         },
-        set_opaque_region: { _, _, _ in },
+        set_opaque_region: { _, resource, region in
+            Surface.from(resource)?.pending.opaqueRegion = region.flatMap { WlRegion.from($0)?.region } ?? .empty
+        },
         set_input_region: { _, resource, region in
             Surface.from(resource)?.pending.inputRegion = region.flatMap { WlRegion.from($0)?.region } ?? .infinite
         },
@@ -335,7 +371,9 @@ final class Surface: ResourceObject {
             }
             surface.pending.bufferScale = scale
         },
-        damage_buffer: { _, _, _, _, _, _ in },
+        damage_buffer: { _, resource, x, y, width, height in
+            Surface.from(resource)?.pending.damage.add(Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)), inBuffer: true)
+        },
         offset: { _, resource, x, y in Surface.from(resource)?.pending.offset = Position(x: Int(x), y: Int(y)) }
     ))
 }
@@ -356,54 +394,4 @@ protocol SurfaceRole: AnyObject {
     /// After the surface applied its pending state and its scene node shows it.
     func committed(surface: Surface, hadBuffer: Bool)
     func surfaceDestroyed()
-}
-
-/// A wl_buffer attached and not yet committed. Commit reads its size and releases it at once:
-/// the headless server never reads the pixels, so the client may reuse the buffer right away.
-final class BufferReference {
-    private var buffer: OpaquePointer?
-    private var listener: UnsafeMutablePointer<tactile_listener>?
-
-    init(_ buffer: OpaquePointer) {
-        self.buffer = buffer
-        listener = tactile_listener_create(nil, { listener, _ in
-            // The client destroyed the buffer before committing: forget it.
-            guard let listener else { return }
-            let owner = tactile_listener_context(listener)
-            if let owner { Unmanaged<BufferReference>.fromOpaque(owner).takeUnretainedValue().forget() }
-        })
-        listener!.pointee.context = Unmanaged.passUnretained(self).toOpaque()
-        wl_resource_add_destroy_listener(buffer, &listener!.pointee.listener)
-    }
-
-    deinit { forget() }
-
-    /// The size of an shm buffer; zero for a buffer of another kind (none is advertised).
-    var attachment: BufferAttachment? {
-        guard let buffer else { return nil }
-        guard let shm = wl_shm_buffer_get(buffer) else { return BufferAttachment(width: 0, height: 0) }
-        Self.probe(shm)
-        return BufferAttachment(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
-    }
-
-    /// Touches the buffer's last byte under libwayland's SIGBUS guard. The pixels are never
-    /// read otherwise, so this is what catches a pool whose file is shorter than the client
-    /// claims: libwayland then posts wl_shm.invalid_fd to that client, and nobody else notices.
-    private static func probe(_ shm: OpaquePointer) {
-        let length = Int(wl_shm_buffer_get_stride(shm)) * Int(wl_shm_buffer_get_height(shm))
-        guard length > 0 else { return }
-        wl_shm_buffer_begin_access(shm)
-        if let data = wl_shm_buffer_get_data(shm) { _ = tactile_read_byte(data, length - 1) }
-        wl_shm_buffer_end_access(shm)
-    }
-
-    func release() {
-        if let buffer { wl_buffer_send_release(buffer) }
-    }
-
-    private func forget() {
-        if let listener { tactile_listener_destroy(listener) }
-        listener = nil
-        buffer = nil
-    }
 }

@@ -1,0 +1,124 @@
+import CWaylandServer
+import Responder
+import TactileRender
+
+/// Turns the scene into each output's frame, once per loop iteration at most: commits and
+/// scene changes only mark what changed; an idle callback repaints the damage of every
+/// output without a frame in flight and hands the frame to the output's backend.
+///
+///     commit → damage (surface → canvas pixels) ┐
+///     scene change (map, move, restack) ────────┼→ repaint: canvas.render(damage) → present
+///     pointer motion (the cursor) ──────────────┘         → screencopy frames waiting
+final class Composition {
+    unowned(unsafe) let server: WaylandServer
+    private var idle: OpaquePointer?
+    /// A cursor image changed: the cursor is redrawn even where it did not move.
+    private var cursorDirty = false
+
+    init(server: WaylandServer) {
+        self.server = server
+    }
+
+    /// Removes the pending repaint before the loop goes.
+    func stop() {
+        if let idle { wl_event_source_remove(idle) }
+        idle = nil
+    }
+
+    /// A repaint at the end of this loop iteration. Each output then compares what it
+    /// showed with the scene, so a scene change needs no more than this.
+    func schedule() {
+        guard idle == nil else { return }
+        idle = wl_event_loop_add_idle(server.loop, { data in
+            let composition = Unmanaged<Composition>.fromOpaque(data!).takeUnretainedValue()
+            composition.idle = nil  // libwayland frees an idle source once it ran
+            composition.repaint()
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// `surface`'s content changed where `damage` says: each output it lies on repaints there.
+    func damage(_ surface: Surface, _ damage: SurfaceDamage) {
+        guard !damage.isEmpty, let node = surface.node, let frame = server.router.scene.absoluteFrame(of: node) else { return }
+        let local = SurfaceContent.surfaceRects(damage, state: surface.current) ?? [Rect(size: frame.size)]
+        let global = local.map { $0.intersection(Rect(size: frame.size)).offset(by: Position(x: frame.x, y: frame.y)) }.filter { !$0.isEmpty }
+        for output in server.outputs.live {
+            output.screen.damage += global.compactMap { output.canvasRect(of: $0) }
+        }
+        schedule()
+    }
+
+    /// Damages the whole of every output (a cursor image changed, an output was resized).
+    func damageEverything() {
+        for output in server.outputs.live { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
+        schedule()
+    }
+
+    /// The pointer moved: the cursor, if one is drawn, moves with it.
+    func cursorMoved() {
+        if server.cursorToDraw() != nil || server.outputs.live.contains(where: { $0.screen.cursorShown != nil }) { schedule() }
+    }
+
+    /// A client's cursor image, or its choice of one, changed.
+    func cursorImageChanged() {
+        cursorDirty = true
+        schedule()
+    }
+
+    private func repaint() {
+        let visible = visibleSurfaces()
+        let cursor = server.cursorToDraw()
+        let cursorChanged = cursorDirty
+        cursorDirty = false
+        for output in server.outputs.live {
+            repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
+        }
+    }
+
+    private func repaint(_ output: Output, visible: [(Surface, Rect)], cursor: (content: SurfaceContent, frame: Rect)?,
+                         cursorChanged: Bool) {
+        let screen = output.screen
+        guard !output.framePending else {
+            // Repainted when that frame is shown (`outputPresented` schedules it).
+            if cursorChanged { cursorDirty = true }
+            return
+        }
+        guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
+        let items = visible.compactMap { surface, frame in
+            surface.content.flatMap { content in output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion).map { (surface, $0) } }
+        }
+        let next = items.map { (surface: ObjectIdentifier($0.0), bounds: $0.1.bounds) }
+        let damage = screen.damage + screen.geometryDamage(next)
+        screen.damage = []
+        screen.shown = next
+        if !damage.isEmpty { canvas.render(items.map(\.1), damage: damage) }
+        let cursorItem = cursor.flatMap { output.drawItem($0.content, frame: $0.frame, opaque: .empty) }
+        var presented = damage
+        if cursorItem?.bounds != screen.cursorShown || cursorChanged {
+            presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
+            screen.cursorShown = cursorItem?.bounds
+        }
+        server.screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
+        let callbacks = server.outputs.frameCallbacks
+        guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
+        server.outputs.frameCallbacks.removeAll()
+        screen.inFlight += callbacks
+        output.framePending = true
+        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem))
+    }
+
+    /// Every mapped surface with content, bottom to top as the scene stacks them (a
+    /// surface's subsurfaces below it, then it, then those above), with its global frame.
+    private func visibleSurfaces() -> [(Surface, Rect)] {
+        var result: [(Surface, Rect)] = []
+        let scene = server.router.scene
+        func visit(_ id: NodeID) {
+            guard let node = scene.node(id), node.isMapped, !node.isHidden, node.alpha >= 0.01 else { return }
+            let (below, above) = scene.children(of: id)
+            for child in below { visit(child) }
+            if let surface = server.surface(at: id), let frame = scene.absoluteFrame(of: id) { result.append((surface, frame)) }
+            for child in above { visit(child) }
+        }
+        visit(scene.root)
+        return result
+    }
+}

@@ -1,0 +1,69 @@
+import CWaylandServer
+import Responder
+
+/// The cursor role (wl_pointer.set_cursor): a surface drawn at the pointer, its hotspot on
+/// the pointer's position, while the pointer is over a surface of the client that set it.
+final class Cursor: SurfaceRole {
+    weak var surface: Surface?
+    var hotspot: Position
+    /// Tells the composition the image changed.
+    private let changed: () -> Void
+
+    init(surface: Surface, hotspot: Position, changed: @escaping () -> Void) {
+        self.surface = surface
+        self.hotspot = hotspot
+        self.changed = changed
+    }
+
+    var isMapped: Bool { true }
+
+    func committed(surface: Surface, hadBuffer: Bool) { changed() }
+
+    func surfaceDestroyed() { changed() }
+}
+
+extension Seat {
+    /// wl_pointer.set_cursor: honoured only with the serial of the client's latest pointer
+    /// enter, as the protocol says, so a client cannot change the cursor while the pointer
+    /// is elsewhere. A nil surface hides the cursor.
+    func setCursor(for client: SeatClient, serial: UInt32, surface resource: OpaquePointer?, hotspot: Position, pointer: OpaquePointer) {
+        guard serial == client.pointerEnterSerial else { return }
+        guard let resource, let surface = Surface.from(resource) else {
+            client.cursor = .hidden
+            return cursorChanged()
+        }
+        if let role = surface.role as? Cursor {
+            role.hotspot = hotspot
+            client.cursor = .surface(role)
+            return cursorChanged()
+        }
+        guard surface.role == nil, surface.xdgSurface == nil else {
+            return tactile_post_error(pointer, WL_POINTER_ERROR_ROLE.rawValue, "wl_surface already has another role; it cannot be a cursor")
+        }
+        let role = Cursor(surface: surface, hotspot: hotspot) { [weak self] in self?.cursorChanged() }
+        surface.role = role
+        client.cursor = .surface(role)
+        cursorChanged()
+    }
+}
+
+/// What a client asked the pointer to look like over its surfaces.
+enum CursorChoice {
+    /// Nothing asked yet.
+    case unset
+    case hidden
+    case surface(Cursor)
+}
+
+extension WaylandServer {
+    /// The cursor surface to draw and its global frame: that of the client under the
+    /// pointer, when it set one with content.
+    func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
+        guard let position = router.pointerPosition, let focus = router.pointerFocus,
+              let owner = surface(at: focus)?.owner, case .surface(let cursor)? = seat.clients[owner.id]?.cursor,
+              let surface = cursor.surface, let content = surface.content
+        else { return nil }
+        let origin = Position(x: Int(position.x.rounded(.down)) - cursor.hotspot.x, y: Int(position.y.rounded(.down)) - cursor.hotspot.y)
+        return (content, Rect(origin: origin, size: content.size))
+    }
+}

@@ -1,0 +1,148 @@
+import Responder
+import TactileRender
+
+/// Damage a client reported since its last commit. A client may send any number of
+/// rectangles; past a few dozen they are worth less than the whole surface, so they collapse.
+struct SurfaceDamage {
+    private(set) var surface: [Rect] = []
+    private(set) var buffer: [Rect] = []
+    /// Too many rectangles: everything is damaged.
+    private(set) var isEverything = false
+
+    static let limit = 32
+
+    mutating func add(_ rect: Rect, inBuffer: Bool) {
+        guard !isEverything, !rect.isEmpty else { return }
+        if inBuffer { buffer.append(rect) } else { surface.append(rect) }
+        if surface.count + buffer.count > Self.limit { everything() }
+    }
+
+    mutating func everything() {
+        (surface, buffer, isEverything) = ([], [], true)
+    }
+
+    func merged(with later: SurfaceDamage) -> SurfaceDamage {
+        var result = self
+        if later.isEverything { result.everything() }
+        for rect in later.surface { result.add(rect, inBuffer: false) }
+        for rect in later.buffer { result.add(rect, inBuffer: true) }
+        return result
+    }
+
+    var isEmpty: Bool { !isEverything && surface.isEmpty && buffer.isEmpty }
+}
+
+/// wp_viewport's state: which part of the buffer is shown (buffer coordinates after the
+/// buffer transform and scale, fractional), and at which surface size.
+struct Viewport: Equatable {
+    var source: (x: Double, y: Double, width: Double, height: Double)?
+    var destination: Size?
+
+    static func == (a: Viewport, b: Viewport) -> Bool {
+        a.destination == b.destination && a.source.map { [$0.x, $0.y, $0.width, $0.height] } == b.source.map { [$0.x, $0.y, $0.width, $0.height] }
+    }
+
+    var isSet: Bool { source != nil || destination != nil }
+}
+
+extension SurfaceState {
+    /// The buffer's size once transformed and scaled, in surface units: what a viewport's
+    /// source rectangle must lie within.
+    func transformedSize(buffer: BufferAttachment) -> (width: Double, height: Double) {
+        let scale = Double(max(1, bufferScale))
+        let swapped = bufferTransform % 2 == 1  // 90° and 270°, flipped or not
+        let (w, h) = swapped ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
+        return (Double(w) / scale, Double(h) / scale)
+    }
+
+    /// The surface's size: the viewport's destination, else its source's size, else the
+    /// buffer's, transformed and scaled.
+    func surfaceSize(buffer: BufferAttachment) -> Size {
+        if let destination = viewport.destination { return destination }
+        if let source = viewport.source { return Size(width: Int(source.width), height: Int(source.height)) }
+        let (w, h) = transformedSize(buffer: buffer)
+        return Size(width: Int(w), height: Int(h))
+    }
+
+    /// The buffer rectangles a commit must copy: the buffer damage and the surface damage
+    /// mapped to the buffer. Nil (everything) when the mapping is not a plain scale.
+    var bufferRectsToCopy: [Rect]? {
+        guard !damage.isEverything, bufferTransform == 0, !viewport.isSet else { return nil }
+        let scale = Int(max(1, bufferScale))
+        return damage.buffer + damage.surface.map {
+            Rect(x: $0.x.multipliedSaturating(by: scale), y: $0.y.multipliedSaturating(by: scale),
+                 width: $0.width.multipliedSaturating(by: scale), height: $0.height.multipliedSaturating(by: scale))
+        }
+    }
+}
+
+/// What a mapped surface shows: Tactile's copy of its last buffer and how buffer pixels map
+/// onto the surface (buffer scale and transform, viewport).
+struct SurfaceContent {
+    let image: Image
+    let state: SurfaceState
+    /// In surface-local logical pixels.
+    let size: Size
+
+    /// The map from surface-local coordinates to the image's pixels, following
+    /// wl_surface.set_buffer_transform: the inverse of the transform the client applied.
+    var surfaceToBuffer: Affine {
+        let buffer = BufferAttachment(width: image.size.width, height: image.size.height, image: nil)
+        let (tw, th) = state.transformedSize(buffer: buffer)
+        var map = Affine.identity
+        if let source = state.viewport.source {
+            let (sx, sy) = (size.width > 0 ? source.width / Double(size.width) : 1, size.height > 0 ? source.height / Double(size.height) : 1)
+            map = Affine.scale(sx, sy).then(.translation(source.x, source.y))
+        } else if state.viewport.destination != nil {
+            map = Affine.scale(tw / Double(max(1, size.width)), th / Double(max(1, size.height)))
+        }
+        return map.then(Self.inverse(of: state.bufferTransform, width: tw, height: th)).then(.scale(Double(max(1, state.bufferScale)), Double(max(1, state.bufferScale))))
+    }
+
+    /// Whether surface pixels are buffer pixels one to one.
+    var isPlain: Bool {
+        state.bufferTransform == 0 && state.bufferScale == 1 && !state.viewport.isSet
+    }
+
+    /// From the transformed buffer (`width`×`height` surface units) back into the buffer,
+    /// for each wl_output.transform.
+    private static func inverse(of transform: Int32, width w: Double, height h: Double) -> Affine {
+        switch transform {
+        case 1: Affine(a: 0, b: 1, c: 0, d: -1, e: 0, f: w)  // 90
+        case 2: Affine(a: -1, b: 0, c: w, d: 0, e: -1, f: h)  // 180
+        case 3: Affine(a: 0, b: -1, c: h, d: 1, e: 0, f: 0)  // 270
+        case 4: Affine(a: -1, b: 0, c: w, d: 0, e: 1, f: 0)  // flipped
+        case 5: Affine(a: 0, b: 1, c: 0, d: 1, e: 0, f: 0)  // flipped 90
+        case 6: Affine(a: 1, b: 0, c: 0, d: 0, e: -1, f: h)  // flipped 180
+        case 7: Affine(a: 0, b: -1, c: h, d: -1, e: 0, f: w)  // flipped 270
+        default: .identity
+        }
+    }
+
+    /// The surface's damage in surface-local coordinates (nil: all of it).
+    static func surfaceRects(_ damage: SurfaceDamage, state: SurfaceState) -> [Rect]? {
+        guard !damage.isEverything else { return nil }
+        guard damage.buffer.isEmpty else {
+            guard state.bufferTransform == 0, !state.viewport.isSet else { return nil }
+            let scale = Int(max(1, state.bufferScale))
+            // Outward: a buffer pixel partly inside a surface pixel damages all of it.
+            return damage.surface + damage.buffer.map {
+                let (x, y) = ($0.x.floorDivided(by: scale), $0.y.floorDivided(by: scale))
+                return Rect(x: x, y: y, width: ($0.maxX + scale - 1).floorDivided(by: scale) - x, height: ($0.maxY + scale - 1).floorDivided(by: scale) - y)
+            }
+        }
+        return damage.surface
+    }
+}
+
+extension Int {
+    func multipliedSaturating(by other: Int) -> Int {
+        let (result, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? (self < 0) != (other < 0) ? .min : .max : result
+    }
+
+    func floorDivided(by divisor: Int) -> Int {
+        let q = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? q - 1 : q
+    }
+}
