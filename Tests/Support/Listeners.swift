@@ -67,7 +67,10 @@ enum Listeners {
     ))
 
     nonisolated(unsafe) static let pointer = make(wl_pointer_listener(
-        enter: { data, _, _, surface, x, y in client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y)) },
+        enter: { data, _, serial, surface, x, y in
+            client(data).lastEnterSerial = serial
+            client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y))
+        },
         leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: surfaceID(surface))) },
         motion: { data, _, _, x, y in client(data).record(.pointerMotion(x: x, y: y)) },
         button: { data, _, serial, _, button, state in

@@ -45,6 +45,7 @@ final class TestClient {
     var shell: OpaquePointer?
     var seat: OpaquePointer?
     var testInput: OpaquePointer?
+    var screencopy: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
     var outputNames: [OpaquePointer: String] = [:]
@@ -66,6 +67,8 @@ final class TestClient {
     private var windows: [Window] = []
     /// The serial of the latest wl_pointer.button, for requests that must name an input event.
     var lastButtonSerial: UInt32?
+    /// The serial of the latest wl_pointer.enter, which wl_pointer.set_cursor names.
+    var lastEnterSerial: UInt32?
     /// The latest xdg_popup.configure of each popup, by its id.
     var popupConfigures: [UInt32: (x: Int32, y: Int32, width: Int32, height: Int32)] = [:]
     /// The popups the compositor dismissed (xdg_popup.popup_done), by id.
@@ -154,9 +157,10 @@ final class TestClient {
         return (surface, role)
     }
 
-    /// Attaches a fresh buffer of the size and commits.
-    func commitBuffer(_ surface: OpaquePointer, width: Int32, height: Int32) throws {
-        wl_surface_attach(surface, try buffer(width: width, height: height), 0, 0)
+    /// Attaches a fresh buffer of the size (in `colour`) and commits.
+    func commitBuffer(_ surface: OpaquePointer, width: Int32, height: Int32, colour: UInt32 = 0) throws {
+        wl_surface_attach(surface, try buffer(width: width, height: height, colour: colour), 0, 0)
+        wl_surface_damage_buffer(surface, 0, 0, width, height)
         wl_surface_commit(surface)
     }
 
@@ -173,12 +177,17 @@ final class TestClient {
         return take().compactMap { if case .touchDown(let surface, _, _, _) = $0 { surface } else { nil } }.first
     }
 
-    /// An shm buffer of the size, filled with nothing in particular.
-    func buffer(width: Int32, height: Int32) throws -> OpaquePointer {
+    /// An ARGB8888 shm buffer of the size, every pixel `colour` (0xAARRGGBB, premultiplied;
+    /// the default is transparent).
+    func buffer(width: Int32, height: Int32, colour: UInt32 = 0) throws -> OpaquePointer {
         let stride = width * 4, size = stride * height
         let fd = tactile_client_memfd_create("tactile-test-buffer")
         guard fd >= 0, ftruncate(fd, off_t(size)) == 0 else { throw ClientError.noMemory }
         defer { close(fd) }
+        if colour != 0, let memory = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED {
+            memory.initializeMemory(as: UInt32.self, repeating: colour, count: Int(width * height))
+            munmap(memory, Int(size))
+        }
         let pool = wl_shm_create_pool(shm, fd, size)
         defer { wl_shm_pool_destroy(pool) }
         return wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_ARGB8888.rawValue)!
@@ -207,6 +216,7 @@ final class TestClient {
             outputGlobals[output] = name
             wl_output_add_listener(output, Listeners.output, Unmanaged.passUnretained(self).toOpaque())
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
+        case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         default: break
         }

@@ -85,9 +85,10 @@ extension HostileClientTests {
 
 extension TestClient {
     /// A mapped xdg_popup of `width × height` on `parent`, centred on the anchor rectangle.
-    /// With `grabSerial`, the popup asks for a grab with it.
+    /// With `grabSerial`, the popup asks for a grab with it. Its pixels are `colour`.
     func popup(
-        on parent: Window, width: Int32, height: Int32, anchorRect: (Int32, Int32, Int32, Int32) = (0, 0, 1, 1), grabSerial: UInt32? = nil
+        on parent: Window, width: Int32, height: Int32, anchorRect: (Int32, Int32, Int32, Int32) = (0, 0, 1, 1), grabSerial: UInt32? = nil,
+        colour: UInt32 = 0
     ) throws -> OpaquePointer {
         let positioner = xdg_wm_base_create_positioner(wmBase)
         xdg_positioner_set_size(positioner, width, height)
@@ -100,7 +101,7 @@ extension TestClient {
         if let grabSerial { xdg_popup_grab(popup, seat, grabSerial) }
         wl_surface_commit(surface)
         try roundtrip()
-        try commitBuffer(surface!, width: width, height: height)
+        try commitBuffer(surface!, width: width, height: height, colour: colour)
         try roundtrip()
         return popup
     }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// An output's pixels as `grim -t ppm` captured them from a running server: the pixel oracle
+/// of the composition tests.
+struct Screenshot {
+    let width: Int
+    let height: Int
+    private let pixels: [UInt8]
+
+    /// Runs grim against `socket` (the whole layout, or `region` as grim's "X,Y WxH"), with
+    /// the cursor when `cursor` is set.
+    init(socket: String, region: String? = nil, cursor: Bool = false) throws {
+        let path = NSTemporaryDirectory() + "tactile-grim-\(UUID().uuidString.prefix(8)).ppm"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let arguments = ["-t", "ppm"] + (cursor ? ["-c"] : []) + (region.map { ["-g", $0] } ?? []) + [path]
+        let result = try runProcess("/usr/bin/grim", arguments, environment: ["WAYLAND_DISPLAY": socket])
+        guard result.status == 0 else { throw ClientError.protocolError("grim failed (\(result.status)): \(result.output)") }
+        try self.init(ppm: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// A binary PPM (P6, maxval 255).
+    init(ppm data: Data) throws {
+        var fields: [String] = []
+        var index = data.startIndex
+        while fields.count < 4, index < data.endIndex {
+            while index < data.endIndex, data[index] == 0x20 || data[index] == 0x0a { index += 1 }
+            let start = index
+            while index < data.endIndex, data[index] != 0x20, data[index] != 0x0a { index += 1 }
+            fields.append(String(decoding: data[start..<index], as: UTF8.self))
+        }
+        index += 1
+        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), data.endIndex - index >= w * h * 3 else {
+            throw ClientError.protocolError("not a P6 PPM: \(fields)")
+        }
+        (width, height, pixels) = (w, h, Array(data[index..<(index + w * h * 3)]))
+    }
+
+    /// 0xRRGGBB at (x, y).
+    func colour(at x: Int, _ y: Int) -> UInt32 {
+        let i = (y * width + x) * 3
+        return UInt32(pixels[i]) << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])
+    }
+}
