@@ -14,6 +14,9 @@ extension WaylandServer {
     public func removeOutput(_ id: OutputID) {
         guard let removed = outputs.remove(id) else { return }
         screencopy.outputRemoved(removed)
+        // Its frame in flight will never be shown: the callbacks it took wait for another.
+        outputs.frameCallbacks += removed.screen.inFlight
+        removed.screen.inFlight.removeAll()
         logger.info("output \(removed.placed.description.name) removed")
         if let target = outputs.primary {
             for (surface, window) in toplevelWindows() where removed.placed.rect.contains(window.point) {
