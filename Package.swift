@@ -28,10 +28,11 @@ let package = Package(
         // Knows pixels and rectangles, not Wayland, so it is measured and tested on its own.
         .target(name: "TactileRender", dependencies: ["Responder", "CPixman"]),
         // Layer 3: backends, through the server's `BackendHost` seam: headless outputs (and the
-        // test-input protocol), libinput (udev seat or device paths, opened through libseat).
+        // test-input protocol), libinput (udev seat or device paths, opened through libseat),
+        // nested (a wayland-client window in a parent compositor).
         .target(
             name: "TactileBackends",
-            dependencies: ["Responder", "TactileWayland", "CWaylandServer", "WaylandProtocols", "CLibinput", "CLibseat", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "TactileWayland", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", .product(name: "Logging", package: "swift-log")]
         ),
         // System libraries, each with a small C header for what Swift cannot call directly.
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),

@@ -1,0 +1,96 @@
+import CWaylandClient
+import Glibc
+import WaylandProtocols
+
+/// The listener tables the backend gives libwayland-client, allocated once at stable
+/// addresses and never written after (which is why sharing them is safe). Each callback finds
+/// its `WaylandBackend` (or `NestedWindow`) in the user data and does nothing else.
+enum NestedListeners {
+    private static func make<T>(_ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        return pointer
+    }
+
+    private static func backend(_ data: UnsafeMutableRawPointer?) -> WaylandBackend {
+        Unmanaged<WaylandBackend>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private static func window(_ data: UnsafeMutableRawPointer?) -> NestedWindow {
+        Unmanaged<NestedWindow>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    nonisolated(unsafe) static let registry = make(wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let interface else { return }
+            backend(data).globalAnnounced(name, String(cString: interface), version)
+        },
+        global_remove: { data, _, name in backend(data).globalRemoved(name) }
+    ))
+
+    nonisolated(unsafe) static let wmBase = make(xdg_wm_base_listener(ping: { _, base, serial in xdg_wm_base_pong(base, serial) }))
+
+    // MARK: Windows
+
+    nonisolated(unsafe) static let xdgSurface = make(xdg_surface_listener(configure: { data, _, serial in
+        window(data).surfaceConfigured(serial: serial)
+    }))
+
+    nonisolated(unsafe) static let toplevel = make(xdg_toplevel_listener(
+        configure: { data, _, width, height, _ in window(data).toplevelConfigured(width: width, height: height) },
+        close: { data, _ in
+            let window = window(data)
+            if let output = window.output { window.backend.closed(output) }
+        },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let frameDone = make(wl_callback_listener(done: { data, _, _ in window(data).frameDone() }))
+
+    nonisolated(unsafe) static let bufferRelease = make(wl_buffer_listener(release: { data, buffer in window(data).released(buffer) }))
+
+    // MARK: Seat
+
+    nonisolated(unsafe) static let seat = make(wl_seat_listener(
+        capabilities: { data, _, capabilities in backend(data).seatCapabilitiesChanged(capabilities) },
+        name: { _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let pointer = make(wl_pointer_listener(
+        enter: { data, _, serial, surface, x, y in backend(data).pointerEntered(serial: serial, surface: surface, x: x, y: y) },
+        leave: { data, _, _, _ in backend(data).pointerLeft() },
+        motion: { data, _, _, x, y in backend(data).pointerMoved(x: x, y: y) },
+        button: { data, _, _, _, button, state in backend(data).pointerButton(button, state: state) },
+        axis: { data, _, _, axis, value in backend(data).pointerAxis(axis, value: value) },
+        frame: { data, _ in backend(data).pointerFrame() },
+        axis_source: { data, _, source in backend(data).pointerAxisSource(source) },
+        axis_stop: { data, _, _, axis in backend(data).pointerAxisStop(axis) },
+        axis_discrete: { data, _, axis, discrete in
+            // Sent only below wl_seat 8, where axis_value120 replaces it.
+            backend(data).pointerAxisValue120(axis, discrete.multipliedReportingOverflow(by: 120).partialValue)
+        },
+        axis_value120: { data, _, axis, value120 in backend(data).pointerAxisValue120(axis, value120) }
+    ))
+
+    nonisolated(unsafe) static let keyboard = make(wl_keyboard_listener(
+        // Tactile has its own keymap; the parent's fd is only closed.
+        keymap: { _, _, _, fd, _ in close(fd) },
+        enter: { _, _, _, _, _ in },
+        leave: { data, _, _, _ in backend(data).keyboardLeft() },
+        key: { data, _, _, _, key, state in backend(data).keyboardKey(key, state: state) },
+        // Tactile computes modifiers from the keys it routes.
+        modifiers: { _, _, _, _, _, _, _ in },
+        repeat_info: { _, _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let touch = make(wl_touch_listener(
+        down: { data, _, _, _, surface, id, x, y in backend(data).touchDown(id: id, surface: surface, x: x, y: y) },
+        up: { data, _, _, _, id in backend(data).touchUp(id: id) },
+        motion: { data, _, _, id, x, y in backend(data).touchMoved(id: id, x: x, y: y) },
+        frame: { data, _ in backend(data).touchFrame() },
+        cancel: { data, _ in backend(data).touchCancelled() },
+        shape: { _, _, _, _, _ in },
+        orientation: { _, _, _, _ in }
+    ))
+}

@@ -1,0 +1,68 @@
+import CWaylandClient
+import Responder
+import WaylandProtocols
+
+/// The parent's globals the backend binds: what it draws with and where its input comes from.
+struct ParentGlobals {
+    var registry: OpaquePointer?
+    var compositor: OpaquePointer?
+    /// wl_surface.damage_buffer needs wl_compositor 4; before it, wl_surface.damage (the
+    /// same rectangles, as our buffers have scale 1).
+    var compositorVersion: UInt32 = 0
+    var shm: OpaquePointer?
+    var wmBase: OpaquePointer?
+
+    mutating func release() {
+        if let wmBase { xdg_wm_base_destroy(wmBase) }
+        if let shm { wl_shm_destroy(shm) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        if let registry { wl_registry_destroy(registry) }
+        self = ParentGlobals()
+    }
+}
+
+extension WaylandBackend {
+    /// The versions we speak: wl_seat 8 has axis_value120; xdg_wm_base 5 is what our
+    /// generated headers know.
+    static let wantedVersions: [String: UInt32] = ["wl_compositor": 4, "wl_shm": 1, "xdg_wm_base": 5, "wl_seat": 8]
+
+    /// Lists the parent's globals and binds ours; throws when the parent lacks one we need.
+    func bindGlobals() throws {
+        globals.registry = wl_display_get_registry(display)
+        wl_registry_add_listener(globals.registry, NestedListeners.registry, Unmanaged.passUnretained(self).toOpaque())
+        guard wl_display_roundtrip(display) >= 0 else { throw WaylandBackendError.parentFailed("the first round trip failed") }
+        if globals.compositor == nil { throw WaylandBackendError.missingGlobal("wl_compositor") }
+        if globals.shm == nil { throw WaylandBackendError.missingGlobal("wl_shm") }
+        if globals.wmBase == nil { throw WaylandBackendError.missingGlobal("xdg_wm_base") }
+        xdg_wm_base_add_listener(globals.wmBase, NestedListeners.wmBase, nil)
+        if input.seat == nil { logger.warning("the parent compositor has no wl_seat: no input but injected input") }
+    }
+
+    func globalAnnounced(_ name: UInt32, _ interface: String, _ offered: UInt32) {
+        guard let wanted = Self.wantedVersions[interface] else { return }
+        let version = min(offered, wanted)
+        func bind(_ type: UnsafePointer<wl_interface>) -> OpaquePointer? {
+            OpaquePointer(wl_registry_bind(globals.registry, name, type, version))
+        }
+        switch interface {
+        case "wl_compositor" where globals.compositor == nil:
+            globals.compositor = bind(tactile_client_wl_compositor_interface())
+            globals.compositorVersion = version
+        case "wl_shm" where globals.shm == nil: globals.shm = bind(tactile_client_wl_shm_interface())
+        case "xdg_wm_base" where globals.wmBase == nil: globals.wmBase = bind(tactile_xdg_wm_base_interface())
+        // One seat is Tactile's input; a parent with several has its first.
+        case "wl_seat" where input.seat == nil: bindSeat(name: name, proxy: bind(tactile_client_wl_seat_interface()), version: version)
+        default: break
+        }
+    }
+
+    /// The parent's seat went (globals other than the seat are not removed by compositors
+    /// that keep running).
+    func globalRemoved(_ name: UInt32) {
+        guard name == input.seatName else { return }
+        logger.warning("the parent compositor removed its seat: no input from it any more")
+        seatCapabilitiesChanged(0)
+        input.release()
+        host.setSeatCapabilities([])
+    }
+}
