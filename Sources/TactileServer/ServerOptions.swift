@@ -7,11 +7,14 @@ import TactileWayland
 /// The options that configure a server, shared by `tactile serve` and the WLCS integration
 /// (whose create_server accepts the same ones).
 public struct ServerOptions: ParsableArguments {
-    @Option(help: "The size of each headless output in logical pixels, WIDTHxHEIGHT.")
+    @Option(help: "The size of each output in pixels, WIDTHxHEIGHT: headless outputs', or the nested windows' until the parent compositor resizes them.")
     public var outputSize: OutputSize = OutputSize(Size(width: 1280, height: 800))
 
-    @Option(help: "How many headless outputs, side by side left to right (HEADLESS-1, HEADLESS-2, ...).")
+    @Option(help: "How many outputs, side by side left to right: headless ones (HEADLESS-1, HEADLESS-2, ...), or nested windows (WL-1, WL-2, ...).")
     public var outputs: Int = 1
+
+    @Flag(help: "Nested in a parent compositor (the wayland backend): ask it to show the window fullscreen.")
+    public var fullscreen = false
 
     @Flag(help: "Advertise tactile_test_input_v1 so any client (e.g. `tactile inject`) can inject input. Tests and scripts only.")
     public var testInput = false
@@ -80,6 +83,12 @@ public struct ServerOptions: ParsableArguments {
     /// The headless backend's outputs and whether it offers test input.
     public var headless: HeadlessBackend.Options {
         HeadlessBackend.Options(outputs: Array(repeating: outputSize.size, count: outputs), testInput: testInput)
+    }
+
+    /// The nested backend's windows, titled after `socketName` (Tactile's own socket), and
+    /// whether it offers test input; `parent` is the parent compositor's socket.
+    public func wayland(socketName: String, parent: String?) -> WaylandBackend.Options {
+        WaylandBackend.Options(parentDisplay: parent, outputs: outputs, outputSize: outputSize.size, fullscreen: fullscreen, socketName: socketName, testInput: testInput)
     }
 
     /// A logger writing to standard error at the chosen level (bootstraps swift-log once).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TactileBackends
 import TactileServer
 import TactileWayland
@@ -7,11 +8,15 @@ import TactileWayland
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the Wayland server on a headless output, with input from the kernel's devices (libinput) or only the test protocol."
+        abstract: "Run the Wayland server: in a window of the compositor you run it from (wayland), on headless outputs with input from the test protocol (headless) or from the kernel's devices (libinput).",
+        discussion: """
+        Without --backend, Tactile nests in the compositor WAYLAND_DISPLAY names if one listens \
+        there (closing its window stops Tactile), and runs headless otherwise.
+        """
     )
 
     enum Backend: String, ExpressibleByArgument, CaseIterable {
-        case headless, libinput
+        case headless, libinput, wayland
     }
 
     @OptionGroup var options: ServerOptions
@@ -19,8 +24,13 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Socket name in $XDG_RUNTIME_DIR (default: the first free wayland-N).")
     var socket: String?
 
-    @Option(help: "Where input comes from: headless (only the test protocol, with --test-input) or libinput (the kernel's input devices, through libseat when a seat manager runs, else opened directly as root).")
-    var backend: Backend = .headless
+    @Option(help: """
+    Where output and input go: wayland (a window in the parent compositor WAYLAND_DISPLAY names, whose seat is the input), \
+    headless (virtual outputs; input only from the test protocol, with --test-input) or libinput (headless outputs; input from \
+    the kernel's devices, through libseat when a seat manager runs, else opened directly as root). Default: wayland when \
+    WAYLAND_DISPLAY names a compositor that listens, else headless.
+    """)
+    var backend: Backend?
 
     @Option(help: "The udev seat whose devices libinput uses, hotplug included.")
     var seat = "seat0"
@@ -32,24 +42,82 @@ struct ServeCommand: ParsableCommand {
         if backend != .libinput, !inputDevices.isEmpty { throw ValidationError("--input-device needs --backend libinput") }
     }
 
+    /// The backend to use and why, for the log: the one asked for, else wayland when a
+    /// parent compositor listens on WAYLAND_DISPLAY (a connection is tried), else headless.
+    static func chooseBackend(_ requested: Backend?) -> (Backend, reason: String) {
+        if let requested { return (requested, "--backend \(requested.rawValue)") }
+        guard let display = WaylandBackend.environmentDisplay else { return (.headless, "WAYLAND_DISPLAY is not set") }
+        guard WaylandBackend.compositorListens(on: display) else { return (.headless, "no compositor listens on WAYLAND_DISPLAY=\(display)") }
+        return (.wayland, "a compositor listens on WAYLAND_DISPLAY=\(display)")
+    }
+
     func run() throws {
         let logger = options.makeLogger()
         let file = try options.configurationFile()
+        // Chosen before our own socket exists, so it is never the socket tried.
+        let (backend, reason) = Self.chooseBackend(backend)
+        logger.info("backend: \(backend.rawValue) (\(reason))")
+        if options.fullscreen, backend != .wayland { logger.warning("--fullscreen only means something nested (the wayland backend); ignored") }
         let server = try WaylandServer(configuration: options.configuration(from: file), logger: logger)
         let name = try server.addSocket(named: socket)
+        let parent = WaylandBackend.environmentDisplay
+        if backend == .wayland {
+            // libwayland would try wayland-0, which may be our own socket: a connection to
+            // ourselves waits forever for answers from a loop not yet running.
+            guard let parent else { throw ServeFailure.noParent }
+            if parent == name { throw ServeFailure.nestedInItself(name) }
+        }
         // Outputs first: the libinput backend maps its devices onto them.
-        let headless = HeadlessBackend(host: server, options: options.headless)
+        let outputs: AnyObject
+        var end: WaylandBackend.End?
+        if backend == .wayland {
+            outputs = try WaylandBackend(host: server, options: options.wayland(socketName: name, parent: parent), logger: logger) { reason in
+                end = reason
+                server.handle.terminate()
+            }
+        } else {
+            outputs = HeadlessBackend(host: server, options: options.headless)
+        }
         var input: LibinputBackend?
         if backend == .libinput {
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
             input = try LibinputBackend(host: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), logger: logger)
         }
         let actions = GestureActions(server: server, socketName: name, logger: logger)
-        let size = options.outputSize.size
-        logger.info("listening on \(name), \(options.outputs) headless output(s) of \(size.width)x\(size.height), input: \(backend.rawValue)\(options.testInput ? ", test input enabled" : "")")
+        logger.info("listening on \(name), \(Self.describe(backend, options, parent: parent))\(options.testInput ? ", test input enabled" : "")")
         // Unbuffered, so a script reading our output learns the socket before we block.
         FileHandle.standardOutput.write(Data("WAYLAND_DISPLAY=\(name)\n".utf8))
         let signals = server.stopOnTerminationSignals()
-        withExtendedLifetime((headless, input, actions, signals)) { server.run() }
+        withExtendedLifetime((outputs, input, actions, signals)) { server.run() }
+        switch end {
+        case .parentLost(let why)?: throw ServeFailure.parentLost(why)
+        case .closed?: logger.info("the parent compositor closed the window: clients disconnected, stopping")
+        case nil: break
+        }
+    }
+
+    /// What the backend shows and where input comes from, for the "listening on" line.
+    static func describe(_ backend: Backend, _ options: ServerOptions, parent: String?) -> String {
+        let size = options.outputSize.size
+        return switch backend {
+        case .wayland: "nested in \(parent ?? "wayland-0"): \(options.outputs) window(s), output and input through the parent compositor"
+        case .headless: "\(options.outputs) headless output(s) of \(size.width)x\(size.height), input: test protocol only"
+        case .libinput: "\(options.outputs) headless output(s) of \(size.width)x\(size.height), input: libinput"
+        }
+    }
+}
+
+/// Why `tactile serve` stopped with a failure (ArgumentParser prints it and exits non-zero).
+enum ServeFailure: Error, CustomStringConvertible {
+    case noParent
+    case nestedInItself(String)
+    case parentLost(String)
+
+    var description: String {
+        switch self {
+        case .noParent: "--backend wayland needs WAYLAND_DISPLAY: the parent compositor's socket"
+        case .nestedInItself(let name): "WAYLAND_DISPLAY names Tactile's own socket \(name): nothing to nest in"
+        case .parentLost(let why): "lost the parent compositor (\(why)): clients disconnected, stopping"
+        }
     }
 }
