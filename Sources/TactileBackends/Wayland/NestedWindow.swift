@@ -105,6 +105,18 @@ final class NestedWindow {
 
     // MARK: Frames
 
+    /// Maps the window at once, black (a new memfd is zeros), so the parent shows it and
+    /// sends it input before the first frame is composed. That frame is still attached in
+    /// full: this buffer's pixels are not the output's.
+    func mapBlack() {
+        reallocate(description.pixelSize)
+        guard let buffer = buffers.first, let proxy = buffer.proxy else { return }
+        wl_surface_attach(surface, proxy, 0, 0)
+        damage(Rect(size: buffer.size))
+        buffer.busy = true
+        wl_surface_commit(surface)
+    }
+
     /// Shows `frame`: its damage, and whatever the chosen buffer missed, copied in and
     /// committed with a frame callback; without damage, only the frame callback (nothing
     /// is redrawn). The callback answers `outputPresented`.

@@ -24,6 +24,7 @@ extension WaylandBackend {
             let id = host.addOutput(window.description, presenter: self)
             window.output = id
             windows[id] = window
+            window.mapBlack()
         }
         logger.info("nested in the parent compositor: \(count) window(s), \(opened.map { "\($0.description.pixelSize.width)x\($0.description.pixelSize.height)" }.joined(separator: ", "))\(options.fullscreen ? ", fullscreen asked" : "")")
     }
