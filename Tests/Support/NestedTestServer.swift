@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import TactileBackends
+import TactileWayland
+
+/// A `WaylandServer` nested in a `TestServer` (its "parent"): the wayland backend's window
+/// is a client of the parent, and the parent's seat is its input. On a thread of its own,
+/// listening on a fresh socket in the same runtime directory; stopped when released, or when
+/// the backend ends (`end` then says why).
+final class NestedTestServer: Sendable {
+    let socket: String
+    private let handle: ServerHandle
+    private let finished = DispatchSemaphore(value: 0)
+    /// The server (and so its display, which `handle` names) is kept until deinit, even once
+    /// it stopped by itself.
+    private let released = DispatchSemaphore(value: 0)
+    private let ending = Ending()
+
+    /// `options`: the backend's, given the socket's name (`parentDisplay` is set to the parent's).
+    init(in parent: TestServer, configuration: ServerConfiguration = ServerConfiguration(),
+         options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0, testInput: true) }) throws {
+        let socket = "tactile-nested-\(UUID().uuidString.prefix(8))"
+        let started = Mutex<Result<ServerHandle, Error>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let (finished, released, ending, parentSocket) = (self.finished, self.released, self.ending, parent.socket)
+        let thread = Thread {
+            do {
+                let server = try WaylandServer(configuration: configuration)
+                try server.addSocket(named: socket)
+                var backendOptions = options(socket)
+                backendOptions.parentDisplay = parentSocket
+                let handle = server.handle
+                let backend = try WaylandBackend(host: server, options: backendOptions, logger: Logger(label: "tactile-nested")) { end in
+                    ending.value.withLock { $0 = end }
+                    handle.terminate()
+                }
+                started.withLock { $0 = .success(server.handle) }
+                ready.signal()
+                withExtendedLifetime((server, backend)) {
+                    server.run()
+                    finished.signal()
+                    released.wait()
+                }
+                return
+            } catch {
+                started.withLock { $0 = .failure(error) }
+                ready.signal()
+            }
+            finished.signal()
+        }
+        thread.start()
+        ready.wait()
+        handle = try started.withLock { $0! }.get()
+        self.socket = socket
+    }
+
+    /// Why the backend ended, once it has (the parent closed its window or went away).
+    var end: WaylandBackend.End? { ending.value.withLock { $0 } }
+
+    /// Waits up to `seconds` for the server to stop by itself; true when it did.
+    func waitUntilStopped(seconds: Double = 5) -> Bool {
+        guard finished.wait(timeout: .now() + seconds) == .success else { return false }
+        // deinit waits for it again.
+        finished.signal()
+        return true
+    }
+
+    deinit {
+        handle.terminate()
+        finished.wait()
+        released.signal()
+    }
+}
+
+/// Set on the nested server's thread, read on the test's.
+private final class Ending: Sendable {
+    let value = Mutex<WaylandBackend.End?>(nil)
+}
+
+/// Tactile nested in Tactile, as the nested tests (and a screenshot test of the parent) use
+/// it: a headless parent with test input, in kiosk mode by default so the nested window fills
+/// the parent's output at (0, 0); the nested server inside it; and a client of each, the
+/// parent's to inject input with, the nested one's to map windows and see what arrives.
+struct NestedPair {
+    let parent: TestServer
+    let nested: NestedTestServer
+    /// A client of the parent, with tactile_test_input_v1 (`inject`).
+    let parentClient: TestClient
+    /// A client of the nested server, with its test input too (`toplevel(at:)` places windows).
+    let nestedClient: TestClient
+
+    static func launch(
+        parent configuration: ServerConfiguration = ServerConfiguration(kioskMode: true),
+        parentOutputs: HeadlessBackend.Options = HeadlessBackend.Options(testInput: true),
+        nested nestedConfiguration: ServerConfiguration = ServerConfiguration(),
+        options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0, testInput: true) }
+    ) throws -> NestedPair {
+        let parent = try TestServer(configuration, headless: parentOutputs)
+        let nested = try NestedTestServer(in: parent, configuration: nestedConfiguration, options: options)
+        return NestedPair(parent: parent, nested: nested, parentClient: try TestClient(socket: parent.socket), nestedClient: try TestClient(socket: nested.socket))
+    }
+
+    /// Round trips with the nested server until `condition` holds or `seconds` pass: what
+    /// the parent sends reaches the nested server on its own thread, a moment later.
+    func eventually(seconds: Double = 5, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            try nestedClient.roundtrip()
+            if try condition() { return true }
+            usleep(2000)
+        }
+        return try condition()
+    }
+}

@@ -1,0 +1,165 @@
+import CWaylandClient
+import Foundation
+import Responder
+import TactileBackends
+@testable import TactileTestSupport
+import TactileWayland
+import Testing
+import WaylandProtocols
+
+/// Tactile nested in Tactile: the wayland backend as a client of a headless parent, whose
+/// injected input must reach the nested server's clients at the right place, whose gestures'
+/// cancels must reach them as wl_touch.cancel, and whose window management (kiosk sizes,
+/// close) the nested server must follow. The parent is in kiosk mode, so the nested window
+/// fills its 1280 × 800 output at (0, 0): parent coordinates are nested coordinates.
+@Suite(.serialized) struct NestedBackendTests {
+    /// What the nested client saw that is not keyboard traffic, once `count` such events came.
+    static func seat(_ pair: NestedPair, count: Int) throws -> [Seen] {
+        _ = try pair.eventually { pair.nestedClient.seen.filter { !$0.isKeyboard }.count >= count }
+        return pair.nestedClient.take().filter { !$0.isKeyboard }
+    }
+
+    @Test func aTouchInTheParentReachesTheNestedClientInItsSurfaceCoordinates() throws {
+        let pair = try NestedPair.launch()
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        _ = pair.nestedClient.take()
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(150.5), f(60.25))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(500), f(10))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(try Self.seat(pair, count: 6) == [
+            .touchDown(surface: pair.nestedClient.id(window.surface), id: 1, x: f(50.5), y: f(10.25)),
+            .touchFrame,
+            .touchMotion(id: 1, x: f(400), y: f(-40)),
+            .touchFrame,
+            .touchUp(id: 1),
+            .touchFrame,
+        ])
+    }
+
+    @Test func pointerMotionButtonsAndScrollInTheParentReachTheNestedClient() throws {
+        let pair = try NestedPair.launch()
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        _ = pair.nestedClient.take()
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(120), f(70))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+            tactile_test_input_v1_pointer_button(input, 0x110, 0)
+            tactile_test_input_v1_pointer_axis(input, f(0), f(15), 0, 120)
+        }
+        let seen = try Self.seat(pair, count: 7)
+        let surface = pair.nestedClient.id(window.surface)
+        #expect(seen.first == .pointerEnter(surface: surface, x: f(20), y: f(20)))
+        #expect(seen.contains(.pointerButton(button: 0x110, state: 1)))
+        #expect(seen.contains(.pointerButton(button: 0x110, state: 0)))
+        #expect(seen.contains(.pointerAxis(axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: f(15))))
+        // The parent shows no cursor over the window: Tactile's clients set theirs.
+    }
+
+    @Test func aKeyInTheParentReachesTheNestedClientWithFocusAndIsReleasedWhenTheParentTakesFocusAway() throws {
+        let pair = try NestedPair.launch()
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        #expect(try pair.eventually { pair.nestedClient.seen.contains(.keyboardEnter(surface: pair.nestedClient.id(window.surface), keys: [])) })
+        _ = pair.nestedClient.take()
+        try pair.parentClient.inject { input in tactile_test_input_v1_key(input, 30, 1) }
+        #expect(try pair.eventually { pair.nestedClient.seen.contains(.key(key: 30, state: 1)) })
+        // A window of the parent's own takes its keyboard focus while the key is held: the
+        // nested server hears wl_keyboard.leave and releases the key for its client.
+        _ = try pair.parentClient.toplevel(width: 100, height: 100)
+        #expect(try pair.eventually { pair.nestedClient.seen.contains(.key(key: 30, state: 0)) })
+    }
+
+    /// A left-edge swipe in the parent wins a touch the nested client has: the parent cancels
+    /// the nested server's touches, which cancels its client's.
+    @Test func theParentsGestureCancelReachesTheNestedClientAsTouchCancel() throws {
+        let swipe = GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))
+        let pair = try NestedPair.launch(parent: ServerConfiguration(kioskMode: true, gestures: [swipe]))
+        let window = try pair.nestedClient.toplevel(width: 400, height: 800, at: (0, 0))
+        _ = pair.nestedClient.take()
+        // From (5, 100), at the left edge, past the swipe's 80 px to (120, 100), then lifted.
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(try Self.seat(pair, count: 5) == [
+            .touchDown(surface: pair.nestedClient.id(window.surface), id: 1, x: f(5), y: f(100)),
+            .touchFrame,
+            .touchMotion(id: 1, x: f(40), y: f(100)),
+            .touchFrame,
+            .touchCancel,
+        ])
+        // And a fresh touch afterwards arrives as usual.
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(300), f(300))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(try Self.seat(pair, count: 2) == [.touchDown(surface: pair.nestedClient.id(window.surface), id: 1, x: f(300), y: f(300)), .touchFrame])
+    }
+
+    /// The nested window starts at the parent's output size (kiosk), not the 640 × 480 asked;
+    /// when that output goes, the parent configures the window to the output left, and the
+    /// nested server's clients see their wl_output's mode change.
+    @Test func theParentResizingTheWindowChangesTheNestedOutputsMode() throws {
+        let outputs = HeadlessBackend.Options(outputs: [Size(width: 1280, height: 800), Size(width: 800, height: 480)], testInput: true)
+        let pair = try NestedPair.launch(parentOutputs: outputs) { WaylandBackend.Options(outputSize: Size(width: 640, height: 480), socketName: $0) }
+        let output = try #require(pair.nestedClient.outputs.first)
+        #expect(pair.nestedClient.outputModes[output]! == (1280, 800))
+        pair.parent.onServerThread { _, backend in backend.removeOutput(backend.outputs[0]) }
+        #expect(try pair.eventually { pair.nestedClient.outputModes[output]! == (800, 480) })
+    }
+
+    /// Frames flow: a nested client's frame callback completes (the nested server presents
+    /// to the parent, whose frame callback paces it).
+    @Test func aNestedClientsFrameCallbackCompletes() throws {
+        let pair = try NestedPair.launch()
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        let done = FrameDone()
+        let callback = wl_surface_frame(window.surface)
+        wl_callback_add_listener(callback, FrameDone.listener, Unmanaged.passUnretained(done).toOpaque())
+        try pair.nestedClient.commitBuffer(window.surface, width: 300, height: 200)
+        #expect(try pair.eventually { done.count == 1 })
+        wl_callback_destroy(callback)
+    }
+
+    @Test func theParentClosingTheWindowStopsTheNestedServerNormally() throws {
+        let pair = try NestedPair.launch()
+        // The nested window is the parent's only one, so it has the parent's keyboard focus.
+        pair.parent.onServerThread { server, _ in server.closeFocusedWindow() }
+        #expect(pair.nested.waitUntilStopped())
+        #expect(pair.nested.end == .closed)
+    }
+
+    @Test func losingTheParentStopsTheNestedServerWithAnError() throws {
+        var parent: TestServer? = try TestServer(ServerConfiguration(kioskMode: true))
+        let nested = try NestedTestServer(in: parent!)
+        parent = nil
+        #expect(nested.waitUntilStopped())
+        guard case .parentLost = nested.end else {
+            Issue.record("ended with \(String(describing: nested.end))")
+            return
+        }
+    }
+}
+
+/// Counts wl_callback.done.
+private final class FrameDone {
+    var count = 0
+
+    nonisolated(unsafe) static let listener: UnsafeMutablePointer<wl_callback_listener> = {
+        let pointer = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+        pointer.initialize(to: wl_callback_listener(done: { data, _, _ in
+            Unmanaged<FrameDone>.fromOpaque(data!).takeUnretainedValue().count += 1
+        }))
+        return pointer
+    }()
+}
