@@ -35,7 +35,7 @@ extension WaylandBackend {
         if globals.shm == nil { throw WaylandBackendError.missingGlobal("wl_shm") }
         if globals.wmBase == nil { throw WaylandBackendError.missingGlobal("xdg_wm_base") }
         xdg_wm_base_add_listener(globals.wmBase, NestedListeners.wmBase, nil)
-        if input.seat == nil { logger.warning("the parent compositor has no wl_seat: no input but injected input") }
+        if input.seat == nil { logger.warning("the parent compositor has no wl_seat: no input comes from it") }
     }
 
     func globalAnnounced(_ name: UInt32, _ interface: String, _ offered: UInt32) {
