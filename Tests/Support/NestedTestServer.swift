@@ -16,7 +16,12 @@ final class NestedTestServer: Sendable {
     /// The server (and so its display, which `handle` names) is kept until deinit, even once
     /// it stopped by itself.
     private let released = DispatchSemaphore(value: 0)
+    /// The thread let go of everything (the wake pipe may close).
+    private let gone = DispatchSemaphore(value: 0)
     private let ending = Ending()
+    /// Work for the server's thread (`onServerThread`), and the pipe that wakes it.
+    private let work = NestedJobs()
+    private let wake: (read: Int32, write: Int32)
 
     /// `options`: the backend's, given the socket's name (`parentDisplay` is set to the parent's).
     init(in parent: TestServer, configuration: ServerConfiguration = ServerConfiguration(),
@@ -24,7 +29,11 @@ final class NestedTestServer: Sendable {
         let socket = "tactile-nested-\(UUID().uuidString.prefix(8))"
         let started = Mutex<Result<ServerHandle, Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        let (finished, released, ending, parentSocket) = (self.finished, self.released, self.ending, parent.socket)
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw ClientError.connectFailed("pipe: \(errno)") }
+        wake = (fds[0], fds[1])
+        let (finished, released, gone, ending) = (self.finished, self.released, self.gone, self.ending)
+        let (parentSocket, work, wakeRead) = (parent.socket, self.work, fds[0])
         let thread = Thread {
             do {
                 let server = try WaylandServer(configuration: configuration)
@@ -36,24 +45,48 @@ final class NestedTestServer: Sendable {
                     ending.value.withLock { $0 = end }
                     handle.terminate()
                 }
+                let waker = server.watch(fileDescriptor: wakeRead) {
+                    var byte: UInt8 = 0
+                    _ = read(wakeRead, &byte, 1)
+                    for job in work.take() { job(server, backend) }
+                }
                 started.withLock { $0 = .success(server.handle) }
                 ready.signal()
-                withExtendedLifetime((server, backend)) {
+                withExtendedLifetime((server, backend, waker)) {
                     server.run()
                     finished.signal()
                     released.wait()
                 }
-                return
             } catch {
                 started.withLock { $0 = .failure(error) }
                 ready.signal()
             }
-            finished.signal()
+            gone.signal()
         }
         thread.start()
         ready.wait()
-        handle = try started.withLock { $0! }.get()
+        do {
+            handle = try started.withLock { $0! }.get()
+        } catch {
+            gone.wait()
+            close(fds[0])
+            close(fds[1])
+            throw error
+        }
         self.socket = socket
+    }
+
+    /// Runs `job` on the server's thread, between its clients' requests and the parent's
+    /// events, and waits for it.
+    func onServerThread(_ job: @escaping @Sendable (WaylandServer, WaylandBackend) -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        work.add { server, backend in
+            job(server, backend)
+            done.signal()
+        }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        done.wait()
     }
 
     /// Why the backend ended, once it has (the parent closed its window or went away).
@@ -71,6 +104,24 @@ final class NestedTestServer: Sendable {
         handle.terminate()
         finished.wait()
         released.signal()
+        gone.wait()
+        close(wake.read)
+        close(wake.write)
+    }
+}
+
+/// Jobs waiting for the nested server's thread.
+private final class NestedJobs: Sendable {
+    typealias Job = @Sendable (WaylandServer, WaylandBackend) -> Void
+    private let jobs = Mutex<[Job]>([])
+
+    func add(_ job: @escaping Job) { jobs.withLock { $0.append(job) } }
+
+    func take() -> [Job] {
+        jobs.withLock { jobs in
+            defer { jobs.removeAll() }
+            return jobs
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 import CWaylandClient
 import Foundation
 import Responder
-import TactileBackends
+@testable import TactileBackends
 @testable import TactileTestSupport
 import TactileWayland
 import Testing
@@ -129,6 +129,56 @@ import WaylandProtocols
         try pair.nestedClient.commitBuffer(window.surface, width: 300, height: 200)
         #expect(try pair.eventually { done.count == 1 })
         wl_callback_destroy(callback)
+    }
+
+    /// What a broken or hostile parent may send, straight into the backend's handlers: events
+    /// for touches never down, surfaces not ours, keys beyond KEY_MAX, input before enter,
+    /// coordinates at wl_fixed's ends. Nothing crashes, nothing reaches the client, and a real
+    /// touch afterwards arrives as usual.
+    @Test func nonsenseFromTheParentIsIgnoredOrClamped() throws {
+        let pair = try NestedPair.launch()
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        _ = pair.nestedClient.take()
+        pair.nested.onServerThread { _, backend in
+            let ours = backend.windows.values.first!.surface
+            // Compared, never dereferenced.
+            let stranger = OpaquePointer(bitPattern: 0x1000)
+            backend.touchMoved(id: 42, x: 0, y: 0)
+            backend.touchUp(id: 43)
+            backend.touchDown(id: 1, surface: stranger, x: f(150), y: f(60))
+            backend.touchDown(id: 2, surface: nil, x: f(150), y: f(60))
+            backend.touchFrame()
+            backend.keyboardKey(InputEvent.maximumKeyCode + 1, state: 1)
+            backend.keyboardKey(UInt32.max, state: 1)
+            backend.keyboardKey(30, state: 0)
+            backend.pointerLeft()
+            backend.pointerMoved(x: .max, y: .min)
+            backend.pointerButton(0x110, state: 1)
+            backend.pointerAxisSource(77)
+            backend.pointerFrame()
+            backend.pointerEntered(serial: 1, surface: stranger, x: 0, y: 0)
+            backend.touchDown(id: 3, surface: ours, x: .max, y: .min)
+            backend.touchDown(id: 3, surface: ours, x: f(150), y: f(60))
+            backend.touchFrame()
+            backend.touchCancelled()
+        }
+        try pair.nestedClient.roundtrip()
+        #expect(pair.nestedClient.take().filter { !$0.isKeyboard } == [])
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_touch_down(input, 3, f(150), f(60))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(try Self.seat(pair, count: 2) == [.touchDown(surface: pair.nestedClient.id(window.surface), id: 3, x: f(50), y: f(10)), .touchFrame])
+    }
+
+    /// A configure's size is the parent's: "you choose" (0) and nonsense keep ours, and
+    /// anything beyond 16384 pixels a side is clamped there.
+    @Test func configuredSizesAreClampedToWhatABufferCanBe() {
+        #expect(NestedWindow.clamped(0, 0) == nil)
+        #expect(NestedWindow.clamped(640, 0) == nil)
+        #expect(NestedWindow.clamped(-1, 480) == nil)
+        #expect(NestedWindow.clamped(.max, 480) == Size(width: 16384, height: 480))
+        #expect(NestedWindow.clamped(640, 480) == Size(width: 640, height: 480))
     }
 
     @Test func theParentClosingTheWindowStopsTheNestedServerNormally() throws {
