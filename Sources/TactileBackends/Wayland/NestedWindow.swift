@@ -23,6 +23,9 @@ final class NestedWindow {
     /// A configure for a new size, acked with the first commit of a frame that size.
     private var pendingAck: UInt32?
     private var buffers: [ShmBuffer] = []
+    /// Buffers of an old size the parent still held when the size changed: each goes when
+    /// the parent releases it.
+    private var retired: [ShmBuffer] = []
     /// Attaching is needed even without damage: the parent has not seen a buffer of the
     /// current size yet, or the last frame found no buffer free.
     private var needsAttach = true
@@ -78,24 +81,28 @@ final class NestedWindow {
         configuredSize = Self.clamped(width, height)
     }
 
-    /// The end of a configure sequence. The first is acked at once (the output is then made
-    /// at its size); later ones that change the size resize the output and are acked with
-    /// the first frame of the new size, as xdg_surface.ack_configure wants.
+    /// The end of a configure sequence. The first (and any before the output is announced)
+    /// is acked at once: the output is then made at its size. A later one that changes the size resizes the output, and is acked with
+    /// the first commit of a frame that size, as xdg_surface.ack_configure wants; one that
+    /// arrives while such an ack waits replaces it (only the latest need be acked).
     func surfaceConfigured(serial: UInt32) {
-        guard configured else {
+        guard configured, let output else {
             configured = true
             if let configuredSize { resize(to: configuredSize) }
             xdg_surface_ack_configure(xdgSurface, serial)
             return
         }
-        guard let size = configuredSize, size != description.pixelSize, let output else {
+        let size = configuredSize ?? description.pixelSize
+        if size != description.pixelSize {
+            resize(to: size)
+            backend.logger.info("the parent resized \(description.name) to \(size.width)x\(size.height)")
+            backend.host.updateOutput(output, description)
+            pendingAck = serial
+        } else if pendingAck != nil {
+            pendingAck = serial
+        } else {
             xdg_surface_ack_configure(xdgSurface, serial)
-            return
         }
-        pendingAck = serial
-        resize(to: size)
-        backend.logger.info("the parent resized \(description.name) to \(size.width)x\(size.height)")
-        backend.host.updateOutput(output, description)
     }
 
     private func resize(to size: Size) {
@@ -186,9 +193,6 @@ final class NestedWindow {
             buffers.append(buffer)
         }
     }
-
-    /// Buffers of an old size the parent still held when the size changed.
-    private var retired: [ShmBuffer] = []
 
     func released(_ proxy: OpaquePointer?) {
         if let buffer = buffers.first(where: { $0.proxy == proxy }) { buffer.busy = false }
