@@ -118,6 +118,21 @@ import WaylandProtocols
         #expect(try pair.eventually { pair.nestedClient.outputModes[output]! == (800, 480) })
     }
 
+    /// Pixels flow: what a nested client shows is in the nested output, and so in the
+    /// parent's screenshot where the nested window lies (here, the same place).
+    @Test func theParentsScreenshotShowsTheNestedClientsPixels() throws {
+        let pair = try NestedPair.launch()
+        let red: UInt32 = 0xffd0_2020, green: UInt32 = 0xff20_c020
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        try pair.nestedClient.commitBuffer(window.surface, width: 300, height: 200, colour: red)
+        #expect(try pair.eventually { try Screenshot(socket: pair.parent.socket).colour(at: 150, 100) == red & 0xffffff })
+        // An update of the same window: only its damage travels, and arrives.
+        try pair.nestedClient.commitBuffer(window.surface, width: 300, height: 200, colour: green)
+        #expect(try pair.eventually { try Screenshot(socket: pair.parent.socket).colour(at: 150, 100) == green & 0xffffff })
+        let shot = try Screenshot(socket: pair.parent.socket)
+        #expect(shot.colour(at: 50, 30) == 0x20_2020, "the nested server's background")
+    }
+
     /// Frames flow: a nested client's frame callback completes (the nested server presents
     /// to the parent, whose frame callback paces it).
     @Test func aNestedClientsFrameCallbackCompletes() throws {
