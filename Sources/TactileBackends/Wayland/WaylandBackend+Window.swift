@@ -16,9 +16,8 @@ extension WaylandBackend {
         var tries = 0
         while opened.contains(where: { !$0.configured }) {
             tries += 1
-            guard tries <= 10, wl_display_roundtrip(display) >= 0 else {
-                throw WaylandBackendError.parentFailed("the windows were not configured (\(tries) round trips)")
-            }
+            guard tries <= 10 else { throw WaylandBackendError.parentFailed("it did not configure the windows in 10 round trips") }
+            guard wl_display_roundtrip(display) >= 0 else { throw WaylandBackendError.parentFailed("the connection broke") }
         }
         for window in opened {
             let id = host.addOutput(window.description, presenter: self)
