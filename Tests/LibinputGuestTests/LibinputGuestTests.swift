@@ -196,6 +196,17 @@ struct SimpleTouchDown: Equatable {
         self.id = id
         self.point = point
     }
+
+    /// Every down in weston-simple-touch's `WAYLAND_DEBUG=client` log:
+    /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`.
+    static func all(in log: String) -> [SimpleTouchDown] {
+        log.split(separator: "\n").filter { $0.contains("wl_touch@") && $0.contains(".down(") }.compactMap { line in
+            guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+            let arguments = line[line.index(after: open)..<close].components(separatedBy: ", ")
+            guard arguments.count == 6, let id = Int(arguments[3]), let x = Double(arguments[4]), let y = Double(arguments[5]) else { return nil }
+            return SimpleTouchDown(id: id, Point(x: x, y: y))
+        }
+    }
 }
 
 /// What wev printed, and what it means.
@@ -292,7 +303,6 @@ struct WevLog {
 
 /// One boot of the guest, shared by every test of the suite (it takes tens of seconds).
 struct GuestRun {
-    let directory: String
     let wev: WevLog
     /// weston-simple-touch's `WAYLAND_DEBUG=client` log.
     let simpleTouchLog: String
@@ -303,49 +313,13 @@ struct GuestRun {
     let seatdServerLog: String
     let seatdLog: String
 
-    /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`
-    var simpleTouchDowns: [SimpleTouchDown] {
-        simpleTouchLog.split(separator: "\n").filter { $0.contains("wl_touch@") && $0.contains(".down(") }.compactMap { line in
-            guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
-            let arguments = line[line.index(after: open)..<close].components(separatedBy: ", ")
-            guard arguments.count == 6, let id = Int(arguments[3]), let x = Double(arguments[4]), let y = Double(arguments[5]) else { return nil }
-            return SimpleTouchDown(id: id, Point(x: x, y: y))
-        }
-    }
+    var simpleTouchDowns: [SimpleTouchDown] { SimpleTouchDown.all(in: simpleTouchLog) }
 
     static let shared: Result<GuestRun, GuestRunFailure> = Result { try GuestRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
     private init() throws {
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let tactile = products.appendingPathComponent("tactile").path
-        guard FileManager.default.isExecutableFile(atPath: tactile) else { throw GuestRunFailure(reason: "no tactile executable at \(tactile)") }
-        // Beside the build, not in /tmp: the guest sees the host's /tmp as its own empty tmpfs.
-        directory = products.appendingPathComponent("guest-run").path
-        try? FileManager.default.removeItem(atPath: directory)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = package.appendingPathComponent("scripts/guest/run")
-        process.arguments = [directory, "/usr/bin/python3", package.appendingPathComponent("Tests/LibinputGuestTests/scenario.py").path, directory, tactile]
-        process.currentDirectoryURL = package
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let outputs = directory
-        let read = { (name: String) in (try? String(contentsOfFile: "\(outputs)/\(name)", encoding: .utf8)) ?? "" }
-        guard process.terminationStatus == 0 else {
-            throw GuestRunFailure(reason: """
-                the guest run failed (status \(process.terminationStatus)):
-                \(output.suffix(3000))
-                --- scenario (command.log):
-                \(read("command.log").suffix(2000))
-                --- tactile.log:
-                \(read("tactile.log").suffix(3000))
-                """)
-        }
+        let guest = try Guest.run(scenario: "scenario.py", folder: "guest-run")
+        let read = guest.read
         wev = WevLog(text: read("wev.log"))
         simpleTouchLog = read("weston-simple-touch.log")
         tactileLog = read("tactile.log")
@@ -358,4 +332,59 @@ struct GuestRun {
 struct GuestRunFailure: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
+}
+
+/// One boot of the QEMU guest running a scenario script from this folder.
+struct Guest {
+    /// Where the scenario left its logs and the guest its console and screendumps.
+    let directory: String
+
+    /// Boots the guest with `/usr/bin/python3 SCENARIO OUTDIR TACTILE`, OUTDIR being `folder`
+    /// beside the build (the guest sees the host's /tmp as its own empty tmpfs), and fails
+    /// with the harness's and the scenario's last words unless it ends with status 0.
+    static func run(scenario: String, folder: String, modules: [String] = []) throws -> Guest {
+        // Two guests at once would share the machine's cores under software emulation.
+        booting.lock()
+        defer { booting.unlock() }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let tactile = products.appendingPathComponent("tactile").path
+        guard FileManager.default.isExecutableFile(atPath: tactile) else { throw GuestRunFailure(reason: "no tactile executable at \(tactile)") }
+        let guest = Guest(directory: products.appendingPathComponent(folder).path)
+        try? FileManager.default.removeItem(atPath: guest.directory)
+        try FileManager.default.createDirectory(atPath: guest.directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = package.appendingPathComponent("scripts/guest/run")
+        process.arguments = [guest.directory, "/usr/bin/python3", package.appendingPathComponent("Tests/LibinputGuestTests/\(scenario)").path, guest.directory, tactile]
+        process.currentDirectoryURL = package
+        var environment = ProcessInfo.processInfo.environment
+        environment["GUEST_MODULES"] = modules.joined(separator: " ")
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw GuestRunFailure(reason: """
+                the guest run failed (status \(process.terminationStatus)):
+                \(output.suffix(3000))
+                --- scenario (command.log):
+                \(guest.read("command.log").suffix(2000))
+                --- driver.log:
+                \(guest.read("driver.log").suffix(2000))
+                --- tactile.log:
+                \(guest.read("tactile.log").suffix(3000))
+                """)
+        }
+        return guest
+    }
+
+    private static let booting = NSLock()
+
+    /// A file the scenario wrote, or "" when it wrote none.
+    func read(_ name: String) -> String {
+        (try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? ""
+    }
 }

@@ -19,9 +19,10 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
+from guest_input import Touchscreen, multitouch, place, wait_for, wait_for_after
+
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 SOCKET = "wayland-guest"
-AXIS_MAX = 4095  # the touchscreens' X and Y both range over 0...4095
 
 CONFIG = """\
 keyboard:
@@ -44,91 +45,6 @@ journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
 
 def log(message):
     journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
-
-
-def wait_for(path, text, count=1, timeout=60):
-    """Waits until `text` occurs `count` times in the file at `path`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with open(path, errors="replace") as f:
-                if f.read().count(text) >= count:
-                    return
-        except FileNotFoundError:
-            pass
-        time.sleep(0.05)
-    raise SystemExit(f"timed out after {timeout} s waiting for {count}x {text!r} in {path}")
-
-
-def multitouch(name, x, y, slots, keys, prop):
-    """A type B multitouch device: slots with tracking ids, positions, and the legacy axes."""
-    return UInput(
-        {
-            e.EV_KEY: keys,
-            e.EV_ABS: [
-                (e.ABS_X, x), (e.ABS_Y, y),
-                (e.ABS_MT_SLOT, AbsInfo(0, 0, slots - 1, 0, 0, 0)),
-                (e.ABS_MT_TRACKING_ID, AbsInfo(0, 0, 65535, 0, 0, 0)),
-                (e.ABS_MT_POSITION_X, x), (e.ABS_MT_POSITION_Y, y),
-            ],
-        },
-        name=name, input_props=[prop],
-    )
-
-
-def place(device, slot, x, y):
-    """Moves the finger in `slot`; the legacy single-touch axes follow the first slot."""
-    device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
-    device.write(e.EV_ABS, e.ABS_MT_POSITION_X, x)
-    device.write(e.EV_ABS, e.ABS_MT_POSITION_Y, y)
-    if slot == 0:
-        device.write(e.EV_ABS, e.ABS_X, x)
-        device.write(e.EV_ABS, e.ABS_Y, y)
-
-
-def wait_for_after(path, marker, text, timeout=60):
-    """Waits until `text` occurs after the last occurrence of `marker` in the file."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open(path, errors="replace") as f:
-            content = f.read()
-        at = content.rfind(marker)
-        if at >= 0 and text in content[at:]:
-            return
-        time.sleep(0.05)
-    raise SystemExit(f"timed out after {timeout} s waiting for {text!r} after {marker!r} in {path}")
-
-
-class Touchscreen:
-    """A touchscreen: INPUT_PROP_DIRECT makes libinput treat a multitouch device as one."""
-
-    def __init__(self, name):
-        axis = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=0)
-        self.device = multitouch(name, axis, axis, 10, [e.BTN_TOUCH], e.INPUT_PROP_DIRECT)
-        self.tracking = 0
-        self.down_slots = set()
-
-    def down(self, slot, x, y):
-        self.tracking += 1
-        self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
-        self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, self.tracking)
-        place(self.device, slot, x, y)
-        if not self.down_slots:
-            self.device.write(e.EV_KEY, e.BTN_TOUCH, 1)
-        self.down_slots.add(slot)
-
-    def move(self, slot, x, y):
-        place(self.device, slot, x, y)
-
-    def up(self, slot):
-        self.device.write(e.EV_ABS, e.ABS_MT_SLOT, slot)
-        self.device.write(e.EV_ABS, e.ABS_MT_TRACKING_ID, -1)
-        self.down_slots.discard(slot)
-        if not self.down_slots:
-            self.device.write(e.EV_KEY, e.BTN_TOUCH, 0)
-
-    def frame(self):
-        self.device.syn()
 
 
 class Touchpad:
