@@ -89,8 +89,9 @@ let package = Package(
         .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "tactile"]),
         // WLCS against libTactileWLCS.so, built beside the tests.
         .testTarget(name: "WLCSTests", dependencies: ["TactileWLCS", "TactileTestSupport"]),
-        // The libinput backend against real kernel devices, in a QEMU guest (scripts/guest/).
-        .testTarget(name: "LibinputGuestTests", exclude: ["scenario.py"]),
+        // Real kernel devices and a real screen, in a QEMU guest (scripts/guest/): the libinput
+        // backend, and Tactile nested in weston's DRM backend.
+        .testTarget(name: "LibinputGuestTests", dependencies: ["TactileTestSupport"], exclude: ["scenario.py", "weston_nested.py", "guest_input.py"]),
         // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).
         .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz", "TactileTestSupport"]),
         .executableTarget(

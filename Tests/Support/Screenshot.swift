@@ -1,7 +1,7 @@
 import Foundation
 
-/// An output's pixels as `grim -t ppm` captured them from a running server: the pixel oracle
-/// of the composition tests.
+/// A screen's pixels: an output as `grim -t ppm` captured it from a running server, or the
+/// QEMU guest's emulated screen from its screendump. The pixel oracle of the composition tests.
 struct Screenshot {
     let width: Int
     let height: Int
