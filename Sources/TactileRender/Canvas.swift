@@ -112,6 +112,13 @@ public final class Canvas {
 
     private func subtract(_ rect: Rect, from region: inout pixman_region32_t) {
         guard !rect.isEmpty else { return }
+        // A window covering all that is left (the common case: a full-size toplevel) would
+        // make pixman allocate a result only to free it empty.
+        let extents = pixman_region32_extents(&region).pointee
+        if rect.x <= extents.x1, rect.y <= extents.y1, rect.maxX >= extents.x2, rect.maxY >= extents.y2 {
+            pixman_region32_clear(&region)
+            return
+        }
         var cut = pixman_region32_t()
         pixman_region32_init_rect(&cut, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
         var remaining = pixman_region32_t()
