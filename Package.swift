@@ -100,5 +100,11 @@ let package = Package(
             path: "Benchmarks/Responder",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "RenderBenchmarks",
+            dependencies: ["Responder", "TactileRender", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/Render",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
