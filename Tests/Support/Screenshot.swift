@@ -18,6 +18,14 @@ struct Screenshot {
         try self.init(ppm: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    /// Runs grim against `socket` to keep a PNG at `path` (for people to look at; tests read
+    /// PPMs): the README's screenshot comes from here.
+    static func savePNG(socket: String, cursor: Bool = false, at path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let result = try runProcess("/usr/bin/grim", ["-t", "png"] + (cursor ? ["-c"] : []) + [path], environment: ["WAYLAND_DISPLAY": socket])
+        guard result.status == 0 else { throw ClientError.protocolError("grim failed (\(result.status)): \(result.output)") }
+    }
+
     /// A binary PPM (P6, maxval 255).
     init(ppm data: Data) throws {
         var fields: [String] = []

@@ -1,3 +1,4 @@
+import Foundation
 import CWaylandClient
 @testable import TactileTestSupport
 import Testing
@@ -50,6 +51,9 @@ import WaylandProtocols
         let withCursor = try Screenshot(socket: server.socket, cursor: true)
         #expect(withCursor.colour(at: 265, 135) == Self.magenta & 0xffffff, "the cursor, its hotspot on the pointer")
         #expect(withCursor.colour(at: 256, 126) == Self.red & 0xffffff)
+        // docs/composition.png is a copy of this, beside the test binary.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        try Screenshot.savePNG(socket: server.socket, cursor: true, at: "\(products)/screenshots/composition.png")
     }
 
     @Test func aRegionScreenshotHasTheRegionsPixels() throws {
