@@ -44,15 +44,14 @@ public final class GestureActions: GestureDelegate {
 
     private func run(_ command: String, for binding: GestureBinding, _ event: GestureEvent) {
         let d = event.detail
-        var environment = currentEnvironment().filter { !$0.hasPrefix("TACTILE_GESTURE") && !($0.hasPrefix("WAYLAND_DISPLAY=") && socketName != nil) }
+        var environment = connecting(currentEnvironment().filter { !$0.hasPrefix("TACTILE_GESTURE") }, to: socketName)
         environment += [
             "TACTILE_GESTURE=\(binding.name)", "TACTILE_GESTURE_STATE=\(event.state)",
             "TACTILE_GESTURE_X=\(d.location.x)", "TACTILE_GESTURE_Y=\(d.location.y)",
             "TACTILE_GESTURE_DX=\(d.translation.x)", "TACTILE_GESTURE_DY=\(d.translation.y)",
             "TACTILE_GESTURE_SCALE=\(d.scale)", "TACTILE_GESTURE_COUNT=\(d.count)",
         ]
-        if let socketName { environment.append("WAYLAND_DISPLAY=\(socketName)") }
-        guard let pid = spawnShell(command, environment: environment) else {
+        guard let pid = spawn(["/bin/sh", "-c", command], environment: environment) else {
             return logger.error("gesture '\(binding.name)': could not start `\(command)`: \(String(cString: strerror(errno)))")
         }
         logger.info("gesture '\(binding.name)': started `\(command)` (pid \(pid))")
@@ -70,32 +69,4 @@ public final class GestureActions: GestureDelegate {
         }
         if !commands.isEmpty { reaper?.arm(milliseconds: Self.reapPeriod) }
     }
-}
-
-private func currentEnvironment() -> [String] {
-    var result: [String] = []
-    var cursor = environ
-    while let entry = cursor.pointee {
-        result.append(String(cString: entry))
-        cursor += 1
-    }
-    return result
-}
-
-/// posix_spawn of `/bin/sh -c command`; nil (with errno set) if it could not start.
-private func spawnShell(_ command: String, environment: [String]) -> pid_t? {
-    let words: [String] = ["/bin/sh", "-c", command]
-    let argv = words.map { strdup($0) as UnsafeMutablePointer<CChar>? } + [nil]
-    let envp = environment.map { strdup($0) as UnsafeMutablePointer<CChar>? } + [nil]
-    defer {
-        for p in argv { free(p) }
-        for p in envp { free(p) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp)
-    guard result == 0 else {
-        errno = result
-        return nil
-    }
-    return pid
 }

@@ -12,6 +12,9 @@ struct ServeCommand: ParsableCommand {
         discussion: """
         Without --backend, Tactile nests in the compositor WAYLAND_DISPLAY names if one listens \
         there (closing its window stops Tactile), and runs headless otherwise.
+
+        With -- COMMAND [ARGS...], Tactile starts COMMAND once its socket is ready, with \
+        WAYLAND_DISPLAY naming it, and exits with COMMAND's status when it exits.
         """
     )
 
@@ -37,6 +40,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("input-device"), help: "Use this /dev/input/event* node instead of the seat's devices (repeatable; no hotplug).")
     var inputDevices: [String] = []
+
+    @Argument(parsing: .postTerminator, help: "A command to run inside Tactile; Tactile ends when it does, with its status.")
+    var command: [String] = []
 
     func validate() throws {
         if backend != .libinput, !inputDevices.isEmpty { throw ValidationError("--input-device needs --backend libinput") }
@@ -88,12 +94,21 @@ struct ServeCommand: ParsableCommand {
         // Unbuffered, so a script reading our output learns the socket before we block.
         FileHandle.standardOutput.write(Data("WAYLAND_DISPLAY=\(name)\n".utf8))
         let signals = server.stopOnTerminationSignals()
+        let session: SessionCommand?
+        do {
+            session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, logger: logger)
+        } catch {
+            throw ServeFailure.commandFailed(error.description)
+        }
         withExtendedLifetime((outputs, input, actions, signals)) { server.run() }
+        session?.stop()
         switch end {
         case .parentLost(let why)?: throw ServeFailure.parentLost(why)
         case .closed?: logger.info("the parent compositor closed the window: clients disconnected, stopping")
         case nil: break
         }
+        // COMMAND's status is Tactile's, when COMMAND is what ended it.
+        if let session, session.endedTheServer, let status = session.status, status != 0 { throw ExitCode(status) }
     }
 
     /// What the backend shows and where input comes from, for the "listening on" line.
@@ -112,12 +127,14 @@ enum ServeFailure: Error, CustomStringConvertible {
     case noParent
     case nestedInItself(String)
     case parentLost(String)
+    case commandFailed(String)
 
     var description: String {
         switch self {
         case .noParent: "--backend wayland needs WAYLAND_DISPLAY: the parent compositor's socket"
         case .nestedInItself(let name): "WAYLAND_DISPLAY names Tactile's own socket \(name): nothing to nest in"
         case .parentLost(let why): "lost the parent compositor (\(why)): clients disconnected, stopping"
+        case .commandFailed(let why): why
         }
     }
 }
