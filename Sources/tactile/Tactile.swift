@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Tactile: ParsableCommand {
@@ -12,10 +13,33 @@ struct Tactile: ParsableCommand {
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Route a scripted sequence of touches through the core on a built-in kiosk scene, and print every decision."
+        abstract: "On a desktop: Tactile in a window, with clients to touch and click. Elsewhere: the routing core on a built-in scene, every decision printed.",
+        discussion: """
+        When WAYLAND_DISPLAY names a compositor that listens, the demo is `tactile serve -- \
+        COMMAND` nested in it, COMMAND starting weston-simple-touch (it draws where fingers \
+        touch) and weston-clickdot (it draws where the pointer clicks); closing the window or \
+        both clients ends it. Otherwise, or with --script, it routes a scripted sequence of \
+        touches through the core and prints every decision.
+        """
     )
 
-    func run() {
+    @Flag(help: "Print the scripted routing demo even when there is a desktop to nest in.")
+    var script = false
+
+    /// What runs inside the nested demo; `wait` keeps Tactile up until both clients closed.
+    static let clients = "weston-simple-touch & weston-clickdot & wait"
+
+    func run() throws {
+        if !script, case (.wayland, let reason) = ServeCommand.chooseBackend(nil) {
+            // Unbuffered: these lines come before the server's log, not at exit.
+            FileHandle.standardOutput.write(Data("""
+                Tactile demo: a window in your desktop (\(reason)), with weston-simple-touch and weston-clickdot inside.
+                Touch, click and type in it; close it (or both clients) to end. `tactile demo --script` prints the routing demo instead.
+
+                """.utf8))
+            try ServeCommand.parse(["--", "/bin/sh", "-c", Self.clients]).run()
+            return
+        }
         var demo = Demo()
         demo.run()
     }

@@ -1,0 +1,110 @@
+import Foundation
+@testable import TactileTestSupport
+import Testing
+import TactileWayland
+import WaylandProtocols
+
+/// `tactile serve -- COMMAND` as a kiosk script or the desktop demo runs it: the command
+/// starts once Tactile listens, talks to Tactile, and its end is Tactile's.
+@Suite(.serialized) struct SessionCommandTests {
+    static let tactile = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tactile").path
+
+    /// Runs `tactile ARGUMENTS` headless (or nested in `parent`) in the tests' runtime
+    /// directory; returns the process, running, and its stdout and stderr.
+    static func start(_ arguments: [String], parent: TestServer? = nil) throws -> (Process, stdout: Pipe, stderr: Pipe) {
+        try #require(FileManager.default.isExecutableFile(atPath: tactile), "\(tactile) was not built")
+        _ = TestServer.runtimeDirectory
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tactile)
+        process.arguments = arguments
+        var environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+        if let parent { environment["WAYLAND_DISPLAY"] = parent.socket }
+        process.environment = environment
+        let (stdout, stderr) = (Pipe(), Pipe())
+        (process.standardOutput, process.standardError) = (stdout, stderr)
+        try process.run()
+        return (process, stdout, stderr)
+    }
+
+    static func finish(_ process: Process, _ stderr: Pipe) -> (status: Int32, log: String) {
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test func theCommandReachesTactilesSocketAndTactileExitsWithItsStatus() throws {
+        let socket = "session-\(UUID().uuidString.prefix(8))"
+        // wayland-info connects to WAYLAND_DISPLAY and lists the globals: Tactile's, ready.
+        let (process, stdout, stderr) = try Self.start(["serve", "--socket", socket, "--", "sh", "-c", "echo \"inside: $WAYLAND_DISPLAY\"; wayland-info | grep -c wl_compositor; exit 7"])
+        let (status, log) = Self.finish(process, stderr)
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(status == 7, "\(log)")
+        #expect(output.contains("inside: \(socket)\n1\n"), "\(output)")
+        #expect(log.contains("sh exited with status 7: stopping"), "\(log)")
+    }
+
+    @Test func aCommandThatEndsWellEndsTactileWithStatusZero() throws {
+        let (process, _, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))", "--", "true"])
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status == 0, "\(log)")
+    }
+
+    @Test func aCommandThatCannotStartIsAnErrorNamingIt() throws {
+        let (process, _, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))", "--", "/nonexistent/kiosk-app"])
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status != 0)
+        #expect(log.contains("could not start /nonexistent/kiosk-app: No such file or directory"), "\(log)")
+    }
+
+    /// systemd stopping the kiosk stops its app too, and Tactile still ends normally.
+    @Test func sigtermEndsTheCommandWithTactile() throws {
+        let marker = NSTemporaryDirectory() + "tactile-session-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let (process, stdout, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))", "--", "sh", "-c", "trap 'echo terminated > \(marker); exit 0' TERM; echo started; while :; do sleep 0.05; done"])
+        // The command's own "started" follows Tactile's WAYLAND_DISPLAY line on the same pipe.
+        var output = ""
+        while !output.contains("started") { output += String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self) }
+        kill(process.processIdentifier, SIGTERM)
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status == 0, "\(log)")
+        #expect((try? String(contentsOfFile: marker, encoding: .utf8)) == "terminated\n", "the command got SIGTERM")
+    }
+
+    /// The README's first command on a desktop: `tactile demo` opens a window in the parent
+    /// with weston-simple-touch inside, and a touch in the window draws where it landed.
+    @Test func theDesktopDemoShowsItsClientsInAWindowAndTheyAnswerTouch() throws {
+        let parent = try TestServer(ServerConfiguration(kioskMode: true))
+        let (process, _, stderr) = try Self.start(["demo"], parent: parent)
+        defer { if process.isRunning { process.terminate() } }
+        // weston-simple-touch (the first toplevel, at the window's origin) fills its 600x500
+        // with a quarter-alpha grey: 0x58 over Tactile's background. First frames take a while.
+        var shot = try Screenshot(socket: parent.socket)
+        for _ in 0..<100 where shot.colour(at: 10, 10) != 0x58_5858 {
+            usleep(100_000)
+            shot = try Screenshot(socket: parent.socket)
+        }
+        try #require(shot.colour(at: 10, 10) == 0x58_5858, "no weston-simple-touch in the window: \(String(shot.colour(at: 10, 10), radix: 16))")
+        // Below weston-clickdot, simple-touch shows at the bottom left of its area.
+        let client = try TestClient(socket: parent.socket)
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 0, f(20), f(480))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 0)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        for _ in 0..<100 where shot.colour(at: 20, 480) != 0xff_0000 {
+            usleep(100_000)
+            shot = try Screenshot(socket: parent.socket)
+        }
+        #expect(shot.colour(at: 20, 480) == 0xff_0000, "simple-touch's red cross where the finger went down")
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        try Screenshot.savePNG(socket: parent.socket, at: "\(products)/screenshots/demo.png")
+        // Closing the window ends the demo normally.
+        for _ in 0..<50 where process.isRunning {
+            parent.onServerThread { server, _ in server.closeFocusedWindow() }
+            usleep(100_000)
+        }
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("started /bin/sh -c weston-simple-touch & weston-clickdot & wait"), "\(log)")
+    }
+}
