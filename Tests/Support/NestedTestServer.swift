@@ -20,7 +20,7 @@ final class NestedTestServer: Sendable {
     private let gone = DispatchSemaphore(value: 0)
     private let ending = Ending()
     /// Work for the server's thread (`onServerThread`), and the pipe that wakes it.
-    private let work = NestedJobs()
+    private let work = ServerJobs<WaylandBackend>()
     private let wake: (read: Int32, write: Int32)
 
     /// `options`: the backend's, given the socket's name (`parentDisplay` is set to the parent's).
@@ -107,21 +107,6 @@ final class NestedTestServer: Sendable {
         gone.wait()
         close(wake.read)
         close(wake.write)
-    }
-}
-
-/// Jobs waiting for the nested server's thread.
-private final class NestedJobs: Sendable {
-    typealias Job = @Sendable (WaylandServer, WaylandBackend) -> Void
-    private let jobs = Mutex<[Job]>([])
-
-    func add(_ job: @escaping Job) { jobs.withLock { $0.append(job) } }
-
-    func take() -> [Job] {
-        jobs.withLock { jobs in
-            defer { jobs.removeAll() }
-            return jobs
-        }
     }
 }
 

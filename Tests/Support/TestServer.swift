@@ -13,7 +13,7 @@ final class TestServer: Sendable {
     private let handle: ServerHandle
     private let finished = DispatchSemaphore(value: 0)
     /// Work for the server's thread (`onServerThread`), and the pipe that wakes it.
-    private let work = Jobs()
+    private let work = ServerJobs<HeadlessBackend>()
     private let wake: (read: Int32, write: Int32)
 
     /// One runtime directory for the whole test process: libwayland finds sockets through the
@@ -82,9 +82,9 @@ final class TestServer: Sendable {
     }
 }
 
-/// Jobs waiting for the server's thread.
-private final class Jobs: Sendable {
-    typealias Job = @Sendable (WaylandServer, HeadlessBackend) -> Void
+/// Jobs waiting for a test server's thread, handed the server and its backend there.
+final class ServerJobs<Backend>: Sendable {
+    typealias Job = @Sendable (WaylandServer, Backend) -> Void
     private let jobs = Mutex<[Job]>([])
 
     func add(_ job: @escaping Job) { jobs.withLock { $0.append(job) } }
