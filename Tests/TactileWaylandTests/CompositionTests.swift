@@ -56,6 +56,31 @@ import WaylandProtocols
         try Screenshot.savePNG(socket: server.socket, cursor: true, at: "\(products)/screenshots/composition.png")
     }
 
+    /// Where no client chose a cursor (over the background, over a client that never set
+    /// one) Tactile draws its arrow, tip on the pointer; a client that hid the cursor hides it.
+    @Test func theArrowShowsWhereNoClientChoseACursorAndNotWhereOneHidIt() throws {
+        let window = try client.toplevel(width: 200, height: 200, at: (100, 100))
+        try client.commitBuffer(window.surface, width: 200, height: 200, colour: Self.red)
+        try client.inject { tactile_test_input_v1_pointer_motion($0, f(600), f(400)) }
+        try client.roundtrip()
+        var shot = try Screenshot(socket: server.socket, cursor: true)
+        #expect(shot.colour(at: 600, 400) == 0x00_0000, "the arrow's tip, black")
+        #expect(shot.colour(at: 601, 403) == 0xff_ffff, "its white inside")
+        #expect(shot.colour(at: 598, 403) == Self.background, "nothing left of the tip")
+        #expect(try Screenshot(socket: server.socket).colour(at: 601, 403) == Self.background, "only with grim -c")
+
+        try client.inject { tactile_test_input_v1_pointer_motion($0, f(150), f(150)) }
+        try client.roundtrip()
+        shot = try Screenshot(socket: server.socket, cursor: true)
+        #expect(shot.colour(at: 151, 153) == 0xff_ffff, "over a window that never set a cursor")
+        #expect(shot.colour(at: 601, 403) == Self.background, "and gone from where it was")
+
+        wl_pointer_set_cursor(client.pointer, try #require(client.lastEnterSerial), nil, 0, 0)
+        try client.roundtrip()
+        shot = try Screenshot(socket: server.socket, cursor: true)
+        #expect(shot.colour(at: 151, 153) == Self.red & 0xffffff, "hidden by the client under it")
+    }
+
     @Test func aRegionScreenshotHasTheRegionsPixels() throws {
         let window = try client.toplevel(width: 100, height: 100, at: (300, 200))
         try client.commitBuffer(window.surface, width: 100, height: 100, colour: Self.blue)

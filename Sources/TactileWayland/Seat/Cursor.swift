@@ -56,14 +56,20 @@ enum CursorChoice {
 }
 
 extension WaylandServer {
-    /// The cursor surface to draw and its global frame: that of the client under the
-    /// pointer, when it set one with content.
+    /// The cursor to draw and its global frame, once the seat has a pointer and it has
+    /// moved: the cursor surface of the client under the pointer when it set one (nothing
+    /// while that surface has no content, or when the client hid the cursor), else
+    /// Tactile's arrow.
     func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
-        guard let position = router.pointerPosition, let focus = router.pointerFocus,
-              let owner = surface(at: focus)?.owner, case .surface(let cursor)? = seat.clients[owner.id]?.cursor,
-              let surface = cursor.surface, let content = surface.content
-        else { return nil }
-        let origin = Position(x: Int(position.x.rounded(.down)) - cursor.hotspot.x, y: Int(position.y.rounded(.down)) - cursor.hotspot.y)
+        guard seat.capabilities.contains(.pointer), let position = router.pointerPosition else { return nil }
+        let choice = router.pointerFocus.flatMap { surface(at: $0)?.owner }.flatMap { seat.clients[$0.id]?.cursor } ?? .unset
+        let (content, hotspot): (SurfaceContent?, Position) = switch choice {
+        case .unset: (DefaultCursor.content, DefaultCursor.hotspot)
+        case .hidden: (nil, .zero)
+        case .surface(let cursor): (cursor.surface?.content, cursor.hotspot)
+        }
+        guard let content else { return nil }
+        let origin = Position(x: Int(position.x.rounded(.down)) - hotspot.x, y: Int(position.y.rounded(.down)) - hotspot.y)
         return (content, Rect(origin: origin, size: content.size))
     }
 }
