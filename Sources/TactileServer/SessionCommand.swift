@@ -62,6 +62,7 @@ public final class SessionCommand {
             }
             usleep(10_000)
         }
+        logger.warning("\(arguments.first ?? "the command") did not end within 2 s of SIGTERM: killing it")
         kill(pid, SIGKILL)
         status = reap(blocking: true)
     }

@@ -24,8 +24,20 @@ func spawn(_ arguments: [String], environment: [String]) -> pid_t? {
         for p in argv { free(p) }
         for p in envp { free(p) }
     }
+    // The server blocks SIGTERM and SIGINT to read them from a signalfd on its loop; a child
+    // would inherit that mask, and then no SIGTERM could end it. It starts unblocked, with
+    // default handlers.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let result = posix_spawnp(&pid, program, nil, nil, argv, envp)
+    let result = posix_spawnp(&pid, program, nil, &attributes, argv, envp)
     guard result == 0 else {
         errno = result
         return nil
