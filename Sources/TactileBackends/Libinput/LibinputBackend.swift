@@ -31,7 +31,7 @@ public final class LibinputBackend {
     let host: any BackendHost
     let logger: Logger
     let settings: [DeviceSettings]
-    private let access: DeviceAccess
+    private let session: Session
     private var udev: OpaquePointer?
     private(set) var context: OpaquePointer!
     /// libinput's fd and the seat manager's, on the server's loop while the backend lives.
@@ -44,15 +44,18 @@ public final class LibinputBackend {
     /// `output`); devices not listed map to the first output.
     var mappedOutputs: [OpaquePointer: String] = [:]
 
-    public init(host: any BackendHost, options: LibinputOptions, logger: Logger) throws {
+    /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
+    /// when there is one), else through a session of its own.
+    public init(host: any BackendHost, options: LibinputOptions, session: Session? = nil, logger: Logger) throws {
         self.host = host
         self.logger = logger
         settings = options.devices
         // The cursor starts in the middle of the first output.
         let first = host.outputLayout.first?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
         cursor = Point(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
-        access = try DeviceAccess(logger: logger)
-        logger.info("input devices: \(access.mode)")
+        let session = try session ?? Session(host: host, logger: logger)
+        self.session = session
+        logger.info("input devices: \(session.mode)")
         let me = Unmanaged.passUnretained(self).toOpaque()
         switch options.source {
         case .seat(let requested):
@@ -64,7 +67,7 @@ public final class LibinputBackend {
             self.context = context
             // A libseat session holds exactly one seat; its devices are the only ones it opens.
             var seatName = requested
-            if case .seat(let granted) = access.mode, granted != requested {
+            if case .seat(let granted) = session.mode, granted != requested {
                 logger.warning("the seat manager granted seat \(granted), not \(requested): using \(granted)")
                 seatName = granted
             }
@@ -83,16 +86,15 @@ public final class LibinputBackend {
             }
         }
         watches.append(host.watch(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() })
-        if let fd = access.fileDescriptor {
-            // Away from our VT, libinput lets go of the devices; libinput cancels the touches
-            // and releases the keys still down as it does.
-            access.onActiveChanged = { [unowned self] active in
-                logger.info(active ? "seat enabled: resuming input" : "seat disabled (VT switch?): suspending input")
-                if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
-                // The devices' removal (or return) waits in libinput's queue, not on its fd.
-                dispatch()
-            }
-            watches.append(host.watch(fileDescriptor: fd) { [unowned self] in access.dispatch() })
+        // Away from our VT, libinput lets go of the devices; libinput cancels the touches and
+        // releases the keys still down as it does.
+        // Weak: a shared session outlives this backend.
+        session.observe { [weak self] active in
+            guard let self else { return }
+            logger.info(active ? "seat enabled: resuming input" : "seat disabled (VT switch?): suspending input")
+            if active { _ = libinput_resume(context) } else { libinput_suspend(context) }
+            // The devices' removal (or return) waits in libinput's queue, not on its fd.
+            dispatch()
         }
         // The devices present now; until they come, the seat has no capabilities.
         dispatch()
@@ -121,12 +123,12 @@ public final class LibinputBackend {
     }
 
     fileprivate func open(_ path: String, flags: Int32) -> Int32 {
-        let fd = access.open(path, flags: flags)
+        let fd = session.open(path, flags: flags)
         if fd < 0 { logger.warning("cannot open \(path): \(String(cString: strerror(-fd)))") }
         return fd
     }
 
-    fileprivate func close(_ fd: Int32) { access.close(fd) }
+    fileprivate func close(_ fd: Int32) { session.close(fd) }
 
     /// libinput keeps this pointer for the context's lifetime, so it is allocated once (and
     /// never written after, which is why sharing it is safe).

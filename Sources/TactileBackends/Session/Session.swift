@@ -1,16 +1,19 @@
 import CLibseat
 import Glibc
 import Logging
+import TactileWayland
 
-/// How input devices get opened: through libseat when a seat manager (seatd, logind) answers,
-/// so an unprivileged kiosk user can run Tactile and devices are revoked on a VT switch; or by
-/// plain `open` when running as root without one (a bare kiosk image, the QEMU test guest).
-final class DeviceAccess {
-    enum Mode: CustomStringConvertible {
+/// The seat session: how devices (input nodes, DRM cards) get opened, and when Tactile may
+/// use them. Through libseat when a seat manager (seatd, logind, or libseat's built-in one as
+/// root) answers, so an unprivileged kiosk user can run Tactile and a VT switch takes the
+/// devices away and gives them back; or by plain `open` when running as root without one (a
+/// bare kiosk image). The libinput and DRM backends share one: a process holds one seat.
+public final class Session {
+    public enum Mode: CustomStringConvertible, Sendable {
         case seat(name: String)
         case direct
 
-        var description: String {
+        public var description: String {
             switch self {
             case .seat(let name): "libseat, seat \(name)"
             case .direct: "direct open as root (no seat manager)"
@@ -18,30 +21,35 @@ final class DeviceAccess {
         }
     }
 
-    private(set) var mode: Mode = .direct
+    public private(set) var mode: Mode = .direct
     private var seat: OpaquePointer?
-    private var enabled = false
+    /// Whether the seat is ours now (always, in direct mode).
+    public private(set) var isActive = false
     /// libseat's id for each open fd, to close it through libseat again.
     private var deviceIDs: [Int32: Int32] = [:]
     private let logger: Logger
-    /// Called when the seat manager takes the seat away (VT switch) or gives it back.
-    var onActiveChanged: ((Bool) -> Void)?
+    /// Told when the seat manager takes the seat away (VT switch) or gives it back, in the
+    /// order they were added: the DRM backend (master, picture) before input.
+    private var observers: [(Bool) -> Void] = []
+    /// The seat manager's fd on the server's loop.
+    private var watch: EventSource?
 
-    /// Opens a libseat session, waiting up to `timeoutMilliseconds` for the seat to be
-    /// granted; falls back to direct access as root. Throws when neither is possible.
-    init(logger: Logger, timeoutMilliseconds: Int32 = 5000) throws {
+    /// Opens a libseat session on `host`'s loop, waiting up to `timeoutMilliseconds` for the
+    /// seat to be granted; falls back to direct access as root. Throws when neither is possible.
+    public init(host: any BackendHost, logger: Logger, timeoutMilliseconds: Int32 = 5000) throws {
         self.logger = logger
         libseat_set_log_level(LIBSEAT_LOG_LEVEL_SILENT)
         let me = Unmanaged.passUnretained(self).toOpaque()
         seat = libseat_open_seat(Self.listener, me)
         if let seat {
             var waited: Int32 = 0
-            while !enabled, waited < timeoutMilliseconds {
+            while !isActive, waited < timeoutMilliseconds {
                 guard libseat_dispatch(seat, 100) >= 0 else { break }
                 waited += 100
             }
-            if enabled {
+            if isActive {
                 mode = .seat(name: String(cString: libseat_seat_name(seat)))
+                watch = host.watch(fileDescriptor: libseat_get_fd(seat)) { [unowned self] in dispatch() }
                 return
             }
             logger.warning("the seat manager did not grant the seat within \(timeoutMilliseconds) ms")
@@ -50,24 +58,23 @@ final class DeviceAccess {
         }
         guard geteuid() == 0 else { throw BackendError.noDeviceAccess }
         mode = .direct
+        isActive = true
     }
 
     deinit {
         if let seat { libseat_close_seat(seat) }
     }
 
-    /// The fd to watch for the seat manager's messages; nil in direct mode.
-    var fileDescriptor: Int32? {
-        seat.map { libseat_get_fd($0) }
-    }
+    /// Calls `observer` each time the seat is taken away (false) or given back (true).
+    public func observe(_ observer: @escaping (Bool) -> Void) { observers.append(observer) }
 
-    func dispatch() {
+    private func dispatch() {
         guard let seat else { return }
         if libseat_dispatch(seat, 0) < 0 { logger.error("libseat dispatch failed: \(String(cString: strerror(errno)))") }
     }
 
     /// An fd for the device at `path`, or a negative errno, as libinput's open_restricted wants.
-    func open(_ path: String, flags: Int32) -> Int32 {
+    public func open(_ path: String, flags: Int32) -> Int32 {
         guard let seat else {
             let fd = Glibc.open(path, flags | O_CLOEXEC)
             return fd >= 0 ? fd : -errno
@@ -81,7 +88,7 @@ final class DeviceAccess {
         return fd
     }
 
-    func close(_ fd: Int32) {
+    public func close(_ fd: Int32) {
         if let seat, let id = deviceIDs.removeValue(forKey: fd) { libseat_close_device(seat, id) }
         Glibc.close(fd)
     }
@@ -92,14 +99,14 @@ final class DeviceAccess {
         let pointer = UnsafeMutablePointer<libseat_seat_listener>.allocate(capacity: 1)
         pointer.initialize(to: libseat_seat_listener(
             enable_seat: { _, data in
-                let access = Unmanaged<DeviceAccess>.fromOpaque(data!).takeUnretainedValue()
-                access.enabled = true
-                access.onActiveChanged?(true)
+                let session = Unmanaged<Session>.fromOpaque(data!).takeUnretainedValue()
+                session.isActive = true
+                for observer in session.observers { observer(true) }
             },
             disable_seat: { seat, data in
-                let access = Unmanaged<DeviceAccess>.fromOpaque(data!).takeUnretainedValue()
-                access.enabled = false
-                access.onActiveChanged?(false)
+                let session = Unmanaged<Session>.fromOpaque(data!).takeUnretainedValue()
+                session.isActive = false
+                for observer in session.observers { observer(false) }
                 libseat_disable_seat(seat)
             }
         ))
