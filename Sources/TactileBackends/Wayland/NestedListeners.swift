@@ -1,4 +1,5 @@
 import CWaylandClient
+import CWaylandServer
 import Glibc
 import WaylandProtocols
 

@@ -1,4 +1,5 @@
 import CWaylandClient
+import CWaylandServer
 import Responder
 import TactileWayland
 import WaylandProtocols

@@ -1,4 +1,8 @@
 import CWaylandClient
+// The protocol enums (wl_seat capabilities, wl_shm formats...) are declared by both the
+// client and the server header, and belong to whichever module Clang parsed first: in a
+// whole-module (release) build that may be CWaylandServer, so every file here imports both.
+import CWaylandServer
 import Glibc
 import Logging
 import Responder
