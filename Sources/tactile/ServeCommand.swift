@@ -8,7 +8,7 @@ import TactileWayland
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the Wayland server: in a window of the compositor you run it from (wayland), on headless outputs with input from the test protocol (headless) or from the kernel's devices (libinput).",
+        abstract: "Run the Wayland server: in a window of the compositor you run it from (wayland), on the machine's screens with its input devices (drm), on headless outputs with input from the test protocol (headless) or from the kernel's devices (libinput).",
         discussion: """
         Without --backend, Tactile nests in the compositor WAYLAND_DISPLAY names if one listens \
         there (closing its window stops Tactile), and runs headless otherwise.
@@ -19,7 +19,7 @@ struct ServeCommand: ParsableCommand {
     )
 
     enum Backend: String, ExpressibleByArgument, CaseIterable {
-        case headless, libinput, wayland
+        case headless, libinput, wayland, drm
     }
 
     @OptionGroup var options: ServerOptions
@@ -29,6 +29,8 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: """
     Where output and input go: wayland (a window in the parent compositor WAYLAND_DISPLAY names, whose seat is the input), \
+    drm (every connected screen of every DRM card, through KMS, with input from libinput; the devices opened through libseat \
+    or, as root without a seat manager, directly), \
     headless (virtual outputs; input only from the test protocol, with --test-input) or libinput (headless outputs; input from \
     the kernel's devices, through libseat when a seat manager runs, else opened directly as root). Default: wayland when \
     WAYLAND_DISPLAY names a compositor that listens, else headless.
@@ -41,11 +43,15 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("input-device"), help: "Use this /dev/input/event* node instead of the seat's devices (repeatable; no hotplug).")
     var inputDevices: [String] = []
 
+    @Option(name: .customLong("drm-card"), help: "Use this /dev/dri/card* instead of every card (repeatable; --backend drm).")
+    var drmCards: [String] = []
+
     @Argument(parsing: .postTerminator, help: "A command to run inside Tactile; Tactile ends when it does, with its status.")
     var command: [String] = []
 
     func validate() throws {
-        if backend != .libinput, !inputDevices.isEmpty { throw ValidationError("--input-device needs --backend libinput") }
+        if backend != .libinput, backend != .drm, !inputDevices.isEmpty { throw ValidationError("--input-device needs --backend libinput or drm") }
+        if backend != .drm, !drmCards.isEmpty { throw ValidationError("--drm-card needs --backend drm") }
     }
 
     /// The backend to use and why, for the log: the one asked for, else wayland when a
@@ -74,9 +80,11 @@ struct ServeCommand: ParsableCommand {
             if parent == name { throw ServeFailure.nestedInItself(name) }
         }
         // Outputs first: the libinput backend maps its devices onto them.
-        let outputs: AnyObject
+        let outputs: AnyObject?
         var end: WaylandBackend.End?
-        if backend == .wayland {
+        if backend == .drm {
+            outputs = nil
+        } else if backend == .wayland {
             outputs = try WaylandBackend(host: server, options: options.wayland(socketName: name, parent: parent), logger: logger) { reason in
                 end = reason
                 server.handle.terminate()
@@ -85,9 +93,14 @@ struct ServeCommand: ParsableCommand {
             outputs = HeadlessBackend(host: server, options: options.headless)
         }
         var input: LibinputBackend?
-        if backend == .libinput {
+        var screens: DRMBackend?
+        if backend == .libinput || backend == .drm {
+            // One seat session for the screens and the input devices, the screens first: on
+            // the way back from another VT, the picture returns before input resumes.
+            let devices = try Session(host: server, logger: logger)
+            if backend == .drm { screens = try DRMBackend(host: server, session: devices, paths: drmCards, logger: logger) }
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
-            input = try LibinputBackend(host: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), logger: logger)
+            input = try LibinputBackend(host: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), session: devices, logger: logger)
         }
         let actions = GestureActions(server: server, socketName: name, logger: logger)
         logger.info("listening on \(name), \(Self.describe(backend, options, parent: parent))\(options.testInput ? ", test input enabled" : "")")
@@ -102,6 +115,8 @@ struct ServeCommand: ParsableCommand {
         }
         withExtendedLifetime((outputs, input, actions, signals)) { server.run() }
         session?.stop()
+        // The console's modes back before anything else is torn down.
+        screens?.stop()
         switch end {
         case .parentLost(let why)?: throw ServeFailure.parentLost(why)
         case .closed?: logger.info("the parent compositor closed the window: clients disconnected, stopping")
@@ -118,6 +133,7 @@ struct ServeCommand: ParsableCommand {
         case .wayland: "nested in \(parent ?? "wayland-0"): \(options.outputs) window(s), output and input through the parent compositor"
         case .headless: "\(options.outputs) headless output(s) of \(size.width)x\(size.height), input: test protocol only"
         case .libinput: "\(options.outputs) headless output(s) of \(size.width)x\(size.height), input: libinput"
+        case .drm: "on the screens of the DRM cards (KMS), input: libinput"
         }
     }
 }

@@ -1,0 +1,128 @@
+import CDRM
+import Glibc
+import Logging
+import Responder
+import TactileWayland
+
+/// One DRM device (/dev/dri/cardN), opened through the session: its connected connectors
+/// become outputs, each with a CRTC of its own, and its fd brings their page-flip events.
+final class DRMCard {
+    let path: String
+    let fd: Int32
+    let session: Session
+    let host: any BackendHost
+    let logger: Logger
+    private(set) var outputs: [DRMOutput] = []
+    private var watch: EventSource?
+    /// Answers for modesets, which have no event: fired at the next turn of the loop.
+    private var later: EventSource?
+    private var answerLater: [DRMOutput] = []
+
+    /// Opens `path` and lights every connected connector on its preferred mode; throws when
+    /// the device cannot be opened or is no KMS device.
+    init(path: String, session: Session, host: any BackendHost, logger: Logger) throws(DRMError) {
+        self.path = path
+        self.session = session
+        self.host = host
+        self.logger = logger
+        let fd = session.open(path, flags: O_RDWR)
+        guard fd >= 0 else { throw .cannotOpen(path, String(cString: strerror(-fd))) }
+        self.fd = fd
+        guard let resources = drmModeGetResources(fd) else {
+            session.close(fd)
+            throw .notKMS(path)
+        }
+        defer { drmModeFreeResources(resources) }
+        let crtcs = Array(UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.count_crtcs)))
+        var usedCRTCs: Set<UInt32> = []
+        for connectorID in UnsafeBufferPointer(start: resources.pointee.connectors, count: Int(resources.pointee.count_connectors)) {
+            guard let connector = drmModeGetConnector(fd, connectorID) else { continue }
+            defer { drmModeFreeConnector(connector) }
+            let c = connector.pointee
+            let name = Self.name(c)
+            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
+            guard let crtc = Self.crtc(for: c, fd: fd, crtcs: crtcs, used: usedCRTCs) else {
+                logger.warning("\(path): no free CRTC for \(name); it stays dark")
+                continue
+            }
+            let modes = UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))
+            let mode = modes.first { $0.type & tactile_drm_mode_type_preferred != 0 } ?? modes[0]
+            let description = OutputDescription(
+                name: name, description: "\(name) (\(path))", make: "Unknown", model: "Unknown",
+                pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: 1,
+                physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
+            guard let output = DRMOutput(card: self, connector: connectorID, crtc: crtc, mode: mode, description: description) else {
+                logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
+                continue
+            }
+            usedCRTCs.insert(crtc)
+            outputs.append(output)
+        }
+        watch = host.watch(fileDescriptor: fd) { [unowned self] in dispatch() }
+        later = host.makeTimer { [unowned self] in
+            let outputs = answerLater
+            answerLater = []
+            for output in outputs { output.answer(at: host.currentTime) }
+        }
+    }
+
+    /// `Virtual-1`, `HDMI-A-2`: the connector type's name and its number, as the kernel and
+    /// other compositors name it.
+    private static func name(_ connector: drmModeConnector) -> String {
+        let type = drmModeGetConnectorTypeName(connector.connector_type).map { String(cString: $0) } ?? "Unknown"
+        return "\(type)-\(connector.connector_type_id)"
+    }
+
+    /// A CRTC that can drive the connector (through one of its encoders) and is not taken.
+    private static func crtc(for connector: drmModeConnector, fd: Int32, crtcs: [UInt32], used: Set<UInt32>) -> UInt32? {
+        for encoderID in UnsafeBufferPointer(start: connector.encoders, count: Int(connector.count_encoders)) {
+            guard let encoder = drmModeGetEncoder(fd, encoderID) else { continue }
+            defer { drmModeFreeEncoder(encoder) }
+            for (index, crtc) in crtcs.enumerated() where encoder.pointee.possible_crtcs & (1 << index) != 0 && !used.contains(crtc) {
+                return crtc
+            }
+        }
+        return nil
+    }
+
+    /// Answers `output`'s frame at the next turn of the loop (a modeset has no event).
+    func presentLater(_ output: DRMOutput) {
+        answerLater.append(output)
+        later?.arm(milliseconds: 1)
+    }
+
+    /// Page-flip events: each names the output (its user data) whose flip completed.
+    private func dispatch() {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, seconds, microseconds, data in
+            guard let data else { return }
+            let output = Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue()
+            output.flipped(at: Instant(microseconds: UInt64(seconds) * 1_000_000 + UInt64(microseconds)))
+        }
+        if drmHandleEvent(fd, &context) != 0 { logger.error("\(path): reading DRM events failed: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Leaves the screens as Tactile found them, then closes the device.
+    func close() {
+        for output in outputs { output.restore() }
+        outputs = []
+        watch = nil
+        later = nil
+        session.close(fd)
+    }
+}
+
+public enum DRMError: Error, CustomStringConvertible {
+    case cannotOpen(String, String)
+    case notKMS(String)
+    case noOutputs
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let why): "cannot open \(path): \(why)"
+        case .notKMS(let path): "\(path) is no KMS device (no mode-setting resources)"
+        case .noOutputs: "no DRM card has a connected screen (is a KMS driver loaded? /dev/dri/card*)"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CDRM
+import Glibc
+import Logging
+import Responder
+import TactileWayland
+
+/// One connector lit by one CRTC: an output whose frames go into two dumb buffers, shown by
+/// page flips. The flip's completion (the vblank) answers `outputPresented`, which paces
+/// composition and completes clients' frame callbacks.
+final class DRMOutput: OutputPresenter {
+    unowned let card: DRMCard
+    let connector: UInt32
+    let crtc: UInt32
+    let mode: drmModeModeInfo
+    let description: OutputDescription
+    var id: OutputID?
+    private var buffers: [DumbBuffer]
+    /// The buffer the CRTC scans out; the other is drawn into.
+    private var front = 0
+    /// The CRTC as Tactile found it (the console's), put back when Tactile leaves.
+    private let saved: UnsafeMutablePointer<drmModeCrtc>?
+    /// The next frame sets the mode (the first, and the first back from another VT) rather than flipping.
+    private var needsModeset = true
+    /// A flip was asked for and its event has not come.
+    private var flipPending = false
+    /// A frame drawn while the seat was away, shown when it comes back.
+    private var waiting = false
+    /// The server asked for a frame and waits for `outputPresented`.
+    private var owed = false
+
+    init?(card: DRMCard, connector: UInt32, crtc: UInt32, mode: drmModeModeInfo, description: OutputDescription) {
+        self.card = card
+        self.connector = connector
+        self.crtc = crtc
+        self.mode = mode
+        self.description = description
+        let size = description.pixelSize
+        guard let first = DumbBuffer(card: card.fd, size: size), let second = DumbBuffer(card: card.fd, size: size) else { return nil }
+        buffers = [first, second]
+        saved = drmModeGetCrtc(card.fd, crtc)
+    }
+
+    func present(_ frame: OutputFrame) {
+        owed = true
+        let back = buffers[1 - front]
+        back.missed(frame.damage)
+        frame.copy(back.stale.rects, into: back.pixels, stride: back.stride)
+        back.stale = .empty
+        buffers[front].missed(frame.damage)
+        guard card.session.isActive else {
+            // Away from our VT: no master, nothing to show until the seat comes back.
+            waiting = true
+            return
+        }
+        show(back)
+    }
+
+    /// Puts `buffer` on screen: a modeset when the CRTC is not ours yet, else a page flip
+    /// whose event says when it is there.
+    private func show(_ buffer: DumbBuffer) {
+        if needsModeset {
+            var connector = self.connector
+            var mode = self.mode
+            guard drmModeSetCrtc(card.fd, crtc, buffer.framebuffer, 0, 0, &connector, 1, &mode) == 0 else {
+                card.logger.error("\(description.name): cannot set the mode: \(String(cString: strerror(errno)))")
+                return card.presentLater(self)
+            }
+            needsModeset = false
+            front = buffers.firstIndex { $0 === buffer } ?? front
+            // A modeset has no event: the frame counts as shown at the next turn of the loop.
+            return card.presentLater(self)
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard drmModePageFlip(card.fd, crtc, buffer.framebuffer, tactile_drm_page_flip_event, me) == 0 else {
+            card.logger.warning("\(description.name): page flip failed: \(String(cString: strerror(errno))); setting the mode again")
+            needsModeset = true
+            return card.presentLater(self)
+        }
+        flipPending = true
+    }
+
+    /// The flip's vblank came: the back buffer is now the front.
+    func flipped(at time: Instant) {
+        guard flipPending else { return }
+        flipPending = false
+        front = 1 - front
+        answer(at: time)
+    }
+
+    /// Tells the server the frame it asked for is on screen, if it asked for one.
+    func answer(at time: Instant) {
+        guard owed, let id else { return }
+        owed = false
+        card.host.outputPresented(id, at: time)
+    }
+
+    /// The seat went away (false) or came back (true). Back: the mode is set again with the
+    /// newest frame, which completes the frame callbacks that waited.
+    func sessionChanged(active: Bool) {
+        guard active else { return }
+        needsModeset = true
+        flipPending = false
+        if waiting {
+            waiting = false
+            show(buffers[1 - front])
+        } else {
+            show(buffers[front])
+        }
+    }
+
+    /// Puts the console's CRTC back as Tactile found it.
+    func restore() {
+        guard let saved, card.session.isActive else { return }
+        var connector = self.connector
+        var mode = saved.pointee.mode
+        let valid = saved.pointee.mode_valid != 0
+        withUnsafeMutablePointer(to: &mode) { mode in
+            _ = drmModeSetCrtc(card.fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y, &connector, 1,
+                               valid ? mode : nil)
+        }
+    }
+
+    deinit { if let saved { drmModeFreeCrtc(saved) } }
+}

@@ -1,0 +1,60 @@
+import CDRM
+import Glibc
+import Responder
+
+/// One XRGB8888 framebuffer a CRTC scans out: a dumb buffer (plain memory the CPU writes,
+/// which every KMS driver offers), mapped here, with its framebuffer id.
+///
+/// `stale` is its damage history: output pixels that changed since it was last drawn, which
+/// it catches up on before it is shown again (two buffers alternate).
+final class DumbBuffer {
+    let size: Size
+    let stride: Int
+    let pixels: UnsafeMutableRawPointer
+    let framebuffer: UInt32
+    private let handle: UInt32
+    private let byteCount: Int
+    private let fd: Int32
+    var stale: Region
+
+    /// A cleared buffer of `size` on the card `fd`; nil (with errno) when the driver refuses.
+    init?(card fd: Int32, size: Size) {
+        self.fd = fd
+        self.size = size
+        var handle: UInt32 = 0, pitch: UInt32 = 0, bytes: UInt64 = 0
+        guard drmModeCreateDumbBuffer(fd, UInt32(size.width), UInt32(size.height), 32, 0, &handle, &pitch, &bytes) == 0 else { return nil }
+        self.handle = handle
+        stride = Int(pitch)
+        byteCount = Int(bytes)
+        var framebuffer: UInt32 = 0
+        let handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
+        guard drmModeAddFB2(fd, UInt32(size.width), UInt32(size.height), tactile_drm_format_xrgb8888, handles, pitches, offsets, &framebuffer, 0) == 0 else {
+            drmModeDestroyDumbBuffer(fd, handle)
+            return nil
+        }
+        self.framebuffer = framebuffer
+        var offset: UInt64 = 0
+        guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
+              let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)),
+              mapped != UnsafeMutableRawPointer(bitPattern: -1) /* MAP_FAILED */ else {
+            drmModeRmFB(fd, framebuffer)
+            drmModeDestroyDumbBuffer(fd, handle)
+            return nil
+        }
+        pixels = mapped
+        memset(pixels, 0, byteCount)
+        stale = Region(Rect(size: size))
+    }
+
+    /// Adds `rects` to what the buffer missed; past a handful, their bounding box.
+    func missed(_ rects: [Rect]) {
+        for rect in rects { stale.add(rect.intersection(Rect(size: size))) }
+        if stale.rectCount > 16 { stale = Region(stale.extents) }
+    }
+
+    deinit {
+        munmap(pixels, byteCount)
+        drmModeRmFB(fd, framebuffer)
+        drmModeDestroyDumbBuffer(fd, handle)
+    }
+}
