@@ -2,7 +2,7 @@ import Foundation
 
 /// A screen's pixels: an output as `grim -t ppm` captured it from a running server, or the
 /// QEMU guest's emulated screen from its screendump. The pixel oracle of the composition tests.
-struct Screenshot {
+struct Screenshot: Equatable {
     let width: Int
     let height: Int
     private let pixels: [UInt8]

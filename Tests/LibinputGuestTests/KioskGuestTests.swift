@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import TactileTestSupport
+
+/// Tactile as a kiosk on the guest's own screen: `tactile serve --backend drm --kiosk --
+/// weston-simple-touch` on bochs-drm, with a uinput touchscreen (kiosk.py drives it). QEMU's
+/// screendump is the oracle for what the screen shows, before, during and after Tactile.
+@Suite struct KioskGuestTests {
+    /// The tap: raw (1024, 1024) of the touchscreen's 0...4095 on the 1280x800 screen.
+    static let tap = (x: 320, y: 200)
+
+    @Test func theClientAppearsOnTheScreenThroughKMS() throws {
+        let run = try KioskRun.shared.get()
+        let before = run.before
+        #expect((before.width, before.height) == (1280, 800))
+        // weston-simple-touch (600x500 at the origin: it does not redraw at the kiosk size)
+        // fills itself with quarter-alpha grey, 0x58 over Tactile's 0x20 background.
+        #expect(before.colour(at: 10, 10) == 0x58_5858, "\(String(before.colour(at: 10, 10), radix: 16))")
+        #expect(before.colour(at: 599, 499) == 0x58_5858)
+        #expect(before.colour(at: 600, 499) == 0x20_2020, "Tactile's background beside it")
+        #expect(before.colour(at: 1279, 799) == 0x20_2020)
+        #expect(run.log.contains("Virtual-1: 1280x800@"), "\(run.log)")
+        #expect(run.log.contains("input devices: libseat, seat seat0"), "the card and the devices through one seat session")
+    }
+
+    @Test func aTapReachesTheClientAndItsDrawingReachesTheScreen() throws {
+        let run = try KioskRun.shared.get()
+        #expect(SimpleTouchDown.all(in: run.log) == [SimpleTouchDown(id: 0, Point(x: Double(Self.tap.x), y: Double(Self.tap.y)))])
+        for (dx, dy) in [(0, 0), (-2, 0), (2, 0), (0, -2), (0, 2)] {
+            #expect(run.after.colour(at: Self.tap.x + dx, Self.tap.y + dy) == 0xff_0000, "simple-touch's red cross at (\(Self.tap.x + dx), \(Self.tap.y + dy))")
+        }
+        #expect(run.before.colour(at: Self.tap.x, Self.tap.y) == 0x58_5858)
+    }
+
+    /// As cage does: the kiosk app's end is Tactile's, with the app's status; the console
+    /// comes back exactly as it was.
+    @Test func killingTheAppEndsTactileWithItsStatusAndTheConsoleComesBack() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.status == "143", "128 + SIGTERM; Tactile said: \(run.log.suffix(500))")
+        #expect(run.log.contains("weston-simple-touch exited with status 143: stopping"))
+        #expect(run.consoleBefore.colour(at: 10, 10) != run.before.colour(at: 10, 10), "the console is not Tactile's picture")
+        #expect(run.consoleAfter == run.consoleBefore, "the console's picture, text included, is back")
+    }
+}
+
+/// One boot of the guest for the suite.
+struct KioskRun {
+    /// Tactile's log with weston-simple-touch's WAYLAND_DEBUG lines (it inherits the output).
+    let log: String
+    let status: String
+    let consoleBefore: Screenshot, before: Screenshot, after: Screenshot, consoleAfter: Screenshot
+
+    static let shared: Result<KioskRun, GuestRunFailure> = Result { try KioskRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
+
+    private init() throws {
+        let guest = try Guest.run(scenario: "kiosk.py", folder: "guest-kiosk", modules: ["bochs"])
+        log = guest.read("tactile.log")
+        status = guest.read("tactile.status").trimmingCharacters(in: .whitespacesAndNewlines)
+        func dump(_ name: String) throws -> Screenshot {
+            try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
+        }
+        (consoleBefore, before, after, consoleAfter) = (try dump("console-before"), try dump("kiosk-before"), try dump("kiosk-after"), try dump("console-after"))
+    }
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Tactile on the guest's own screen: runs inside the QEMU guest (scripts/guest/run), as root.
+
+Makes a uinput touchscreen, then runs the kiosk command `tactile serve --backend drm --kiosk
+-- weston-simple-touch`: Tactile lights bochs-drm's screen through KMS (libseat's built-in
+seat manager opens the card and the input devices) and starts weston-simple-touch, full
+screen. A tap draws simple-touch's red cross; QEMU screendumps (scripts/guest/screendump)
+take the console before Tactile, the screen before and after the tap, and the console again
+once simple-touch was killed and Tactile exited with its status. Everything goes to OUTDIR, where
+KioskGuestTests (on the host) reads and checks it.
+
+Usage: kiosk.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import subprocess
+import sys
+import time
+
+from guest_input import Touchscreen, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+started = time.monotonic()
+journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
+
+
+def log(message):
+    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
+
+
+def screendump(name):
+    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name], check=True)
+    log(f"screendump {name}")
+
+
+def main():
+    # Something on the console to come back to: text, and no blinking cursor.
+    with open("/dev/tty1", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25lTactile kiosk test: the console before Tactile\n" + "#" * 80 + "\n")
+    time.sleep(1)
+    screendump("console-before")
+    touch = Touchscreen("Tactile Test Touchscreen")
+    log("touchscreen created")
+    # The client's WAYLAND_DEBUG log goes to Tactile's output, which it inherits.
+    tactile_log = os.path.join(OUT, "tactile.log")
+    with open(tactile_log, "w") as stream:
+        tactile = subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", "wayland-kiosk", "--", "weston-simple-touch"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+    wait_for(tactile_log, ".commit()", timeout=120)
+    wait_for(tactile_log, "device added: Tactile Test Touchscreen")
+    log("tactile shows weston-simple-touch")
+    time.sleep(3)
+    screendump("kiosk-before")
+
+    # Raw (1024, 1024) of 0...4095 is (320, 200) on the 1280x800 screen, and in the full
+    # screen simple-touch.
+    touch.down(0, 1024, 1024); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, "wl_touch@")
+    wait_for(tactile_log, ".up(")
+    log("tap delivered")
+    time.sleep(3)
+    screendump("kiosk-after")
+
+    # Killed as a kiosk app may die: Tactile ends with its status (128 + SIGTERM's 15).
+    with open(tactile_log) as f:
+        pid = int(f.read().split("started weston-simple-touch (pid ")[1].split(")")[0])
+    os.kill(pid, 15)
+    status = tactile.wait(timeout=60)
+    with open(os.path.join(OUT, "tactile.status"), "w") as f:
+        f.write(f"{status}\n")
+    log(f"tactile exited with {status}")
+    time.sleep(2)
+    screendump("console-after")
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
