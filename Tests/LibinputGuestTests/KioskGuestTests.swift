@@ -25,11 +25,22 @@ import Testing
 
     @Test func aTapReachesTheClientAndItsDrawingReachesTheScreen() throws {
         let run = try KioskRun.shared.get()
-        #expect(SimpleTouchDown.all(in: run.log) == [SimpleTouchDown(id: 0, Point(x: Double(Self.tap.x), y: Double(Self.tap.y)))])
+        #expect(SimpleTouchDown.all(in: run.log).first == SimpleTouchDown(id: 0, Point(x: Double(Self.tap.x), y: Double(Self.tap.y))))
         for (dx, dy) in [(0, 0), (-2, 0), (2, 0), (0, -2), (0, 2)] {
             #expect(run.after.colour(at: Self.tap.x + dx, Self.tap.y + dy) == 0xff_0000, "simple-touch's red cross at (\(Self.tap.x + dx), \(Self.tap.y + dy))")
         }
         #expect(run.before.colour(at: Self.tap.x, Self.tap.y) == 0x58_5858)
+    }
+
+    /// A VT switch away shows the other VT's console; back, the picture returns as it was and
+    /// touch works again.
+    @Test func aVTSwitchAwayAndBackBringsThePictureAndTouchBack() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.away != run.after && run.away != run.consoleBefore, "the other VT's console shows while away")
+        #expect(run.away.colour(at: 10, 10) == 0x00_0000 && run.away.colour(at: 320, 200) == 0x00_0000)
+        #expect(run.back == run.after, "the same picture back")
+        #expect(run.log.contains("seat disabled (VT switch?): the screens go to the other VT"))
+        #expect(SimpleTouchDown.all(in: run.log).dropFirst().first == SimpleTouchDown(id: 0, Point(x: 480, y: 200)), "a tap after the switch")
     }
 
     /// As cage does: the kiosk app's end is Tactile's, with the app's status; the console
@@ -48,7 +59,7 @@ struct KioskRun {
     /// Tactile's log with weston-simple-touch's WAYLAND_DEBUG lines (it inherits the output).
     let log: String
     let status: String
-    let consoleBefore: Screenshot, before: Screenshot, after: Screenshot, consoleAfter: Screenshot
+    let consoleBefore: Screenshot, before: Screenshot, after: Screenshot, away: Screenshot, back: Screenshot, consoleAfter: Screenshot
 
     static let shared: Result<KioskRun, GuestRunFailure> = Result { try KioskRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
@@ -60,5 +71,6 @@ struct KioskRun {
             try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
         }
         (consoleBefore, before, after, consoleAfter) = (try dump("console-before"), try dump("kiosk-before"), try dump("kiosk-after"), try dump("console-after"))
+        (away, back) = (try dump("vt-away"), try dump("vt-back"))
     }
 }

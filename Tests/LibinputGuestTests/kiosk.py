@@ -5,8 +5,9 @@ Makes a uinput touchscreen, then runs the kiosk command `tactile serve --backend
 -- weston-simple-touch`: Tactile lights bochs-drm's screen through KMS (libseat's built-in
 seat manager opens the card and the input devices) and starts weston-simple-touch, full
 screen. A tap draws simple-touch's red cross; QEMU screendumps (scripts/guest/screendump)
-take the console before Tactile, the screen before and after the tap, and the console again
-once simple-touch was killed and Tactile exited with its status. Everything goes to OUTDIR, where
+take the console before Tactile, the screen before and after the tap, away on another VT
+and back (then a second tap), and the console again once simple-touch was killed and
+Tactile exited with its status. Everything goes to OUTDIR, where
 KioskGuestTests (on the host) reads and checks it.
 
 Usage: kiosk.py OUTDIR TACTILE_EXECUTABLE
@@ -38,6 +39,8 @@ def main():
     # Something on the console to come back to: text, and no blinking cursor.
     with open("/dev/tty1", "w") as tty:
         tty.write("\033[2J\033[H\033[?25lTactile kiosk test: the console before Tactile\n" + "#" * 80 + "\n")
+    with open("/dev/tty2", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25lTactile kiosk test: another VT\n" + "=" * 40 + "\n")
     time.sleep(1)
     screendump("console-before")
     touch = Touchscreen("Tactile Test Touchscreen")
@@ -63,6 +66,22 @@ def main():
     log("tap delivered")
     time.sleep(3)
     screendump("kiosk-after")
+
+    # Away to another VT, whose console shows; back, and the picture and touch return.
+    subprocess.run(["busybox", "chvt", "2"], check=True)
+    wait_for(tactile_log, "seat disabled")
+    time.sleep(2)
+    screendump("vt-away")
+    subprocess.run(["busybox", "chvt", "1"], check=True)
+    wait_for(tactile_log, "seat enabled")
+    wait_for(tactile_log, "device added: Tactile Test Touchscreen", count=2)
+    time.sleep(2)
+    screendump("vt-back")
+    # Raw (1536, 1024) is (480, 200), still on simple-touch.
+    touch.down(0, 1536, 1024); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".down(", count=2)
+    log("tap after the VT switch delivered")
 
     # Killed as a kiosk app may die: Tactile ends with its status (128 + SIGTERM's 15).
     with open(tactile_log) as f:
