@@ -81,6 +81,21 @@ import WaylandProtocols
         #expect(window.outputs == Self.outputs(of: client)["HEADLESS-2"].map { [$0] })
     }
 
+    /// A kiosk with two screens runs an app on each: the second toplevel goes to the second
+    /// output and is told its size; a third goes back to the first.
+    @Test func kioskToplevelsTakeTheOutputsInTurn() throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: true), headless: Self.twoOutputs)
+        let client = try TestClient(socket: server.socket)
+        let outputs = Self.outputs(of: client)
+        let first = try client.toplevel(width: 100, height: 100)
+        let second = try client.toplevel(width: 100, height: 100)
+        let third = try client.toplevel(width: 100, height: 100)
+        try client.roundtrip()
+        #expect(first.configuredSize! == (1280, 800) && first.outputs == [outputs["HEADLESS-1"]!])
+        #expect(second.configuredSize! == (800, 480) && second.outputs == [outputs["HEADLESS-2"]!])
+        #expect(third.outputs == [outputs["HEADLESS-1"]!])
+    }
+
     /// A screen plugged in: clients see a new wl_output, and a window placed on it is there.
     @Test func anOutputAddedAtRunTimeIsAnnouncedAndTakesWindows() throws {
         let server = try TestServer()

@@ -42,9 +42,10 @@ public struct WindowConfiguration: Sendable, Hashable {
 
 /// Predictable on purpose: the n-th toplevel cascades to (32·(n mod 10), 32·(n mod 10)) from
 /// the first output's origin, so tests and kiosk scripts know where a window appears. In
-/// kiosk mode every toplevel sits at the first output's origin and is told to take its
-/// output whole; maximized and fullscreen windows take their output too, and none of these
-/// moves. Focus-next raises the bottom-most window: repeated, it cycles through them all.
+/// kiosk mode the n-th toplevel sits at the origin of the n-th output (round the outputs
+/// again past the last one: a kiosk with two screens runs an app on each) and is told to
+/// take its output whole; maximized and fullscreen windows take their output too, and none
+/// of these moves. Focus-next raises the bottom-most window: repeated, it cycles through them all.
 public struct DefaultWindowPolicy: WindowPolicy {
     public let kiosk: Bool
     public let focusesNewWindows: Bool
@@ -56,9 +57,13 @@ public struct DefaultWindowPolicy: WindowPolicy {
     }
 
     public mutating func placeNewWindow(in layout: [PlacedOutput]) -> Position {
-        let origin = layout.first.map { Position(x: $0.rect.x, y: $0.rect.y) } ?? .zero
-        guard !kiosk else { return origin }
         defer { placed += 1 }
+        if kiosk {
+            guard !layout.isEmpty else { return .zero }
+            let output = layout[placed % layout.count].rect
+            return Position(x: output.x, y: output.y)
+        }
+        let origin = layout.first.map { Position(x: $0.rect.x, y: $0.rect.y) } ?? .zero
         let step = 32 * (placed % 10)
         return Position(x: origin.x + step, y: origin.y + step)
     }
