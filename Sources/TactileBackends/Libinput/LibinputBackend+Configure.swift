@@ -9,10 +9,13 @@ extension LibinputBackend {
         func note(_ what: String, _ status: libinput_config_status) {
             notes.append(status == LIBINPUT_CONFIG_STATUS_SUCCESS ? what : "\(what) refused: \(String(cString: libinput_config_status_to_str(status)))")
         }
-        if let output = settings.output {
+        // The settings' output, else udev's WL_OUTPUT (the property weston and wlroots read, set
+        // by a udev rule for the touchscreen).
+        let fromUdev = settings.output == nil ? Self.udevOutput(of: device) : nil
+        if let output = settings.output ?? fromUdev {
             if host.outputLayout.contains(where: { $0.description.name == output }) {
                 mappedOutputs[device] = output
-                notes.append("mapped to \(output)")
+                notes.append("mapped to \(output)\(fromUdev != nil ? " (udev WL_OUTPUT)" : "")")
             } else {
                 let first = host.outputLayout.first?.description.name ?? "no output"
                 notes.append("output \(output) does not exist, mapped to \(first)")
@@ -51,5 +54,12 @@ extension LibinputBackend {
             }
         }
         return notes
+    }
+
+    /// The device's udev WL_OUTPUT property, if it has one.
+    private static func udevOutput(of device: OpaquePointer) -> String? {
+        guard let udev = libinput_device_get_udev_device(device) else { return nil }
+        defer { udev_device_unref(udev) }
+        return udev_device_get_property_value(udev, "WL_OUTPUT").map { String(cString: $0) }
     }
 }
