@@ -342,7 +342,7 @@ struct Guest {
     /// Boots the guest with `/usr/bin/python3 SCENARIO OUTDIR TACTILE`, OUTDIR being `folder`
     /// beside the build (the guest sees the host's /tmp as its own empty tmpfs), and fails
     /// with the harness's and the scenario's last words unless it ends with status 0.
-    static func run(scenario: String, folder: String, modules: [String] = []) throws -> Guest {
+    static func run(scenario: String, folder: String, modules: [String] = [], qemuArguments: String = "") throws -> Guest {
         // Two guests at once would share the machine's cores under software emulation.
         booting.lock()
         defer { booting.unlock() }
@@ -359,6 +359,7 @@ struct Guest {
         process.currentDirectoryURL = package
         var environment = ProcessInfo.processInfo.environment
         environment["GUEST_MODULES"] = modules.joined(separator: " ")
+        environment["GUEST_QEMU_ARGS"] = qemuArguments
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import TactileTestSupport
+
+/// Two screens on two cards (QEMU's VGA and secondary-vga, both bochs-drm), one kiosk app on
+/// each, and touchscreens mapped to the second by the configuration file and by udev's
+/// WL_OUTPUT, or to the first by default (two_screens.py drives it).
+@Suite struct TwoScreensGuestTests {
+    @Test func eachCardsScreenBecomesAnOutputSideBySide() throws {
+        let log = try TwoScreensRun.shared.get().log
+        #expect(log.contains("output Virtual-1: 1280x800 at 0,0"), "\(log)")
+        #expect(log.contains("output Virtual-2: 1280x800 at 1280,0"))
+        #expect(log.contains("Virtual-1: 1280x800@75 on /dev/dri/card0") && log.contains("Virtual-2: 1280x800@75 on /dev/dri/card1"))
+    }
+
+    @Test func touchscreensMappedToTheSecondScreenReachItsApp() throws {
+        let run = try TwoScreensRun.shared.get()
+        #expect(run.log.contains("device added: Tactile Configured Touchscreen (touch); mapped to Virtual-2"))
+        #expect(run.log.contains("device added: Tactile Udev Touchscreen (touch); mapped to Virtual-2 (udev WL_OUTPUT)"))
+        // Raw (1024, 1024) and (512, 2048) scaled onto the second 1280x800 screen, where
+        // its simple-touch sits at the origin.
+        #expect(SimpleTouchDown.all(in: run.second) == [SimpleTouchDown(id: 0, Point(x: 320, y: 200)), SimpleTouchDown(id: 0, Point(x: 160, y: 400))])
+        // The unmapped touchscreen is on the first screen.
+        #expect(SimpleTouchDown.all(in: run.first) == [SimpleTouchDown(id: 0, Point(x: 320, y: 400))])
+    }
+
+    @Test func eachHeadShowsItsAppAndTheCrossesDrawnThere() throws {
+        let run = try TwoScreensRun.shared.get()
+        for shot in [run.firstBefore, run.secondBefore] {
+            #expect(shot.colour(at: 10, 10) == 0x58_5858 && shot.colour(at: 700, 600) == 0x20_2020, "an app at each screen's origin")
+        }
+        #expect(run.secondAfter.colour(at: 320, 200) == 0xff_0000 && run.secondAfter.colour(at: 160, 400) == 0xff_0000)
+        #expect(run.secondAfter.colour(at: 320, 400) == 0x58_5858)
+        #expect(run.firstAfter.colour(at: 320, 400) == 0xff_0000)
+        #expect(run.firstAfter.colour(at: 320, 200) == 0x58_5858 && run.firstAfter.colour(at: 160, 400) == 0x58_5858)
+    }
+}
+
+/// One boot of the guest for the suite.
+struct TwoScreensRun {
+    let log: String
+    /// Each weston-simple-touch's WAYLAND_DEBUG log: the first (first screen) and the second.
+    let first: String, second: String
+    let firstBefore: Screenshot, secondBefore: Screenshot, firstAfter: Screenshot, secondAfter: Screenshot
+
+    static let shared: Result<TwoScreensRun, GuestRunFailure> = Result { try TwoScreensRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
+
+    private init() throws {
+        let guest = try Guest.run(scenario: "two_screens.py", folder: "guest-two", modules: ["bochs"], qemuArguments: "-device secondary-vga,id=second")
+        log = guest.read("tactile.log")
+        (first, second) = (guest.read("first.log"), guest.read("second.log"))
+        func dump(_ name: String) throws -> Screenshot {
+            try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
+        }
+        (firstBefore, secondBefore) = (try dump("first-before"), try dump("second-before"))
+        (firstAfter, secondAfter) = (try dump("first-after"), try dump("second-after"))
+    }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Tactile on two screens: runs inside the QEMU guest (scripts/guest/run), as root, with QEMU's
+second display (`-device secondary-vga,id=second`, a second bochs-drm card).
+
+`tactile serve --backend drm --kiosk` lights both cards' screens, Virtual-1 and Virtual-2, and
+runs two weston-simple-touch, which kiosk placement puts one on each. Three uinput
+touchscreens: one mapped to Virtual-2 by the configuration file, one by udev's WL_OUTPUT
+property, and one left to the default, the first screen. Each taps; QEMU screendumps both
+heads before and after. Everything goes to OUTDIR, where TwoScreensGuestTests reads it.
+
+Usage: two_screens.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import subprocess
+import sys
+import time
+
+from guest_input import Touchscreen, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+CONFIG = """\
+devices:
+  - match: Tactile Configured Touchscreen
+    output: Virtual-2
+"""
+UDEV_RULE = 'SUBSYSTEM=="input", ATTRS{name}=="Tactile Udev Touchscreen", ENV{WL_OUTPUT}="Virtual-2"\n'
+
+started = time.monotonic()
+journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
+
+
+def log(message):
+    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
+
+
+def screendump(name, device=None):
+    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name] + ([device] if device else []), check=True)
+    log(f"screendump {name}")
+
+
+def tap(touchscreen, x, y):
+    touchscreen.down(0, x, y); touchscreen.frame()
+    touchscreen.up(0); touchscreen.frame()
+
+
+def main():
+    with open("/etc/udev/rules.d/70-tactile-wl-output.rules", "w") as f:
+        f.write(UDEV_RULE)
+    subprocess.run(["udevadm", "control", "--reload"], check=True)
+    config = os.path.join(OUT, "tactile.yaml")
+    with open(config, "w") as f:
+        f.write(CONFIG)
+    configured = Touchscreen("Tactile Configured Touchscreen")
+    by_udev = Touchscreen("Tactile Udev Touchscreen")
+    plain = Touchscreen("Tactile Plain Touchscreen")
+    subprocess.run(["udevadm", "settle"], check=True)
+    log("touchscreens created")
+
+    first, second = os.path.join(OUT, "first.log"), os.path.join(OUT, "second.log")
+    # The second starts once the first has drawn, so kiosk placement gives it the second screen.
+    clients = (f"WAYLAND_DEBUG=client weston-simple-touch 2>{first} & "
+               f"until grep -q 'commit()' {first}; do sleep 0.1; done; "
+               f"WAYLAND_DEBUG=client weston-simple-touch 2>{second} & wait")
+    tactile_log = os.path.join(OUT, "tactile.log")
+    with open(tactile_log, "w") as stream:
+        tactile = subprocess.Popen([TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", config,
+                                    "--socket", "wayland-two", "--", "sh", "-c", clients],
+                                   stdout=stream, stderr=subprocess.STDOUT)
+    wait_for(tactile_log, "device added: Tactile Plain Touchscreen", timeout=120)
+    wait_for(second, "commit()", timeout=120)
+    log("both clients drew")
+    time.sleep(3)
+    screendump("first-before")
+    screendump("second-before", "second")
+
+    # Raw (1024, 1024) of 0...4095 is (320, 200) on a 1280x800 screen; (512, 2048) is
+    # (160, 400); (1024, 2048) is (320, 400).
+    tap(configured, 1024, 1024)
+    wait_for(second, ".down(")
+    tap(by_udev, 512, 2048)
+    wait_for(second, ".down(", count=2)
+    tap(plain, 1024, 2048)
+    wait_for(first, ".down(")
+    log("taps delivered")
+    time.sleep(3)
+    screendump("first-after")
+    screendump("second-after", "second")
+
+    tactile.terminate()
+    tactile.wait(timeout=30)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
