@@ -1,4 +1,4 @@
-// wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output,
+// wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // wlr-screencopy and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
@@ -13,6 +13,8 @@
 #include "viewporter-client-protocol.h"
 #include "xdg-output-unstable-v1-server-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
+#include "xdg-decoration-unstable-v1-server-protocol.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-server-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
@@ -37,6 +39,8 @@ TACTILE_PROTOCOL_INTERFACE(wp_viewporter)
 TACTILE_PROTOCOL_INTERFACE(wp_viewport)
 TACTILE_PROTOCOL_INTERFACE(zxdg_output_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zxdg_output_v1)
+TACTILE_PROTOCOL_INTERFACE(zxdg_decoration_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zxdg_toplevel_decoration_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_frame_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
