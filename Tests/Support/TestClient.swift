@@ -46,6 +46,7 @@ final class TestClient {
     var seat: OpaquePointer?
     var testInput: OpaquePointer?
     var screencopy: OpaquePointer?
+    var decorationManager: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
     var outputNames: [OpaquePointer: String] = [:]
@@ -217,6 +218,7 @@ final class TestClient {
             wl_output_add_listener(output, Listeners.output, Unmanaged.passUnretained(self).toOpaque())
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
         case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
+        case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         default: break
         }

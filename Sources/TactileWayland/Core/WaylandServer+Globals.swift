@@ -15,6 +15,7 @@ extension WaylandServer {
             createGlobal(interface: tactile_wl_data_device_manager_interface(), version: 3, requests: Self.dataDeviceManagerRequests),
             createGlobal(interface: tactile_tactile_edge_deferral_manager_v1_interface(), version: 1, requests: Self.edgeDeferralManagerRequests),
             createGlobal(interface: tactile_wp_viewporter_interface(), version: 1, requests: Self.viewporterRequests),
+            createGlobal(interface: tactile_zxdg_decoration_manager_v1_interface(), version: 1, requests: Self.decorationManagerRequests),
             createGlobal(interface: tactile_zxdg_output_manager_v1_interface(), version: XdgOutputs.version, requests: Self.xdgOutputManagerRequests),
             createGlobal(interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Screencopy.version, requests: Self.screencopyManagerRequests),
         ]

@@ -15,6 +15,14 @@ public protocol WindowPolicy {
     var focusesNewWindows: Bool { get }
     /// Which window focus-next raises and focuses, given the windows bottom to top.
     func nextFocus(bottomToTop windows: [WindowState]) -> Int?
+    /// Who draws a window's title bar and borders (xdg-decoration), given what the client
+    /// prefers (nil: no preference).
+    func decorations(preferring preferred: Decorations?) -> Decorations
+}
+
+/// Who draws a window's decorations. Tactile draws none: "server" tells the client not to.
+public enum Decorations: Sendable, Hashable {
+    case client, server
 }
 
 /// What the client asked of its window.
@@ -80,5 +88,11 @@ public struct DefaultWindowPolicy: WindowPolicy {
 
     public func nextFocus(bottomToTop windows: [WindowState]) -> Int? {
         windows.isEmpty ? nil : 0
+    }
+
+    /// A kiosk app shows no title bar (Tactile draws none either, as on cage); elsewhere the
+    /// client draws its own, whatever it prefers, since Tactile has none to offer.
+    public func decorations(preferring preferred: Decorations?) -> Decorations {
+        kiosk ? .server : .client
     }
 }

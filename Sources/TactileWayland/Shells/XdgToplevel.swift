@@ -16,6 +16,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
     /// The size an interactive resize asked for; kept as the window's size afterwards.
     private var requestedSize: Size?
     private var isResizing = false
+    /// Its zxdg_toplevel_decoration_v1, while the client keeps one.
+    weak var decoration: ToplevelDecoration?
 
     init(xdg: XdgSurface) { self.xdg = xdg }
 
@@ -83,8 +85,12 @@ final class XdgToplevel: ResourceObject, XdgRole {
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
+        decoration?.orphaned()
         xdg.surface?.removeNode()
     }
+
+    /// The decoration mode was answered: a configure makes it take effect.
+    func decorationChanged() { sendConfigure() }
 
     /// The window's state as the policy has it: a size it is told to take (its output's,
     /// by default, when maximized, fullscreen or in kiosk mode), else "your choice" (0 × 0);

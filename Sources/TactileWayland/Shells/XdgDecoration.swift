@@ -1,0 +1,76 @@
+import CWaylandServer
+import WaylandProtocols
+
+/// zxdg_toplevel_decoration_v1: the client says whether it would draw its own title bar;
+/// the window policy answers with a configure (in kiosk mode: server side, so GTK, Qt, foot
+/// and browsers drop theirs, and Tactile draws none). The answer takes effect with the
+/// xdg_surface.configure that follows it.
+final class ToplevelDecoration: ResourceObject {
+    weak var toplevel: XdgToplevel?
+    private var preferred: Decorations?
+
+    init(toplevel: XdgToplevel) { self.toplevel = toplevel }
+
+    /// Sends the policy's answer, then the toplevel's configure that carries it.
+    func configure() {
+        guard let resource, let toplevel, let server = toplevel.xdg.surface?.server else { return }
+        let mode = switch server.windows.policy.decorations(preferring: preferred) {
+        case .client: ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
+        case .server: ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
+        }
+        zxdg_toplevel_decoration_v1_send_configure(resource, mode.rawValue)
+        toplevel.decorationChanged()
+    }
+
+    private func setMode(_ raw: UInt32) {
+        guard toplevel != nil else { return orphaned() }
+        switch raw {
+        case ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue: preferred = .client
+        case ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue: preferred = .server
+        default:
+            // The protocol names no error for it; wl_display's invalid_method does.
+            guard let resource else { return }
+            return tactile_post_error(resource, WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "set_mode: \(raw) is no zxdg_toplevel_decoration_v1.mode")
+        }
+        configure()
+    }
+
+    private func unsetMode() {
+        guard toplevel != nil else { return orphaned() }
+        preferred = nil
+        configure()
+    }
+
+    /// Its toplevel was destroyed first: the protocol's `orphaned` error. Not while the
+    /// client is disconnecting (its destroy listener has run): then libwayland destroys its
+    /// objects in any order.
+    func orphaned() {
+        guard let resource, ClientState.of(wl_resource_get_client(resource)) != nil else { return }
+        postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue, "the xdg_toplevel was destroyed before its decoration object")
+    }
+
+    static let requests = RequestTable(zxdg_toplevel_decoration_v1_interface(
+        destroy: destroyResource,
+        set_mode: { _, resource, mode in ToplevelDecoration.from(resource)?.setMode(mode) },
+        unset_mode: { _, resource in ToplevelDecoration.from(resource)?.unsetMode() }
+    ))
+}
+
+extension WaylandServer {
+    static let decorationManagerRequests = RequestTable(zxdg_decoration_manager_v1_interface(
+        destroy: destroyResource,
+        get_toplevel_decoration: { client, resource, id, toplevelResource in
+            guard let client, let resource, let toplevel = XdgToplevel.from(toplevelResource) else { return }
+            guard toplevel.decoration == nil else {
+                return tactile_post_error(resource, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "the xdg_toplevel already has a decoration object")
+            }
+            guard toplevel.xdg.surface?.hasBuffer != true else {
+                return tactile_post_error(resource, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue, "the xdg_toplevel already has a buffer")
+            }
+            let decoration = ToplevelDecoration(toplevel: toplevel)
+            guard decoration.bind(client: client, interface: tactile_zxdg_toplevel_decoration_v1_interface(), version: 1, id: id, implementation: ToplevelDecoration.requests) else { return }
+            toplevel.decoration = decoration
+            decoration.configure()
+        }
+    ))
+}
