@@ -15,6 +15,10 @@
 #include "tactile-test-input-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #include "xdg-shell-unstable-v6-client-protocol.h"
+#include "viewporter-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
+#include "wlr-screencopy-unstable-v1-client-protocol.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

@@ -102,6 +102,10 @@ static const struct wl_interface *const bindable[] = {
     &zxdg_shell_v6_interface,
     &tactile_test_input_v1_interface,
     &tactile_edge_deferral_manager_v1_interface,
+    &wp_viewporter_interface,
+    &zxdg_output_manager_v1_interface,
+    &zwlr_screencopy_manager_v1_interface,
+    &zxdg_decoration_manager_v1_interface,
 };
 
 struct globals {
