@@ -41,7 +41,8 @@ public final class DRMBackend {
         guard !outputs.isEmpty else { throw .noOutputs }
         for output in outputs {
             output.id = host.addOutput(output.description, presenter: output)
-            logger.info("\(output.description.name): \(output.description.pixelSize.width)x\(output.description.pixelSize.height)@\(output.mode.vrefresh) on \(output.card.path)")
+            let d = output.description
+            logger.info("\(d.name): \(d.pixelSize.width)x\(d.pixelSize.height)@\(output.mode.vrefresh) on \(output.card.path), \(d.make) \(d.model)")
         }
         // Weak: the session may outlive the backend.
         session.observe { [weak self] active in

@@ -47,8 +47,9 @@ final class DRMCard {
             }
             let modes = UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))
             let mode = modes.first { $0.type & tactile_drm_mode_type_preferred != 0 } ?? modes[0]
+            let edid = Self.edid(of: connectorID, fd: fd)
             let description = OutputDescription(
-                name: name, description: "\(name) (\(path))", make: "Unknown", model: "Unknown",
+                name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
                 pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: 1,
                 physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
             guard let output = DRMOutput(card: self, connector: connectorID, crtc: crtc, mode: mode, description: description) else {
@@ -71,6 +72,22 @@ final class DRMCard {
     private static func name(_ connector: drmModeConnector) -> String {
         let type = drmModeGetConnectorTypeName(connector.connector_type).map { String(cString: $0) } ?? "Unknown"
         return "\(type)-\(connector.connector_type_id)"
+    }
+
+    /// The connector's EDID, when the screen gave a readable one.
+    private static func edid(of connector: UInt32, fd: Int32) -> EDID? {
+        guard let properties = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
+        defer { drmModeFreeObjectProperties(properties) }
+        for index in 0..<Int(properties.pointee.count_props) {
+            guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
+            defer { drmModeFreeProperty(property) }
+            let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name == "EDID", let blob = drmModeGetPropertyBlob(fd, UInt32(truncatingIfNeeded: properties.pointee.prop_values[index])) else { continue }
+            defer { drmModeFreePropertyBlob(blob) }
+            guard let data = blob.pointee.data else { return nil }
+            return EDID(Array(UnsafeRawBufferPointer(start: data, count: Int(blob.pointee.length))))
+        }
+        return nil
     }
 
     /// A CRTC that can drive the connector (through one of its encoders) and is not taken.
