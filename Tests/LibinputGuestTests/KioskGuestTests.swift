@@ -18,6 +18,7 @@ import Testing
         #expect(before.colour(at: 10, 10) == 0x58_5858, "\(String(before.colour(at: 10, 10), radix: 16))")
         #expect(before.colour(at: 599, 499) == 0x58_5858)
         #expect(before.colour(at: 600, 499) == 0x20_2020, "Tactile's background beside it")
+        #expect(run.log.contains("xdg_toplevel@10.configure(1280, 800, "), "told to fill the screen: \(run.log.suffix(2000))")
         #expect(before.colour(at: 1279, 799) == 0x20_2020)
         // Make and model from the screen's EDID (QEMU's: Red Hat's PNP id).
         #expect(run.log.contains("Virtual-1: 1280x800@75 on /dev/dri/card0, RHT QEMU Monitor"), "\(run.log)")
