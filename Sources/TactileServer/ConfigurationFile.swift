@@ -6,7 +6,7 @@ import Yams
 
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
-/// libinput settings of input devices.
+/// libinput settings of input devices; the screens' modes and places.
 /// Every value is checked; a mistake names the file, line, column and key. README's
 /// "Gestures and the configuration file" lists the keys; `examples/kiosk.yaml` uses them.
 public struct ConfigurationFile: Sendable {
@@ -17,6 +17,8 @@ public struct ConfigurationFile: Sendable {
     public var focusNewWindows: Bool?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
+    /// For the DRM backend: each screen's mode, scale, place, or that it stays off.
+    public var outputs: [OutputSettings] = []
 
     /// Reads and checks `path`.
     public static func load(_ path: String) throws -> ConfigurationFile {

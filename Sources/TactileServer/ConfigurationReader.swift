@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "devices", "gestures"])
+        try top.only(["touch", "keyboard", "devices", "outputs", "gestures"])
         if let touch = try top.table("touch") {
             try touch.only(["pointer-emulation", "edge-deferral-limit"])
             config.pointerEmulation = try touch.bool("pointer-emulation")
@@ -27,6 +27,10 @@ struct ConfigurationReader {
         if let list = top.entries["devices"] {
             guard let items = list.node.sequence else { throw error(list.node, "devices", "expected a list of device settings") }
             config.devices = try items.enumerated().map { k, item in try device(table(item, "devices[\(k)]")) }
+        }
+        if let list = top.entries["outputs"] {
+            guard let items = list.node.sequence else { throw error(list.node, "outputs", "expected a list of output settings") }
+            config.outputs = try items.enumerated().map { k, item in try output(table(item, "outputs[\(k)]")) }
         }
         guard let list = top.entries["gestures"] else { return }
         guard let items = list.node.sequence else { throw error(list.node, "gestures", "expected a list of gestures") }
@@ -111,6 +115,19 @@ struct ConfigurationReader {
         )
     }
 
+    private func output(_ o: Table) throws -> OutputSettings {
+        try o.only(["name", "mode", "scale", "position", "enabled"])
+        let position = try o.numbers("position", count: 2).map { xy in
+            guard xy.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }) else {
+                throw error(o.entries["position"]!.node, "\(o.path).position", "expected two whole numbers of pixels")
+            }
+            return Position(x: Int(xy[0]), y: Int(xy[1]))
+        }
+        return OutputSettings(
+            name: try o.string("name"), mode: try o.mode("mode"), scale: try o.integer("scale", in: 1...4).map(Int32.init),
+            position: position, enabled: try o.bool("enabled"))
+    }
+
     private func action(_ g: Table) throws -> GestureAction {
         let command = try g.string("run")
         let named = try g.string("action")
@@ -182,6 +199,10 @@ struct ConfigurationReader {
 
         func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
             try scalar(key, "a whole number from \(range.lowerBound) to \(range.upperBound)") { node in node.int.flatMap { range.contains($0) ? $0 : nil } }
+        }
+
+        func mode(_ key: String) throws -> OutputSettings.Mode? {
+            try scalar(key, "a mode such as 1920x1080 or 1920x1080@60") { $0.string.flatMap(OutputSettings.Mode.init) }
         }
 
         func milliseconds(_ key: String) throws -> Duration? {

@@ -46,12 +46,16 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("drm-card"), help: "Use this /dev/dri/card* instead of every card (repeatable; --backend drm).")
     var drmCards: [String] = []
 
+    @Option(help: "Every screen's mode, WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, instead of its preferred one (--backend drm; the configuration file's outputs section sets each screen's).")
+    var mode: String?
+
     @Argument(parsing: .postTerminator, help: "A command to run inside Tactile; Tactile ends when it does, with its status.")
     var command: [String] = []
 
     func validate() throws {
         if backend != .libinput, backend != .drm, !inputDevices.isEmpty { throw ValidationError("--input-device needs --backend libinput or drm") }
-        if backend != .drm, !drmCards.isEmpty { throw ValidationError("--drm-card needs --backend drm") }
+        if backend != .drm, !drmCards.isEmpty || mode != nil { throw ValidationError("--drm-card and --mode need --backend drm") }
+        if let mode, OutputSettings.Mode(mode) == nil { throw ValidationError("--mode \(mode): expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60") }
     }
 
     /// The backend to use and why, for the log: the one asked for, else wayland when a
@@ -98,7 +102,11 @@ struct ServeCommand: ParsableCommand {
             // One seat session for the screens and the input devices, the screens first: on
             // the way back from another VT, the picture returns before input resumes.
             let devices = try Session(host: server, logger: logger)
-            if backend == .drm { screens = try DRMBackend(host: server, session: devices, paths: drmCards, logger: logger) }
+            if backend == .drm {
+                // The file's per-screen settings, then --mode for every screen over them.
+                let settings = (file?.outputs ?? []) + (mode.flatMap(OutputSettings.Mode.init).map { [OutputSettings(mode: $0)] } ?? [])
+                screens = try DRMBackend(host: server, session: devices, paths: drmCards, outputs: settings, logger: logger)
+            }
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
             input = try LibinputBackend(host: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), session: devices, logger: logger)
         }

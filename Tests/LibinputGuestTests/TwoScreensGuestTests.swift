@@ -9,27 +9,30 @@ import Testing
     @Test func eachCardsScreenBecomesAnOutputSideBySide() throws {
         let log = try TwoScreensRun.shared.get().log
         #expect(log.contains("output Virtual-1: 1280x800 at 0,0"), "\(log)")
-        #expect(log.contains("output Virtual-2: 1280x800 at 1280,0"))
-        #expect(log.contains("Virtual-1: 1280x800@75 on /dev/dri/card0") && log.contains("Virtual-2: 1280x800@75 on /dev/dri/card1"))
+        // The second at the mode the configuration file's outputs section asks for.
+        #expect(log.contains("output Virtual-2: 1024x768 at 1280,0"))
+        #expect(log.contains("Virtual-1: 1280x800@75 on /dev/dri/card0") && log.contains("Virtual-2: 1024x768@"))
     }
 
     @Test func touchscreensMappedToTheSecondScreenReachItsApp() throws {
         let run = try TwoScreensRun.shared.get()
         #expect(run.log.contains("device added: Tactile Configured Touchscreen (touch); mapped to Virtual-2"))
         #expect(run.log.contains("device added: Tactile Udev Touchscreen (touch); mapped to Virtual-2 (udev WL_OUTPUT)"))
-        // Raw (1024, 1024) and (512, 2048) scaled onto the second 1280x800 screen, where
+        // Raw (1024, 1024) and (512, 2048) scaled onto the second, 1024x768 screen, where
         // its simple-touch sits at the origin.
-        #expect(SimpleTouchDown.all(in: run.second) == [SimpleTouchDown(id: 0, Point(x: 320, y: 200)), SimpleTouchDown(id: 0, Point(x: 160, y: 400))])
+        #expect(SimpleTouchDown.all(in: run.second) == [SimpleTouchDown(id: 0, Point(x: 256, y: 192)), SimpleTouchDown(id: 0, Point(x: 128, y: 384))])
         // The unmapped touchscreen is on the first screen.
         #expect(SimpleTouchDown.all(in: run.first) == [SimpleTouchDown(id: 0, Point(x: 320, y: 400))])
     }
 
     @Test func eachHeadShowsItsAppAndTheCrossesDrawnThere() throws {
         let run = try TwoScreensRun.shared.get()
+        #expect((run.firstBefore.width, run.firstBefore.height) == (1280, 800))
+        #expect((run.secondBefore.width, run.secondBefore.height) == (1024, 768), "the second head at its configured mode")
         for shot in [run.firstBefore, run.secondBefore] {
             #expect(shot.colour(at: 10, 10) == 0x58_5858 && shot.colour(at: 700, 600) == 0x20_2020, "an app at each screen's origin")
         }
-        #expect(run.secondAfter.colour(at: 320, 200) == 0xff_0000 && run.secondAfter.colour(at: 160, 400) == 0xff_0000)
+        #expect(run.secondAfter.colour(at: 256, 192) == 0xff_0000 && run.secondAfter.colour(at: 128, 384) == 0xff_0000)
         #expect(run.secondAfter.colour(at: 320, 400) == 0x58_5858)
         #expect(run.firstAfter.colour(at: 320, 400) == 0xff_0000)
         #expect(run.firstAfter.colour(at: 320, 200) == 0x58_5858 && run.firstAfter.colour(at: 160, 400) == 0x58_5858)

@@ -2,7 +2,8 @@
 """Tactile on two screens: runs inside the QEMU guest (scripts/guest/run), as root, with QEMU's
 second display (`-device secondary-vga,id=second`, a second bochs-drm card).
 
-`tactile serve --backend drm --kiosk` lights both cards' screens, Virtual-1 and Virtual-2, and
+`tactile serve --backend drm --kiosk` lights both cards' screens, Virtual-1 and Virtual-2 (at
+1024x768, as the configuration file's outputs section asks), and
 runs two weston-simple-touch, which kiosk placement puts one on each. Three uinput
 touchscreens: one mapped to Virtual-2 by the configuration file, one by udev's WL_OUTPUT
 property, and one left to the default, the first screen. Each taps; QEMU screendumps both
@@ -24,6 +25,9 @@ CONFIG = """\
 devices:
   - match: Tactile Configured Touchscreen
     output: Virtual-2
+outputs:
+  - name: Virtual-2
+    mode: 1024x768
 """
 UDEV_RULE = 'SUBSYSTEM=="input", ATTRS{name}=="Tactile Udev Touchscreen", ENV{WL_OUTPUT}="Virtual-2"\n'
 
@@ -75,8 +79,8 @@ def main():
     screendump("first-before")
     screendump("second-before", "second")
 
-    # Raw (1024, 1024) of 0...4095 is (320, 200) on a 1280x800 screen; (512, 2048) is
-    # (160, 400); (1024, 2048) is (320, 400).
+    # Raw (1024, 1024) of 0...4095 is (256, 192) on the 1024x768 screen and (512, 2048) is
+    # (128, 384); (1024, 2048) is (320, 400) on the 1280x800 one.
     tap(configured, 1024, 1024)
     wait_for(second, ".down(")
     tap(by_udev, 512, 2048)

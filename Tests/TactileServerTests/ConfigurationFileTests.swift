@@ -69,7 +69,30 @@ import Testing
             == DeviceSettings(output: "HEADLESS-1", calibration: [0, 1, 0, -1, 0, 1], accelerationProfile: .adaptive, naturalScrolling: true))
     }
 
+    @Test func outputSettingsMergeInOrderForTheScreensTheyName() throws {
+        let file = try ConfigurationFile.parse("""
+            outputs:
+              - {scale: 2}
+              - name: HDMI-A-1
+                mode: 1920x1080@60
+                position: [1280, 0]
+              - name: DP-1
+                enabled: false
+            """, file: "kiosk.yaml")
+        #expect(OutputSettings.merged(file.outputs, for: "HDMI-A-1")
+            == OutputSettings(name: "HDMI-A-1", mode: OutputSettings.Mode("1920x1080@60"), scale: 2, position: Position(x: 1280, y: 0)))
+        #expect(OutputSettings.merged(file.outputs, for: "DP-1") == OutputSettings(name: "DP-1", scale: 2, enabled: false))
+        #expect(OutputSettings.Mode("1920x1080").map { ($0.width, $0.height, $0.refresh) } ?? (0, 0, 0) == (1920, 1080, nil))
+        for nonsense in ["1920", "x1080", "0x0", "99999x10", "1920x1080@", "1920x1080@0", "1920x1080@60@60", "-1x5", "1920xx1080", ""] {
+            #expect(OutputSettings.Mode(nonsense) == nil, "\(nonsense)")
+        }
+    }
+
     @Test(arguments: [
+        ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
+        ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
+        ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a whole number from 1 to 4, got '9'"),
+        ("outputs:\n  - rotate: 90\n", "kiosk.yaml:2:5: outputs[0].rotate: unknown key (expected one of: name, mode, scale, position, enabled)"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1]\n", "kiosk.yaml:2:18: devices[0].calibration: expected a list of 6 numbers"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1, x]\n", "kiosk.yaml:2:34: devices[0].calibration[5]: expected a number, got 'x'"),
         ("devices:\n  - accel-speed: 2\n", "kiosk.yaml:2:18: devices[0].accel-speed: expected a number from -1 to 1, got '2'"),

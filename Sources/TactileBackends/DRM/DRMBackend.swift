@@ -20,13 +20,13 @@ public final class DRMBackend {
     private var cards: [DRMCard] = []
 
     /// Opens the cards at `paths` (every /dev/dri/card* when empty) and announces their
-    /// outputs; throws when none has a connected screen.
-    public init(host: any BackendHost, session: Session, paths: [String] = [], logger: Logger) throws(DRMError) {
+    /// outputs, as `settings` ask; throws when none has a connected screen.
+    public init(host: any BackendHost, session: Session, paths: [String] = [], outputs settings: [OutputSettings] = [], logger: Logger) throws(DRMError) {
         self.host = host
         self.logger = logger
         for path in paths.isEmpty ? Self.cardPaths() : paths {
             do {
-                let card = try DRMCard(path: path, session: session, host: host, logger: logger)
+                let card = try DRMCard(path: path, session: session, settings: settings, host: host, logger: logger)
                 if card.outputs.isEmpty {
                     logger.info("\(path): no connected screen")
                     card.close()

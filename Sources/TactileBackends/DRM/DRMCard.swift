@@ -18,9 +18,9 @@ final class DRMCard {
     private var later: EventSource?
     private var answerLater: [DRMOutput] = []
 
-    /// Opens `path` and lights every connected connector on its preferred mode; throws when
-    /// the device cannot be opened or is no KMS device.
-    init(path: String, session: Session, host: any BackendHost, logger: Logger) throws(DRMError) {
+    /// Opens `path` and lights every connected connector on the mode its settings ask for,
+    /// else its preferred one; throws when the device cannot be opened or is no KMS device.
+    init(path: String, session: Session, settings: [OutputSettings], host: any BackendHost, logger: Logger) throws(DRMError) {
         self.path = path
         self.session = session
         self.host = host
@@ -45,13 +45,18 @@ final class DRMCard {
                 logger.warning("\(path): no free CRTC for \(name); it stays dark")
                 continue
             }
-            let modes = UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))
-            let mode = modes.first { $0.type & tactile_drm_mode_type_preferred != 0 } ?? modes[0]
+            let wanted = OutputSettings.merged(settings, for: name)
+            if wanted.enabled == false {
+                logger.info("\(name): disabled by the configuration; it stays dark")
+                continue
+            }
+            let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
             let edid = Self.edid(of: connectorID, fd: fd)
-            let description = OutputDescription(
+            var description = OutputDescription(
                 name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
-                pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: 1,
+                pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: wanted.scale ?? 1,
                 physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
+            description.position = wanted.position
             guard let output = DRMOutput(card: self, connector: connectorID, crtc: crtc, mode: mode, description: description) else {
                 logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
                 continue
@@ -72,6 +77,21 @@ final class DRMCard {
     private static func name(_ connector: drmModeConnector) -> String {
         let type = drmModeGetConnectorTypeName(connector.connector_type).map { String(cString: $0) } ?? "Unknown"
         return "\(type)-\(connector.connector_type_id)"
+    }
+
+    /// The mode asked for, else the preferred one (the log says why when one was asked for
+    /// and none matches, listing what the screen offers).
+    private static func mode(for wanted: OutputSettings.Mode?, among modes: [drmModeModeInfo], name: String, logger: Logger) -> drmModeModeInfo {
+        let preferred = modes.first { $0.type & tactile_drm_mode_type_preferred != 0 } ?? modes[0]
+        guard let wanted else { return preferred }
+        let sized = modes.filter { Int($0.hdisplay) == wanted.width && Int($0.vdisplay) == wanted.height }
+        // The highest refresh of that size, or the one asked for.
+        if let match = sized.filter({ wanted.refresh == nil || Int($0.vrefresh) == wanted.refresh }).max(by: { $0.vrefresh < $1.vrefresh }) {
+            return match
+        }
+        let offered = Set(modes.map { "\($0.hdisplay)x\($0.vdisplay)@\($0.vrefresh)" }).sorted().joined(separator: ", ")
+        logger.warning("\(name): no mode \(wanted); using \(preferred.hdisplay)x\(preferred.vdisplay)@\(preferred.vrefresh) (it offers \(offered))")
+        return preferred
     }
 
     /// The connector's EDID, when the screen gave a readable one.

@@ -7,8 +7,8 @@ public struct DeviceSettings: Sendable, Hashable {
     }
 
     public var match: String?
-    /// The output a touchscreen maps to, by wl_output name. There is one output today; a
-    /// name that is not its name is reported in the log.
+    /// The output a touchscreen maps to, by wl_output name (`HEADLESS-2`, `HDMI-A-1`); a name
+    /// no output has is reported in the log.
     public var output: String?
     /// libinput's calibration matrix, row-major, the first two rows of a 3×3 affine transform
     /// in normalized device coordinates (0…1).

@@ -1,0 +1,55 @@
+import Responder
+
+/// What the configuration file's `outputs` section (or `--mode`) asks of a screen, by
+/// connector name (every screen when `name` is nil). Later entries win, setting by setting.
+public struct OutputSettings: Sendable, Hashable {
+    public var name: String?
+    public var mode: Mode?
+    public var scale: Int32?
+    /// Its top-left corner in the layout; left to right after the others when absent.
+    public var position: Position?
+    /// false: the screen stays dark and is no output.
+    public var enabled: Bool?
+
+    public init(name: String? = nil, mode: Mode? = nil, scale: Int32? = nil, position: Position? = nil, enabled: Bool? = nil) {
+        self.name = name
+        self.mode = mode
+        self.scale = scale
+        self.position = position
+        self.enabled = enabled
+    }
+
+    /// `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
+    public struct Mode: Sendable, Hashable, CustomStringConvertible {
+        public var width: Int
+        public var height: Int
+        /// Whole hertz; any refresh when nil.
+        public var refresh: Int?
+
+        public init?(_ text: String) {
+            let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+            let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+            guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), (1...16384).contains(width), (1...16384).contains(height)
+            else { return nil }
+            (self.width, self.height) = (width, height)
+            if parts.count == 2 {
+                guard let hz = Int(parts[1]), (1...1000).contains(hz) else { return nil }
+                refresh = hz
+            }
+        }
+
+        public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
+    }
+
+    /// The settings for the screen `name`: the entries for it (or for every screen) merged in order.
+    static func merged(_ entries: [OutputSettings], for name: String) -> OutputSettings {
+        var result = OutputSettings(name: name)
+        for entry in entries where entry.name == nil || entry.name == name {
+            result.mode = entry.mode ?? result.mode
+            result.scale = entry.scale ?? result.scale
+            result.position = entry.position ?? result.position
+            result.enabled = entry.enabled ?? result.enabled
+        }
+        return result
+    }
+}
