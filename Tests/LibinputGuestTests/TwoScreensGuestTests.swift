@@ -39,12 +39,28 @@ import Testing
     }
 }
 
+extension TwoScreensGuestTests {
+    /// The second screen unplugged: its output goes, its app moves to the first screen (its
+    /// crosses now drawn there, over the first app); plugged back: the output returns.
+    @Test func anUnpluggedScreensAppMovesToTheOtherAndTheScreenComesBack() throws {
+        let run = try TwoScreensRun.shared.get()
+        #expect(run.log.contains("Virtual-2: unplugged") && run.log.contains("output Virtual-2 removed"), "\(run.log)")
+        #expect(run.unplugged.colour(at: 256, 192) == 0xff_0000 && run.unplugged.colour(at: 128, 384) == 0xff_0000, "the second app's crosses on the first screen")
+        #expect(run.unplugged.colour(at: 10, 10) == 0x82_8282, "over the first app")
+        #expect(run.log.components(separatedBy: "output Virtual-2: 1024x768 at 1280,0").count == 3, "announced again")
+        #expect((run.composedBack.width, run.composedBack.height) == (1024, 768))
+        #expect(run.composedBack.colour(at: 10, 10) == 0x20_2020, "composed again, empty: its app stayed on the first screen")
+    }
+}
+
 /// One boot of the guest for the suite.
 struct TwoScreensRun {
     let log: String
     /// Each weston-simple-touch's WAYLAND_DEBUG log: the first (first screen) and the second.
     let first: String, second: String
     let firstBefore: Screenshot, secondBefore: Screenshot, firstAfter: Screenshot, secondAfter: Screenshot
+    /// The first head once the second was unplugged, and grim's capture of the second output once back.
+    let unplugged: Screenshot, composedBack: Screenshot
 
     static let shared: Result<TwoScreensRun, GuestRunFailure> = Result { try TwoScreensRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
@@ -57,5 +73,6 @@ struct TwoScreensRun {
         }
         (firstBefore, secondBefore) = (try dump("first-before"), try dump("second-before"))
         (firstAfter, secondAfter) = (try dump("first-after"), try dump("second-after"))
+        (unplugged, composedBack) = (try dump("first-unplugged"), try dump("grim-second-back"))
     }
 }

@@ -7,7 +7,8 @@ second display (`-device secondary-vga,id=second`, a second bochs-drm card).
 runs two weston-simple-touch, which kiosk placement puts one on each. Three uinput
 touchscreens: one mapped to Virtual-2 by the configuration file, one by udev's WL_OUTPUT
 property, and one left to the default, the first screen. Each taps; QEMU screendumps both
-heads before and after. Everything goes to OUTDIR, where TwoScreensGuestTests reads it.
+heads before and after. Then the second screen is unplugged (forced off through sysfs) and
+plugged back. Everything goes to OUTDIR, where TwoScreensGuestTests reads it.
 
 Usage: two_screens.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -91,6 +92,31 @@ def main():
     time.sleep(3)
     screendump("first-after")
     screendump("second-after", "second")
+
+    # The second screen unplugged, as the kernel sees it (forced off through sysfs), and back.
+    # Forcing sends no uevent of its own; the card's "change" uevent is what the kernel sends
+    # when a cable is pulled.
+    status = "/sys/class/drm/card1-Virtual-2/status"
+
+    def hotplug():
+        subprocess.run(["udevadm", "trigger", "--action=change", "/sys/class/drm/card1"], check=True)
+
+    with open(status, "w") as f:
+        f.write("off")
+    hotplug()
+    wait_for(tactile_log, "output Virtual-2 removed")
+    log("second screen unplugged")
+    time.sleep(2)
+    screendump("first-unplugged")
+    with open(status, "w") as f:
+        f.write("detect")
+    hotplug()
+    wait_for(tactile_log, "output Virtual-2: ", count=2)
+    log("second screen back")
+    time.sleep(2)
+    # What Tactile composes for the screen that came back, through screencopy.
+    subprocess.run(["grim", "-t", "ppm", "-o", "Virtual-2", os.path.join(OUT, "grim-second-back.ppm")],
+                   env=dict(os.environ, WAYLAND_DISPLAY="wayland-two"), check=True)
 
     tactile.terminate()
     tactile.wait(timeout=30)

@@ -1,11 +1,12 @@
 import CDRM
+import CLibinput // libudev, for hotplug
 import Glibc
 import Logging
 import Responder
 import TactileWayland
 
 /// Tactile on the machine's own screens (KMS): every connected connector of every DRM card
-/// becomes an output on its preferred mode, composed frames shown by page flips into dumb
+/// becomes an output on its preferred mode (plugged in later too, through udev), composed frames shown by page flips into dumb
 /// buffers, paced by the vblank. The cards are opened through the seat session, shared with
 /// the libinput backend; a VT switch away leaves the screens to the other VT, and coming
 /// back sets the modes again with the newest frames.
@@ -18,6 +19,7 @@ public final class DRMBackend {
     private let host: any BackendHost
     private let logger: Logger
     private var cards: [DRMCard] = []
+    private var hotplug: Hotplug?
 
     /// Opens the cards at `paths` (every /dev/dri/card* when empty) and announces their
     /// outputs, as `settings` ask; throws when none has a connected screen.
@@ -26,29 +28,81 @@ public final class DRMBackend {
         self.logger = logger
         for path in paths.isEmpty ? Self.cardPaths() : paths {
             do {
-                let card = try DRMCard(path: path, session: session, settings: settings, host: host, logger: logger)
-                if card.outputs.isEmpty {
-                    logger.info("\(path): no connected screen")
-                    card.close()
-                    continue
-                }
-                cards.append(card)
+                cards.append(try DRMCard(path: path, session: session, settings: settings, host: host, logger: logger))
             } catch {
                 logger.warning("\(error)")
             }
         }
-        let outputs = cards.flatMap(\.outputs)
-        guard !outputs.isEmpty else { throw .noOutputs }
-        for output in outputs {
-            output.id = host.addOutput(output.description, presenter: output)
-            let d = output.description
-            logger.info("\(d.name): \(d.pixelSize.width)x\(d.pixelSize.height)@\(output.mode.vrefresh) on \(output.card.path), \(d.make) \(d.model)")
-        }
+        rescan()
+        guard cards.contains(where: { !$0.outputs.isEmpty }) else { throw .noOutputs }
         // Weak: the session may outlive the backend.
         session.observe { [weak self] active in
             guard let self else { return }
             logger.info(active ? "seat enabled: setting the modes again" : "seat disabled (VT switch?): the screens go to the other VT")
             for output in cards.flatMap(\.outputs) { output.sessionChanged(active: active) }
+            // Screens may have come or gone while another VT had them.
+            if active { rescan() }
+        }
+        hotplug = Self.watchHotplug(host: host) { [unowned self] in
+            if session.isActive { rescan() }
+        }
+    }
+
+    /// Lights the screens that came and lets go of those that went, telling the server.
+    private func rescan() {
+        for card in cards {
+            let (added, removed) = card.scan()
+            for output in removed {
+                logger.info("\(output.description.name): unplugged")
+                if let id = output.id { host.removeOutput(id) }
+            }
+            for output in added {
+                output.id = host.addOutput(output.description, presenter: output)
+                let d = output.description
+                logger.info("\(d.name): \(d.pixelSize.width)x\(d.pixelSize.height)@\(output.mode.vrefresh) on \(card.path), \(d.make) \(d.model)")
+            }
+        }
+    }
+
+    /// Calls `changed` for each udev event of the drm subsystem (a connector plugged in or
+    /// out, forced on or off); nil when udev cannot be reached, and screens are then fixed.
+    private static func watchHotplug(host: any BackendHost, _ changed: @escaping () -> Void) -> Hotplug? {
+        guard let udev = udev_new() else { return nil }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            udev_unref(udev)
+            return nil
+        }
+        udev_monitor_filter_add_match_subsystem_devtype(monitor, "drm", nil)
+        guard udev_monitor_enable_receiving(monitor) == 0 else {
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
+            return nil
+        }
+        let watch = host.watch(fileDescriptor: udev_monitor_get_fd(monitor)) {
+            var any = false
+            while let device = udev_monitor_receive_device(monitor) {
+                any = true
+                udev_device_unref(device)
+            }
+            if any { changed() }
+        }
+        return Hotplug(udev: udev, monitor: monitor, watch: watch)
+    }
+
+    /// The udev monitor and its watch on the server's loop.
+    private final class Hotplug {
+        let udev: OpaquePointer
+        let monitor: OpaquePointer
+        var watch: EventSource?
+
+        init(udev: OpaquePointer, monitor: OpaquePointer, watch: EventSource) {
+            (self.udev, self.monitor, self.watch) = (udev, monitor, watch)
+        }
+
+        deinit {
+            watch = nil
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
         }
     }
 
@@ -60,6 +114,7 @@ public final class DRMBackend {
 
     /// Puts the console's modes back and closes the cards.
     public func stop() {
+        hotplug = nil
         for card in cards { card.close() }
         cards = []
     }

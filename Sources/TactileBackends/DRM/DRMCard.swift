@@ -18,11 +18,14 @@ final class DRMCard {
     private var later: EventSource?
     private var answerLater: [DRMOutput] = []
 
-    /// Opens `path` and lights every connected connector on the mode its settings ask for,
-    /// else its preferred one; throws when the device cannot be opened or is no KMS device.
+    private let settings: [OutputSettings]
+
+    /// Opens `path`; `scan` then lights its screens. Throws when the device cannot be opened
+    /// or is no KMS device.
     init(path: String, session: Session, settings: [OutputSettings], host: any BackendHost, logger: Logger) throws(DRMError) {
         self.path = path
         self.session = session
+        self.settings = settings
         self.host = host
         self.logger = logger
         let fd = session.open(path, flags: O_RDWR)
@@ -32,44 +35,65 @@ final class DRMCard {
             session.close(fd)
             throw .notKMS(path)
         }
-        defer { drmModeFreeResources(resources) }
-        let crtcs = Array(UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.count_crtcs)))
-        var usedCRTCs: Set<UInt32> = []
-        for connectorID in UnsafeBufferPointer(start: resources.pointee.connectors, count: Int(resources.pointee.count_connectors)) {
-            guard let connector = drmModeGetConnector(fd, connectorID) else { continue }
-            defer { drmModeFreeConnector(connector) }
-            let c = connector.pointee
-            let name = Self.name(c)
-            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
-            guard let crtc = Self.crtc(for: c, fd: fd, crtcs: crtcs, used: usedCRTCs) else {
-                logger.warning("\(path): no free CRTC for \(name); it stays dark")
-                continue
-            }
-            let wanted = OutputSettings.merged(settings, for: name)
-            if wanted.enabled == false {
-                logger.info("\(name): disabled by the configuration; it stays dark")
-                continue
-            }
-            let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
-            let edid = Self.edid(of: connectorID, fd: fd)
-            var description = OutputDescription(
-                name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
-                pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: wanted.scale ?? 1,
-                physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
-            description.position = wanted.position
-            guard let output = DRMOutput(card: self, connector: connectorID, crtc: crtc, mode: mode, description: description) else {
-                logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
-                continue
-            }
-            usedCRTCs.insert(crtc)
-            outputs.append(output)
-        }
+        drmModeFreeResources(resources)
         watch = host.watch(fileDescriptor: fd) { [unowned self] in dispatch() }
         later = host.makeTimer { [unowned self] in
             let outputs = answerLater
             answerLater = []
             for output in outputs { output.answer(at: host.currentTime) }
         }
+    }
+
+    /// Lights every connected connector not lit yet, on the mode its settings ask for, else
+    /// its preferred one, and lets go of lit ones that were unplugged (at start-up, and at
+    /// each udev hotplug event). Returns what changed; the backend tells the server.
+    func scan() -> (added: [DRMOutput], removed: [DRMOutput]) {
+        guard let resources = drmModeGetResources(fd) else { return ([], []) }
+        defer { drmModeFreeResources(resources) }
+        let crtcs = Array(UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.count_crtcs)))
+        var connected: Set<UInt32> = []
+        var added: [DRMOutput] = []
+        for connectorID in UnsafeBufferPointer(start: resources.pointee.connectors, count: Int(resources.pointee.count_connectors)) {
+            guard let connector = drmModeGetConnector(fd, connectorID) else { continue }
+            defer { drmModeFreeConnector(connector) }
+            let c = connector.pointee
+            guard c.connection == DRM_MODE_CONNECTED, c.count_modes > 0 else { continue }
+            connected.insert(connectorID)
+            guard !outputs.contains(where: { $0.connector == connectorID }), let output = light(c, crtcs: crtcs) else { continue }
+            outputs.append(output)
+            added.append(output)
+        }
+        let removed = outputs.filter { !connected.contains($0.connector) }
+        outputs.removeAll { !connected.contains($0.connector) }
+        for output in removed { output.turnOff() }
+        return (added, removed)
+    }
+
+    /// An output for the connected connector `c`, unless its settings keep it dark or no
+    /// CRTC or memory is left for it.
+    private func light(_ c: drmModeConnector, crtcs: [UInt32]) -> DRMOutput? {
+        let name = Self.name(c)
+        let wanted = OutputSettings.merged(settings, for: name)
+        if wanted.enabled == false {
+            logger.info("\(name): disabled by the configuration; it stays dark")
+            return nil
+        }
+        guard let crtc = Self.crtc(for: c, fd: fd, crtcs: crtcs, used: Set(outputs.map(\.crtc))) else {
+            logger.warning("\(path): no free CRTC for \(name); it stays dark")
+            return nil
+        }
+        let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
+        let edid = Self.edid(of: c.connector_id, fd: fd)
+        var description = OutputDescription(
+            name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
+            pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: wanted.scale ?? 1,
+            physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
+        description.position = wanted.position
+        guard let output = DRMOutput(card: self, connector: c.connector_id, crtc: crtc, mode: mode, description: description) else {
+            logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
+            return nil
+        }
+        return output
     }
 
     /// `Virtual-1`, `HDMI-A-2`: the connector type's name and its number, as the kernel and
@@ -128,15 +152,22 @@ final class DRMCard {
         later?.arm(milliseconds: 1)
     }
 
+    /// The card whose events `drmHandleEvent` is reading (its C handler has no context but the
+    /// flip's user data). The server's loop is single-threaded.
+    nonisolated(unsafe) private static var dispatching: DRMCard?
+
     /// Page-flip events: each names the output (its user data) whose flip completed.
     private func dispatch() {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, seconds, microseconds, data in
-            guard let data else { return }
-            let output = Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue()
+            guard let data, let card = DRMCard.dispatching else { return }
+            // The output may have been unplugged since it asked: only a live one is reached.
+            guard let output = card.outputs.first(where: { Unmanaged.passUnretained($0).toOpaque() == data }) else { return }
             output.flipped(at: Instant(microseconds: UInt64(seconds) * 1_000_000 + UInt64(microseconds)))
         }
+        DRMCard.dispatching = self
+        defer { DRMCard.dispatching = nil }
         if drmHandleEvent(fd, &context) != 0 { logger.error("\(path): reading DRM events failed: \(String(cString: strerror(errno)))") }
     }
 

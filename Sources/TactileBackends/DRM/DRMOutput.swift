@@ -66,6 +66,7 @@ final class DRMOutput: OutputPresenter {
                 return card.presentLater(self)
             }
             needsModeset = false
+            card.logger.debug("\(description.name): mode \(mode.hdisplay)x\(mode.vdisplay)@\(mode.vrefresh) set on CRTC \(crtc)")
             front = buffers.firstIndex { $0 === buffer } ?? front
             // A modeset has no event: the frame counts as shown at the next turn of the loop.
             return card.presentLater(self)
@@ -106,6 +107,14 @@ final class DRMOutput: OutputPresenter {
         } else {
             show(buffers[front])
         }
+    }
+
+    /// The screen was unplugged: its CRTC goes dark and nothing more is shown or answered.
+    func turnOff() {
+        owed = false
+        flipPending = false
+        guard card.session.isActive else { return }
+        drmModeSetCrtc(card.fd, crtc, 0, 0, 0, nil, 0, nil)
     }
 
     /// Puts the console's CRTC back as Tactile found it.
