@@ -56,11 +56,25 @@ import Testing
     }
 }
 
+extension KioskGuestTests {
+    /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor
+    /// the input devices, seatd opening both; the app's status is still Tactile's.
+    @Test func anUnprivilegedUserGetsTheScreenThroughSeatd() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.seatdLog.contains("New client connected") && run.seatdLog.contains("uid: 65534"), "\(run.seatdLog)")
+        #expect(run.seatdServerLog.contains("input devices: libseat, seat seat0"), "\(run.seatdServerLog)")
+        #expect(run.seatdServerLog.contains("Virtual-1: 1280x800@75 on /dev/dri/card0"))
+        #expect(run.seatdStatus == "5", "the app's status: \(run.seatdServerLog.suffix(500))")
+    }
+}
+
 /// One boot of the guest for the suite.
 struct KioskRun {
     /// Tactile's log with weston-simple-touch's WAYLAND_DEBUG lines (it inherits the output).
     let log: String
     let status: String
+    /// The unprivileged run through seatd: its log, status, and seatd's log.
+    let seatdServerLog: String, seatdStatus: String, seatdLog: String
     let consoleBefore: Screenshot, before: Screenshot, after: Screenshot, away: Screenshot, back: Screenshot, consoleAfter: Screenshot
 
     static let shared: Result<KioskRun, GuestRunFailure> = Result { try KioskRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
@@ -69,6 +83,9 @@ struct KioskRun {
         let guest = try Guest.run(scenario: "kiosk.py", folder: "guest-kiosk", modules: ["bochs"])
         log = guest.read("tactile.log")
         status = guest.read("tactile.status").trimmingCharacters(in: .whitespacesAndNewlines)
+        seatdServerLog = guest.read("tactile-seatd.log")
+        seatdStatus = guest.read("tactile-seatd.status").trimmingCharacters(in: .whitespacesAndNewlines)
+        seatdLog = guest.read("seatd.log")
         func dump(_ name: String) throws -> Screenshot {
             try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
         }

@@ -7,12 +7,14 @@ seat manager opens the card and the input devices) and starts weston-simple-touc
 screen. A tap draws simple-touch's red cross; QEMU screendumps (scripts/guest/screendump)
 take the console before Tactile, the screen before and after the tap, away on another VT
 and back (then a second tap), and the console again once simple-touch was killed and
-Tactile exited with its status. Everything goes to OUTDIR, where
+Tactile exited with its status. Last, Tactile runs as `nobody`, the card and devices opened
+by seatd, as the example systemd unit runs it. Everything goes to OUTDIR, where
 KioskGuestTests (on the host) reads and checks it.
 
 Usage: kiosk.py OUTDIR TACTILE_EXECUTABLE
 """
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -93,6 +95,28 @@ def main():
     log(f"tactile exited with {status}")
     time.sleep(2)
     screendump("console-after")
+
+    # As examples/tactile-kiosk.service runs it: a user without privileges, with seatd
+    # granting the seat and opening the card and the devices, which `nobody` may not open.
+    # The binary is copied where `nobody` may run it.
+    seatd = subprocess.Popen(["seatd", "-g", "nogroup"], stdout=open(os.path.join(OUT, "seatd.log"), "w"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while not os.path.exists("/run/seatd.sock") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    runtime = "/tmp/runtime-nobody"
+    os.makedirs(runtime, mode=0o700)
+    os.chown(runtime, 65534, 65534)
+    binary = "/tmp/tactile-unprivileged"
+    shutil.copy(TACTILE, binary)
+    with open(os.path.join(OUT, "tactile-seatd.log"), "w") as stream:
+        unprivileged = subprocess.run(
+            ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary, "serve", "--backend", "drm",
+             "--socket", "wayland-seatd", "--", "sh", "-c", "sleep 2; exit 5"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, LIBSEAT_BACKEND="seatd", XDG_RUNTIME_DIR=runtime), timeout=60)
+    with open(os.path.join(OUT, "tactile-seatd.status"), "w") as f:
+        f.write(f"{unprivileged.returncode}\n")
+    seatd.terminate()
+    seatd.wait(timeout=10)
     log("done")
 
 
