@@ -72,12 +72,39 @@ public final class Canvas {
         pixman_region32_fini(&clip)
     }
 
+    /// Draws `item` alone into memory of `format` and `size` (a cursor plane's buffer), the
+    /// top-left corner of its bounds at the buffer's origin, everything else transparent.
+    public static func drawAlone(_ item: DrawItem, into target: UnsafeMutableRawPointer, format: PixelFormat, size: Size, stride: Int) {
+        guard let destination = pixman_image_create_bits(format.pixman, Int32(size.width), Int32(size.height),
+                                                         target.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return }
+        defer { pixman_image_unref(destination) }
+        var clear = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)
+        var all = pixman_box32_t(x1: 0, y1: 0, x2: Int32(size.width), y2: Int32(size.height))
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, destination, &clear, 1, &all)
+        var moved = item
+        let (dx, dy) = (-item.bounds.x, -item.bounds.y)
+        moved.bounds = item.bounds.offset(by: Position(x: dx, y: dy)).intersection(Rect(size: size))
+        switch item.sampling {
+        case .translated(let p): moved.sampling = .translated(Position(x: p.x + dx, y: p.y + dy))
+        case .transformed(let map): moved.sampling = .transformed(Affine.translation(Double(-dx), Double(-dy)).then(map))
+        }
+        var clip = pixman_region32_t()
+        pixman_region32_init_rect(&clip, Int32(moved.bounds.x), Int32(moved.bounds.y), UInt32(max(0, moved.bounds.width)), UInt32(max(0, moved.bounds.height)))
+        drawItem(moved, clip: &clip, on: destination)
+        pixman_region32_fini(&clip)
+    }
+
     private func draw(_ item: DrawItem, clip: inout pixman_region32_t) {
         draw(item, clip: &clip, on: image.pixman)
         pixman_image_set_clip_region32(image.pixman, nil)
     }
 
     private func draw(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {
+        Self.drawItem(item, clip: &clip, on: target)
+    }
+
+    private static func drawItem(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {
         pixman_image_set_clip_region32(target, &clip)
         let op = item.image.isOpaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
         let b = item.bounds

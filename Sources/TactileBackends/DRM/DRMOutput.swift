@@ -27,6 +27,10 @@ final class DRMOutput: OutputPresenter {
     private var waiting = false
     /// The server asked for a frame and waits for `outputPresented`.
     private var owed = false
+    /// The CRTC's cursor plane, when the driver has one: the cursor moves without copying
+    /// the frame under it. nil: the cursor is drawn into the frames.
+    private let cursorPlane: DumbBuffer?
+    private var cursorShown = false
 
     init?(card: DRMCard, connector: UInt32, crtc: UInt32, mode: drmModeModeInfo, description: OutputDescription) {
         self.card = card
@@ -38,21 +42,49 @@ final class DRMOutput: OutputPresenter {
         guard let first = DumbBuffer(card: card.fd, size: size), let second = DumbBuffer(card: card.fd, size: size) else { return nil }
         buffers = [first, second]
         saved = drmModeGetCrtc(card.fd, crtc)
+        cursorPlane = Self.cursorPlane(card: card, crtc: crtc)
+        card.logger.info("\(description.name): \(cursorPlane.map { "cursor plane of \($0.size.width)x\($0.size.height)" } ?? "no cursor plane: the cursor is drawn into the frames")")
+    }
+
+    /// A buffer for the CRTC's cursor plane, if the driver has one (hiding the cursor
+    /// succeeds), of the size the driver asks for (64x64 when it does not say).
+    private static func cursorPlane(card: DRMCard, crtc: UInt32) -> DumbBuffer? {
+        guard drmModeSetCursor(card.fd, crtc, 0, 0, 0) == 0 else { return nil }
+        var width: UInt64 = 64, height: UInt64 = 64
+        _ = drmGetCap(card.fd, UInt64(DRM_CAP_CURSOR_WIDTH), &width)
+        _ = drmGetCap(card.fd, UInt64(DRM_CAP_CURSOR_HEIGHT), &height)
+        return DumbBuffer(card: card.fd, size: Size(width: Int(min(width, 512)), height: Int(min(height, 512))))
     }
 
     func present(_ frame: OutputFrame) {
         owed = true
+        // A cursor that fits goes on the plane; a larger one is drawn into the frame.
+        let onPlane = cursorPlane.map { frame.drawCursor(into: $0.pixels, size: $0.size, stride: $0.stride) } ?? false
         let back = buffers[1 - front]
         back.missed(frame.damage)
-        frame.copy(back.stale.rects, into: back.pixels, stride: back.stride)
+        frame.copy(back.stale.rects, into: back.pixels, stride: back.stride, withCursor: !onPlane)
         back.stale = .empty
         buffers[front].missed(frame.damage)
+        if let cursorPlane, card.session.isActive { moveCursor(cursorPlane, to: onPlane ? frame.cursorBounds : nil) }
         guard card.session.isActive else {
             // Away from our VT: no master, nothing to show until the seat comes back.
             waiting = true
             return
         }
         show(back)
+    }
+
+    /// Shows the plane's cursor at `bounds` (output pixels), or hides it.
+    private func moveCursor(_ plane: DumbBuffer, to bounds: Rect?) {
+        guard let bounds else {
+            if cursorShown { drmModeSetCursor(card.fd, crtc, 0, 0, 0) }
+            cursorShown = false
+            return
+        }
+        // Set each time: the image may have changed, and the driver copies it then.
+        drmModeSetCursor(card.fd, crtc, plane.handle, UInt32(plane.size.width), UInt32(plane.size.height))
+        drmModeMoveCursor(card.fd, crtc, Int32(clamping: bounds.x), Int32(clamping: bounds.y))
+        cursorShown = true
     }
 
     /// Puts `buffer` on screen: a modeset when the CRTC is not ours yet, else a page flip
@@ -117,9 +149,10 @@ final class DRMOutput: OutputPresenter {
         drmModeSetCrtc(card.fd, crtc, 0, 0, 0, nil, 0, nil)
     }
 
-    /// Puts the console's CRTC back as Tactile found it.
+    /// Puts the console's CRTC back as Tactile found it, without our cursor.
     func restore() {
         guard let saved, card.session.isActive else { return }
+        if cursorPlane != nil { drmModeSetCursor(card.fd, crtc, 0, 0, 0) }
         var connector = self.connector
         var mode = saved.pointee.mode
         let valid = saved.pointee.mode_valid != 0

@@ -12,7 +12,8 @@ final class DumbBuffer {
     let stride: Int
     let pixels: UnsafeMutableRawPointer
     let framebuffer: UInt32
-    private let handle: UInt32
+    /// The buffer's GEM handle, which a legacy cursor plane takes.
+    let handle: UInt32
     private let byteCount: Int
     private let fd: Int32
     var stale: Region

@@ -19,10 +19,23 @@ public struct OutputFrame {
     public var size: Size { canvas.size }
 
     /// Writes the frame's pixels inside `rects` (output pixels) into a buffer of the output's
-    /// size: XRGB8888 (wl_shm's and DRM's), `stride` bytes per row.
-    public func copy(_ rects: [Rect], into pixels: UnsafeMutableRawPointer, stride: Int) {
+    /// size: XRGB8888 (wl_shm's and DRM's), `stride` bytes per row; with the cursor drawn in,
+    /// unless the backend shows it on a cursor plane of its own.
+    public func copy(_ rects: [Rect], into pixels: UnsafeMutableRawPointer, stride: Int, withCursor: Bool = true) {
         for rect in rects {
-            canvas.write(rect, into: pixels, format: .xrgb8888, size: size, stride: stride, at: Position(x: rect.x, y: rect.y), overlay: cursor)
+            canvas.write(rect, into: pixels, format: .xrgb8888, size: size, stride: stride, at: Position(x: rect.x, y: rect.y),
+                         overlay: withCursor ? cursor : nil)
         }
+    }
+
+    /// Where the cursor is drawn, in output pixels; nil when there is none on this output.
+    public var cursorBounds: Rect? { cursor?.bounds }
+
+    /// Draws the cursor alone, its top-left corner at the origin, into an ARGB8888 buffer of
+    /// `size` (a cursor plane's); false when there is no cursor or it does not fit.
+    public func drawCursor(into pixels: UnsafeMutableRawPointer, size: Size, stride: Int) -> Bool {
+        guard let cursor, cursor.bounds.width <= size.width, cursor.bounds.height <= size.height else { return false }
+        Canvas.drawAlone(cursor, into: pixels, format: .argb8888, size: size, stride: stride)
+        return true
     }
 }
