@@ -57,6 +57,15 @@ import Testing
 }
 
 extension KioskGuestTests {
+    /// bochs-drm has no cursor plane: the pointer's arrow is drawn into the frames, tip on
+    /// the pointer, where the absolute pointer put it.
+    @Test func withoutACursorPlaneTheArrowIsInTheFrame() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.log.contains("Virtual-1: no cursor plane: the cursor is drawn into the frames"), "\(run.log)")
+        #expect(run.cursor.colour(at: 960, 400) == 0x00_0000 && run.cursor.colour(at: 961, 403) == 0xff_ffff, "the arrow at (960, 400)")
+        #expect(run.cursor.colour(at: 958, 403) == 0x20_2020)
+    }
+
     /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor
     /// the input devices, seatd opening both; the app's status is still Tactile's.
     @Test func anUnprivilegedUserGetsTheScreenThroughSeatd() throws {
@@ -75,7 +84,7 @@ struct KioskRun {
     let status: String
     /// The unprivileged run through seatd: its log, status, and seatd's log.
     let seatdServerLog: String, seatdStatus: String, seatdLog: String
-    let consoleBefore: Screenshot, before: Screenshot, after: Screenshot, away: Screenshot, back: Screenshot, consoleAfter: Screenshot
+    let consoleBefore: Screenshot, before: Screenshot, after: Screenshot, away: Screenshot, back: Screenshot, cursor: Screenshot, consoleAfter: Screenshot
 
     static let shared: Result<KioskRun, GuestRunFailure> = Result { try KioskRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
@@ -90,6 +99,6 @@ struct KioskRun {
             try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
         }
         (consoleBefore, before, after, consoleAfter) = (try dump("console-before"), try dump("kiosk-before"), try dump("kiosk-after"), try dump("console-after"))
-        (away, back) = (try dump("vt-away"), try dump("vt-back"))
+        (away, back, cursor) = (try dump("vt-away"), try dump("vt-back"), try dump("cursor"))
     }
 }

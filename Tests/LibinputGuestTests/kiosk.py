@@ -19,6 +19,9 @@ import subprocess
 import sys
 import time
 
+from evdev import AbsInfo, UInput
+from evdev import ecodes as e
+
 from guest_input import Touchscreen, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
@@ -46,7 +49,10 @@ def main():
     time.sleep(1)
     screendump("console-before")
     touch = Touchscreen("Tactile Test Touchscreen")
-    log("touchscreen created")
+    # An absolute pointer (as QEMU's or a KVM switch's tablet), scaled onto the screen.
+    axis = AbsInfo(value=0, min=0, max=32767, fuzz=0, flat=0, resolution=0)
+    pointer = UInput({e.EV_ABS: [(e.ABS_X, axis), (e.ABS_Y, axis)], e.EV_KEY: [e.BTN_LEFT]}, name="Tactile Test Absolute Pointer")
+    log("touchscreen and pointer created")
     # The client's WAYLAND_DEBUG log goes to Tactile's output, which it inherits.
     tactile_log = os.path.join(OUT, "tactile.log")
     with open(tactile_log, "w") as stream:
@@ -84,6 +90,13 @@ def main():
     touch.up(0); touch.frame()
     wait_for(tactile_log, ".down(", count=2)
     log("tap after the VT switch delivered")
+
+    # The pointer over Tactile's background, right of the app: bochs-drm has no cursor
+    # plane, so Tactile's arrow is drawn into the frame. (24576, 16384) of 32768 is (960, 400).
+    wait_for(tactile_log, "device added: Tactile Test Absolute Pointer")
+    pointer.write(e.EV_ABS, e.ABS_X, 24576); pointer.write(e.EV_ABS, e.ABS_Y, 16384); pointer.syn()
+    time.sleep(2)
+    screendump("cursor")
 
     # Killed as a kiosk app may die: Tactile ends with its status (128 + SIGTERM's 15).
     with open(tactile_log) as f:
