@@ -1,8 +1,11 @@
-"""Input devices and waits shared by the guest scenarios (scenario.py, weston_nested.py).
+"""Input devices, waits and the unprivileged set-up shared by the guest scenarios.
 
 Runs inside the QEMU guest: the devices are uinput devices that the kernel, udev and libinput
 see as hardware.
 """
+import os
+import shutil
+import subprocess
 import time
 
 from evdev import AbsInfo, UInput
@@ -93,3 +96,19 @@ class Touchscreen:
 
     def frame(self):
         self.device.syn()
+
+
+def seatd_for_nobody(out, tactile):
+    """Starts seatd, which grants `nobody` the seat and opens the devices it may not open
+    itself; returns seatd's process, a runtime directory for `nobody`, and a copy of the
+    Tactile binary where `nobody` may run it."""
+    seatd = subprocess.Popen(["seatd", "-g", "nogroup"], stdout=open(os.path.join(out, "seatd.log"), "w"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while not os.path.exists("/run/seatd.sock") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    runtime = "/tmp/runtime-nobody"
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    os.chown(runtime, 65534, 65534)
+    binary = "/tmp/tactile-unprivileged"
+    shutil.copy(tactile, binary)
+    return seatd, runtime, binary

@@ -14,7 +14,6 @@ KioskGuestTests (on the host) reads and checks it.
 Usage: kiosk.py OUTDIR TACTILE_EXECUTABLE
 """
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Touchscreen, wait_for
+from guest_input import Touchscreen, seatd_for_nobody, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -110,17 +109,8 @@ def main():
     screendump("console-after")
 
     # As examples/tactile-kiosk.service runs it: a user without privileges, with seatd
-    # granting the seat and opening the card and the devices, which `nobody` may not open.
-    # The binary is copied where `nobody` may run it.
-    seatd = subprocess.Popen(["seatd", "-g", "nogroup"], stdout=open(os.path.join(OUT, "seatd.log"), "w"), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while not os.path.exists("/run/seatd.sock") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    runtime = "/tmp/runtime-nobody"
-    os.makedirs(runtime, mode=0o700)
-    os.chown(runtime, 65534, 65534)
-    binary = "/tmp/tactile-unprivileged"
-    shutil.copy(TACTILE, binary)
+    # opening the card and the devices.
+    seatd, runtime, binary = seatd_for_nobody(OUT, TACTILE)
     with open(os.path.join(OUT, "tactile-seatd.log"), "w") as stream:
         unprivileged = subprocess.run(
             ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary, "serve", "--backend", "drm",

@@ -11,7 +11,6 @@ the clients print goes to OUTDIR, where LibinputGuestTests (on the host) reads a
 Usage: scenario.py OUTDIR TACTILE_EXECUTABLE
 """
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Touchscreen, multitouch, place, wait_for, wait_for_after
+from guest_input import Touchscreen, multitouch, place, seatd_for_nobody, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 SOCKET = "wayland-guest"
@@ -225,17 +224,8 @@ def main():
     direct.wait(timeout=10)
     log("direct access")
 
-    # As a kiosk user without privileges: seatd grants the seat and opens the devices, which
-    # `nobody` may not open itself. The binary is copied where `nobody` may run it.
-    seatd = spawn("seatd", ["seatd", "-g", "nogroup"])
-    deadline = time.monotonic() + 30
-    while not os.path.exists("/run/seatd.sock") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    runtime = "/tmp/runtime-nobody"
-    os.makedirs(runtime, mode=0o700)
-    os.chown(runtime, 65534, 65534)
-    binary = "/tmp/tactile-unprivileged"
-    shutil.copy(TACTILE, binary)
+    # As a kiosk user without privileges: seatd grants the seat and opens the devices.
+    seatd, runtime, binary = seatd_for_nobody(OUT, TACTILE)
     unprivileged = spawn("tactile-seatd", ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                                            binary, "serve", "--backend", "libinput", "--socket", "wayland-seatd"],
                          {"LIBSEAT_BACKEND": "seatd", "XDG_RUNTIME_DIR": runtime})
