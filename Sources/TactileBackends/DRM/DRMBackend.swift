@@ -6,8 +6,9 @@ import Responder
 import TactileWayland
 
 /// Tactile on the machine's own screens (KMS): every connected connector of every DRM card
-/// becomes an output on its preferred mode (plugged in later too, through udev), composed frames shown by page flips into dumb
-/// buffers, paced by the vblank. The cards are opened through the seat session, shared with
+/// becomes an output (one plugged in later too, through udev), on its preferred mode or the
+/// one its settings ask for; composed frames are shown by page flips into dumb buffers,
+/// paced by the vblank. The cards are opened through the seat session, shared with
 /// the libinput backend; a VT switch away leaves the screens to the other VT, and coming
 /// back sets the modes again with the newest frames.
 ///
@@ -108,7 +109,7 @@ public final class DRMBackend {
 
     /// The DRM cards present, in order (card0 first).
     private static func cardPaths() -> [String] {
-        let names = (try? FileManagerless.contents(of: "/dev/dri")) ?? []
+        let names = directoryEntries("/dev/dri")
         return names.filter { $0.hasPrefix("card") }.sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }.map { "/dev/dri/\($0)" }
     }
 
@@ -122,16 +123,15 @@ public final class DRMBackend {
     deinit { stop() }
 }
 
-/// Directory listing without Foundation (TactileBackends does not link it).
-enum FileManagerless {
-    static func contents(of directory: String) throws -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+/// The names in `directory` (none if it cannot be read), without Foundation, which
+/// TactileBackends does not link.
+private func directoryEntries(_ directory: String) -> [String] {
+    guard let dir = opendir(directory) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
     }
+    return names
 }
