@@ -16,12 +16,11 @@ final class NestedTestServer: Sendable {
     /// The server (and so its display, which `handle` names) is kept until deinit, even once
     /// it stopped by itself.
     private let released = DispatchSemaphore(value: 0)
-    /// The thread let go of everything (the wake pipe may close).
+    /// The thread let go of everything.
     private let gone = DispatchSemaphore(value: 0)
     private let ending = Ending()
-    /// Work for the server's thread (`onServerThread`), and the pipe that wakes it.
-    private let work = ServerJobs<WaylandBackend>()
-    private let wake: (read: Int32, write: Int32)
+    /// Work for the server's thread (`onServerThread`).
+    private let work: ServerJobs<WaylandBackend>
 
     /// `options`: the backend's, given the socket's name (`parentDisplay` is set to the parent's).
     init(in parent: TestServer, configuration: ServerConfiguration = ServerConfiguration(),
@@ -29,11 +28,10 @@ final class NestedTestServer: Sendable {
         let socket = "tactile-nested-\(UUID().uuidString.prefix(8))"
         let started = Mutex<Result<ServerHandle, Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw ClientError.connectFailed("pipe: \(errno)") }
-        wake = (fds[0], fds[1])
+        let work = try ServerJobs<WaylandBackend>()
+        self.work = work
         let (finished, released, gone, ending) = (self.finished, self.released, self.gone, self.ending)
-        let (parentSocket, work, wakeRead) = (parent.socket, self.work, fds[0])
+        let parentSocket = parent.socket
         let thread = Thread {
             do {
                 let server = try WaylandServer(configuration: configuration)
@@ -45,11 +43,7 @@ final class NestedTestServer: Sendable {
                     ending.value.withLock { $0 = end }
                     handle.terminate()
                 }
-                let waker = server.watch(fileDescriptor: wakeRead) {
-                    var byte: UInt8 = 0
-                    _ = read(wakeRead, &byte, 1)
-                    for job in work.take() { job(server, backend) }
-                }
+                let waker = work.watch(server, backend)
                 started.withLock { $0 = .success(server.handle) }
                 ready.signal()
                 withExtendedLifetime((server, backend, waker)) {
@@ -69,8 +63,6 @@ final class NestedTestServer: Sendable {
             handle = try started.withLock { $0! }.get()
         } catch {
             gone.wait()
-            close(fds[0])
-            close(fds[1])
             throw error
         }
         self.socket = socket
@@ -78,15 +70,8 @@ final class NestedTestServer: Sendable {
 
     /// Runs `job` on the server's thread, between its clients' requests and the parent's
     /// events, and waits for it.
-    func onServerThread(_ job: @escaping @Sendable (WaylandServer, WaylandBackend) -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        work.add { server, backend in
-            job(server, backend)
-            done.signal()
-        }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
-        done.wait()
+    func onServerThread(_ job: @escaping ServerJobs<WaylandBackend>.Job) {
+        work.run(job)
     }
 
     /// Why the backend ended, once it has (the parent closed its window or went away).
@@ -105,8 +90,6 @@ final class NestedTestServer: Sendable {
         finished.wait()
         released.signal()
         gone.wait()
-        close(wake.read)
-        close(wake.write)
     }
 }
 

@@ -12,9 +12,8 @@ final class TestServer: Sendable {
     let socket: String
     private let handle: ServerHandle
     private let finished = DispatchSemaphore(value: 0)
-    /// Work for the server's thread (`onServerThread`), and the pipe that wakes it.
-    private let work = ServerJobs<HeadlessBackend>()
-    private let wake: (read: Int32, write: Int32)
+    /// Work for the server's thread (`onServerThread`).
+    private let work: ServerJobs<HeadlessBackend>
 
     /// One runtime directory for the whole test process: libwayland finds sockets through the
     /// environment, which is process-wide.
@@ -30,23 +29,18 @@ final class TestServer: Sendable {
          headless: HeadlessBackend.Options = HeadlessBackend.Options(testInput: true), actions: Bool = false) throws {
         _ = Self.runtimeDirectory
         let socket = "tactile-test-\(UUID().uuidString.prefix(8))"
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw ClientError.connectFailed("pipe: \(errno)") }
-        wake = (fds[0], fds[1])
+        let work = try ServerJobs<HeadlessBackend>()
+        self.work = work
         let started = Mutex<Result<ServerHandle, Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        let (finished, work, wakeRead) = (self.finished, self.work, fds[0])
+        let finished = self.finished
         let thread = Thread {
             do {
                 let server = try WaylandServer(configuration: configuration)
                 try server.addSocket(named: socket)
                 let backend = HeadlessBackend(host: server, options: headless)
                 let gestureActions = actions ? GestureActions(server: server, socketName: socket, logger: Logger(label: "tactile")) : nil
-                let waker = server.watch(fileDescriptor: wakeRead) {
-                    var byte: UInt8 = 0
-                    _ = read(wakeRead, &byte, 1)
-                    for job in work.take() { job(server, backend) }
-                }
+                let waker = work.watch(server, backend)
                 started.withLock { $0 = .success(server.handle) }
                 ready.signal()
                 withExtendedLifetime((backend, gestureActions, waker)) { server.run() }
@@ -63,36 +57,59 @@ final class TestServer: Sendable {
     }
 
     /// Runs `job` on the server's thread, between client requests, and waits for it.
-    func onServerThread(_ job: @escaping @Sendable (WaylandServer, HeadlessBackend) -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        work.add { server, backend in
-            job(server, backend)
-            done.signal()
-        }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
-        done.wait()
+    func onServerThread(_ job: @escaping ServerJobs<HeadlessBackend>.Job) {
+        work.run(job)
     }
 
     deinit {
         handle.terminate()
         finished.wait()
-        close(wake.read)
-        close(wake.write)
     }
 }
 
-/// Jobs waiting for a test server's thread, handed the server and its backend there.
+/// Work for a test server's thread: jobs queued from a test's thread, and the pipe that wakes
+/// the server's loop to run them there with the server and its backend. The pipe lives as
+/// long as the last of the test and the server's thread holds this.
 final class ServerJobs<Backend>: Sendable {
     typealias Job = @Sendable (WaylandServer, Backend) -> Void
     private let jobs = Mutex<[Job]>([])
+    private let wake: (read: Int32, write: Int32)
 
-    func add(_ job: @escaping Job) { jobs.withLock { $0.append(job) } }
+    init() throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw ClientError.connectFailed("pipe: \(errno)") }
+        wake = (fds[0], fds[1])
+    }
 
-    func take() -> [Job] {
-        jobs.withLock { jobs in
-            defer { jobs.removeAll() }
-            return jobs
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// On the server's thread: runs the queued jobs each time it is woken, while the source is kept.
+    func watch(_ server: WaylandServer, _ backend: Backend) -> EventSource {
+        server.watch(fileDescriptor: wake.read) { [self] in
+            var byte: UInt8 = 0
+            _ = read(wake.read, &byte, 1)
+            let queued = jobs.withLock { jobs in
+                defer { jobs.removeAll() }
+                return jobs
+            }
+            for job in queued { job(server, backend) }
         }
+    }
+
+    /// Runs `job` on the server's thread and waits until it has.
+    func run(_ job: @escaping Job) {
+        let done = DispatchSemaphore(value: 0)
+        jobs.withLock {
+            $0.append { server, backend in
+                job(server, backend)
+                done.signal()
+            }
+        }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        done.wait()
     }
 }
