@@ -23,8 +23,6 @@ public final class WaylandServer {
     let gestures: Gestures
     /// Output frames, composed from the scene.
     private(set) lazy var composition = Composition(server: self)
-    let screencopy = Screencopy()
-    let xdgOutputs = XdgOutputs()
     /// The globals that live as long as the server (the seat and outputs hold their own).
     private var globals: [Global] = []
     /// Scene changes of the commit being applied, made in one step when it is done.
@@ -110,7 +108,7 @@ public final class WaylandServer {
     private func forget(_ state: ClientState) {
         route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
         seat.forget(state.id)
-        screencopy.forget(state.id)
+        composition.screencopy.forget(state.id)
     }
 }
 

@@ -61,7 +61,7 @@ extension WaylandServer {
             let xdgOutput = XdgOutput(output: output, outputResource: outputResource)
             guard xdgOutput.bind(client: client, interface: tactile_zxdg_output_v1_interface(), version: wl_resource_get_version(resource),
                                  id: id, implementation: XdgOutput.requests) else { return }
-            server.xdgOutputs.add(xdgOutput)
+            server.outputs.xdg.add(xdgOutput)
             xdgOutput.describe()
         }
     ))

@@ -11,6 +11,8 @@ import TactileRender
 ///     pointer motion (the cursor) ──────────────┘         → screencopy frames waiting
 final class Composition {
     unowned(unsafe) let server: WaylandServer
+    /// Screenshot frames wait for the repaints made here.
+    let screencopy = Screencopy()
     private var idle: OpaquePointer?
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
@@ -97,7 +99,7 @@ final class Composition {
             presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
             screen.cursorShown = cursorItem?.bounds
         }
-        server.screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
+        screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
         let callbacks = server.outputs.frameCallbacks
         guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
         server.outputs.frameCallbacks.removeAll()

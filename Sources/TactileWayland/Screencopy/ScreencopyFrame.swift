@@ -47,7 +47,7 @@ final class ScreencopyFrame: ResourceObject {
         guard output != nil else { return fail() }
         self.withDamage = withDamage
         self.buffer = BufferReference(buffer)
-        server.screencopy.wait(self, server: server)
+        server.composition.screencopy.wait(self, server: server)
     }
 
     /// Copies the frame into the client's buffer, reports `damage` (canvas pixels) when asked
