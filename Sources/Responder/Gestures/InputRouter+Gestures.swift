@@ -89,11 +89,13 @@ extension InputRouter {
                 let bounds = scene.absoluteFrame(of: node) ?? .empty
                 guard gestures[k].recognizer.wantsTouch(at: global, in: bounds) else { continue }
                 if let edge = gestures[k].recognizer.systemEdge, let leaf, edgeGestureIsDeferred(at: global, edge, by: leaf, within: bounds) {
+                    if sink.isTracing { sink.trace(.gestureDeferred(touch: id, gestures[k].id)) }
                     continue
                 }
                 gestures[k].touches.append(id)
                 gestures[k].taken.append(id)
                 taken.append(gestures[k].id)
+                if sink.isTracing { sink.trace(.gestureOffered(touch: id, [gestures[k].id])) }
                 feed(k, .down(id: id, global: global, time: time), time: time, &sink)
             }
         }
@@ -207,12 +209,18 @@ extension InputRouter {
         guard let k = touches.firstIndex(where: { $0.id == id && $0.contenders.contains(winner) }) else { return }
         if touches[k].owner == .emulatedPointer {
             touches[k].owner = .nobody
+            if sink.isTracing, let client = pointer.focus?.client { sink.trace(.touchClaimed(touch: id, by: winner, .pressAbandoned(client))) }
             return abandonEmulatedPress(&sink)
         }
-        guard case .surface(_, let client) = touches[k].owner else { return }
+        guard case .surface(_, let client) = touches[k].owner else {
+            if sink.isTracing { sink.trace(.touchClaimed(touch: id, by: winner, .unowned)) }
+            return
+        }
         if touches[k].delivered {
+            if sink.isTracing { sink.trace(.touchClaimed(touch: id, by: winner, .cancelled(client))) }
             cancelTouches(of: client, &sink)
         } else {
+            if sink.isTracing { sink.trace(.touchClaimed(touch: id, by: winner, .unseen(client, droppedEvents: touches[k].held.heldEventCount))) }
             touches[k].owner = .nobody
             touches[k].held.removeAll()
             removeSettledLiftedTouches()
@@ -232,6 +240,9 @@ extension InputRouter {
     private mutating func releaseHeldTouches(_ sink: inout some DeliverySink) {
         for k in touches.indices where !touches[k].held.isEmpty {
             guard !gesturesHold(touchAt: k, up: touches[k].isLifted) else { continue }
+            if sink.isTracing, case .surface(_, let client) = touches[k].owner {
+                sink.trace(.touchReplayed(touch: touches[k].id, client, events: touches[k].held.heldEventCount))
+            }
             for delivery in touches[k].held { sink.deliver(delivery) }
             touches[k].held.removeAll()
             touches[k].delivered = true

@@ -20,18 +20,19 @@ extension InputRouter {
 
     /// Moves keyboard focus (a compositor policy such as focus-next); nil unfocuses. A node
     /// that is not a client surface unfocuses too.
-    public mutating func setKeyboardFocus(_ node: NodeID?, sink: inout some DeliverySink) {
+    public mutating func setKeyboardFocus(_ node: NodeID?, because cause: FocusCause = .policy("compositor"), sink: inout some DeliverySink) {
         let target = focus(for: node)
         guard target != keyboard.focus else { return }
+        if sink.isTracing { sink.trace(.keyboardFocus(target?.node, target?.client, cause)) }
         if let old = keyboard.focus { sink.deliver(.keyboardLeave(old.client, surface: old.node)) }
         keyboard.focus = target
         if let target { sink.deliver(.keyboardEnter(target.client, surface: target.node, pressedKeys: keyboard.pressed)) }
     }
 
     /// Touching or clicking inside a toplevel focuses it; touching the background keeps focus.
-    mutating func focusKeyboard(onToplevelOf node: NodeID, _ sink: inout some DeliverySink) {
+    mutating func focusKeyboard(onToplevelOf node: NodeID, because cause: FocusCause, _ sink: inout some DeliverySink) {
         guard let toplevel = scene.toplevel(containing: node) else { return }
-        setKeyboardFocus(toplevel, sink: &sink)
+        setKeyboardFocus(toplevel, because: cause, sink: &sink)
     }
 
     mutating func keyEvent(_ key: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {

@@ -24,6 +24,7 @@ extension InputRouter {
     /// returns false when no button is held.
     public mutating func takePointerUntilReleased(sink: inout some DeliverySink) -> Bool {
         guard pointerButtonsHeld else { return false }
+        if sink.isTracing, pointer.focus != nil { sink.trace(.pointerFocus(nil, nil, .compositorGrab)) }
         if let focus = pointer.focus {
             sink.deliver(.pointerLeave(focus.client, surface: focus.node))
             sink.deliver(.pointerFrame(focus.client))
@@ -40,6 +41,7 @@ extension InputRouter {
     mutating func abandonEmulatedPress(_ sink: inout some DeliverySink) {
         pointer.pressed.removeAll { $0 == Self.leftButton }
         guard let focus = pointer.focus else { return }
+        if sink.isTracing { sink.trace(.pointerFocus(nil, nil, .pressAbandoned)) }
         sink.deliver(.pointerLeave(focus.client, surface: focus.node))
         sink.deliver(.pointerFrame(focus.client))
         pointer.focus = nil
@@ -78,12 +80,12 @@ extension InputRouter {
             sink.deliver(.pointerMotion(focus.client, surface: focus.node, local: local, time: time))
             return sink.deliver(.pointerFrame(focus.client))
         }
-        refocusPointer(motionTime: time, &sink)
+        refocusPointer(motionTime: time, because: .pointerMoved, &sink)
     }
 
     /// Hit-tests at the pointer: leave and enter when the surface under it changed, else a
     /// motion when this is a motion event. A compositor node under the pointer means no focus.
-    mutating func refocusPointer(motionTime: Instant?, _ sink: inout some DeliverySink) {
+    mutating func refocusPointer(motionTime: Instant?, because cause: FocusCause, _ sink: inout some DeliverySink) {
         guard let position = pointer.position else { return }
         let hit = scene.hitTest(at: position)
         let target = focus(for: hit?.node)
@@ -94,6 +96,7 @@ extension InputRouter {
             sink.deliver(.pointerMotion(target.client, surface: target.node, local: hit.local, time: motionTime ?? latestTime))
             return sink.deliver(.pointerFrame(target.client))
         }
+        if target != pointer.focus, sink.isTracing { sink.trace(.pointerFocus(target?.node, target?.client, cause)) }
         if let old = pointer.focus {
             sink.deliver(.pointerLeave(old.client, surface: old.node))
             sink.deliver(.pointerFrame(old.client))
@@ -111,7 +114,7 @@ extension InputRouter {
     mutating func pressPointer(_ button: UInt32, _ state: PressState, _ time: Instant, _ sink: inout some DeliverySink) {
         if state == .pressed {
             pointer.pressed.append(button)
-            if let focus = pointer.focus { focusKeyboard(onToplevelOf: focus.node, &sink) }
+            if let focus = pointer.focus { focusKeyboard(onToplevelOf: focus.node, because: .clicked, &sink) }
         } else {
             pointer.pressed.removeAll { $0 == button }
         }
@@ -119,6 +122,6 @@ extension InputRouter {
             sink.deliver(.pointerButton(focus.client, button: button, state: state, time: time))
             sink.deliver(.pointerFrame(focus.client))
         }
-        if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, &sink) }
+        if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, because: .buttonsReleased, &sink) }
     }
 }

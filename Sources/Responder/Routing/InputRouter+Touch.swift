@@ -41,30 +41,36 @@ extension InputRouter {
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard activeTouch(id) == nil else { return sink.report(.ignored(event, because: .touchAlreadyDown)) }
         releaseLiftedTouch(id, &sink)
-        let hit = scene.hitTest(at: global)
+        // Asked once: a sink is a generic parameter, and across modules each ask is a call.
+        let tracing = sink.isTracing
+        let hit: HitTestResult?
+        if tracing {
+            let explanation = scene.explainHitTest(at: global)
+            hit = explanation.result
+            sink.trace(.hitTest(touch: id, at: global, explanation))
+        } else {
+            hit = scene.hitTest(at: global)
+        }
         var touch = ActiveTouch(id: id, global: global)
-        var emulatedFor: ClientID?
         if let hit {
             touch.contenders = offerToGestures(id, global, path: hit.chain, time, &sink)
         } else {
             touch.contenders = offerToGestures(id, global, path: EmptyCollection(), time, &sink)
         }
-        if let hit, let client = scene.node(hit.node)?.client {
-            focusKeyboard(onToplevelOf: hit.node, &sink)
-            if let (node, owner, local) = touchResponder(for: hit, global) {
-                touch.owner = .surface(node, owner)
-                touch.local = local
-            } else if policy.emulatesPointerForTouch, acceptsPointer(client), !pointer.pressed.contains(Self.leftButton),
-                      !touches.contains(where: { $0.owner == .emulatedPointer }) {
-                // The compositor end of the chain.
-                touch.owner = .emulatedPointer
-                emulatedFor = client
-            } else {
-                sink.report(.touchDropped(id: id, because: .noTouchBinding))
-            }
-        } else {
-            sink.report(.touchDropped(id: id, because: .noSurface))
+        if let hit, scene.node(hit.node)?.client != nil { focusKeyboard(onToplevelOf: hit.node, because: .touched, &sink) }
+        let owner = touchOwner(for: hit, at: global)
+        var emulatedFor: ClientID?
+        switch owner {
+        case .surface(let node, let client, let local):
+            touch.owner = .surface(node, client)
+            touch.local = local
+        case .emulatedPointer(let client):
+            touch.owner = .emulatedPointer
+            emulatedFor = client
+        case .nobody(let reason):
+            sink.report(.touchDropped(id: id, because: reason))
         }
+        if tracing { sink.trace(.touchOwner(touch: id, owner)) }
         touches.append(touch)
         settleGestures(time: time, &sink)
         guard let k = activeTouch(id) else { return }
@@ -78,6 +84,26 @@ extension InputRouter {
         case .nobody:
             break
         }
+    }
+
+    /// What a touch-down at `global` would do now, without doing it: the explained hit test
+    /// and who would own the touch (`tactile inspect --at`).
+    public mutating func explainTouch(at global: Point) -> (HitTestExplanation, TraceEvent.TouchOwner) {
+        let explanation = scene.explainHitTest(at: global)
+        return (explanation, touchOwner(for: explanation.result, at: global))
+    }
+
+    /// The touch's owner: the first surface up the responder chain whose client reads touch;
+    /// else the hit client's pointer (the compositor end of the chain), if emulation is on
+    /// and the pointer is free; else nobody.
+    private func touchOwner(for hit: HitTestResult?, at global: Point) -> TraceEvent.TouchOwner {
+        guard let hit, let client = scene.node(hit.node)?.client else { return .nobody(.noSurface) }
+        if let (node, owner, local) = touchResponder(for: hit, global) { return .surface(node, owner, local: local) }
+        if policy.emulatesPointerForTouch, acceptsPointer(client), !pointer.pressed.contains(Self.leftButton),
+           !touches.contains(where: { $0.owner == .emulatedPointer }) {
+            return .emulatedPointer(client)
+        }
+        return .nobody(.noTouchBinding)
     }
 
     /// The responder chain: the first surface up from the leaf whose client reads touch.
@@ -126,7 +152,7 @@ extension InputRouter {
         switch touches[k].owner {
         case .surface(_, let client):
             if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: true) {
-                hold(.touchUp(client, id: id, time: time), forTouchAt: k)
+                hold(.touchUp(client, id: id, time: time), forTouchAt: k, &sink)
                 touches[k].isLifted = true
             } else {
                 touches.remove(at: k)
@@ -223,13 +249,14 @@ extension InputRouter {
     /// Delivers a touch event to the touch's owner now, or holds it while a recognizer
     /// delays the touch (or earlier events are still held, to keep the order).
     private mutating func send(_ delivery: Delivery, forTouchAt k: Int, client: ClientID, _ sink: inout some DeliverySink) {
-        if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: false) { return hold(delivery, forTouchAt: k) }
+        if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: false) { return hold(delivery, forTouchAt: k, &sink) }
         touches[k].delivered = true
         sink.deliver(delivery)
         owe(touchFrameTo: client)
     }
 
-    private mutating func hold(_ delivery: Delivery, forTouchAt k: Int) {
+    private mutating func hold(_ delivery: Delivery, forTouchAt k: Int, _ sink: inout some DeliverySink) {
+        if sink.isTracing, touches[k].held.isEmpty, !touches[k].delivered { sink.trace(.touchHeld(touch: touches[k].id, delivery.client)) }
         touches[k].held.append(delivery)
         touches[k].owesHeldFrame = true
     }
@@ -242,6 +269,7 @@ extension InputRouter {
         guard let k = touches.firstIndex(where: { $0.id == id && $0.isLifted }) else { return }
         let touch = touches.remove(at: k)
         guard case .surface(_, let client) = touch.owner else { return }
+        if sink.isTracing { sink.trace(.touchReplayed(touch: id, client, events: touch.held.heldEventCount)) }
         for delivery in touch.held { sink.deliver(delivery) }
         if touch.owesHeldFrame { owe(touchFrameTo: client) }
     }
@@ -272,4 +300,9 @@ extension InputRouter {
 
     /// BTN_LEFT of linux/input-event-codes.h, the button touch emulation presses.
     static var leftButton: UInt32 { 0x110 }
+}
+
+extension [Delivery] {
+    /// Held events, without the frame markers kept among them.
+    var heldEventCount: Int { count { if case .touchFrame = $0 { false } else { true } } }
 }

@@ -61,9 +61,15 @@ public struct InputRouter {
         let result = try change(&scene)
         endTouchesOnRemovedSurfaces(&sink)
         followMovedOwners(&sink)
-        if let focus = keyboard.focus, !scene.contains(focus.node) { keyboard.focus = nil }
-        if let focus = pointer.focus, !scene.contains(focus.node) { pointer.focus = nil }
-        if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, &sink) }
+        if let focus = keyboard.focus, !scene.contains(focus.node) {
+            keyboard.focus = nil
+            if sink.isTracing { sink.trace(.keyboardFocus(nil, nil, .surfaceRemoved)) }
+        }
+        if let focus = pointer.focus, !scene.contains(focus.node) {
+            pointer.focus = nil
+            if sink.isTracing { sink.trace(.pointerFocus(nil, nil, .surfaceRemoved)) }
+        }
+        if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, because: .sceneChanged, &sink) }
         return result
     }
 

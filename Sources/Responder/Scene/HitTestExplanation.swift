@@ -24,22 +24,42 @@ public struct HitTestExplanation: CustomStringConvertible {
     }
 }
 
+/// Records every verdict up to the first hit; past it, only the nodes that would have been
+/// hit, as covered.
 struct ExplainingTracer: HitTestTracer {
     static var isRecording: Bool { true }
+    static var walksPastHit: Bool { true }
     var steps: [(Int32, Point, HitVerdict)] = []
+    private(set) var hit: (Int32, Point)?
 
     mutating func record(_ node: Int32, _ local: Point, _ verdict: HitVerdict) {
+        let hits = verdict == .hit || verdict == .captured
+        guard hit == nil else {
+            if hits { steps.append((node, local, .covered)) }
+            return
+        }
+        if hits { hit = (node, local) }
         steps.append((node, local, verdict))
     }
 }
 
 extension Scene {
-    /// The hit test at `global`, with the reason for every node visited or skipped.
+    /// The hit test at `global`, with the reason for every node visited or skipped, and the
+    /// surfaces under the one hit. Its result is the ordinary hit test's.
     public mutating func explainHitTest(at global: Point) -> HitTestExplanation {
         var tracer = ExplainingTracer()
         var explanation = HitTestExplanation()
-        explanation.result = hitTest(at: global, tracer: &tracer)
-        explanation.steps = tracer.steps.map { HitTestExplanation.Step(node: id($0.0), local: $0.1, verdict: $0.2) }
+        _ = hitTest(at: global, tracer: &tracer)
+        if let (index, local) = tracer.hit {
+            explanation.result = HitTestResult(node: id(index), local: local, chain: responderChain(from: id(index)))
+        }
+        let chain = explanation.result.map { Set($0.chain) } ?? []
+        explanation.steps = tracer.steps.compactMap { index, local, verdict in
+            let node = id(index)
+            // A node the winner lies inside is its responder chain, not covered by it.
+            if verdict == .covered, chain.contains(node) { return nil }
+            return HitTestExplanation.Step(node: node, local: local, verdict: verdict)
+        }
         return explanation
     }
 }

@@ -20,4 +20,7 @@ public enum HitVerdict: Hashable, Sendable {
     case captured
     /// The point is inside the node: it is the first responder.
     case hit
+    /// The point is inside the node, but a node above it was hit first (explanations only;
+    /// the winner's own ancestors, its responder chain, are not listed as covered).
+    case covered
 }

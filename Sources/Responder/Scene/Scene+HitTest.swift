@@ -14,12 +14,16 @@ protocol HitTestTracer {
     /// False for the ordinary hit test: the walk then neither computes verdicts nor reports
     /// them. An explanation also wants every sibling named, so it scans instead of using grids.
     static var isRecording: Bool { get }
+    /// True for an explanation: the walk goes on past the first hit, so the tracer can name
+    /// the surfaces the winner covers. The walk then returns nothing; the tracer has the hit.
+    static var walksPastHit: Bool { get }
     mutating func record(_ node: Int32, _ local: Point, _ verdict: HitVerdict)
 }
 
 /// The tracer of ordinary hit tests: specialised away to nothing.
 struct SilentTracer: HitTestTracer {
     static var isRecording: Bool { false }
+    static var walksPastHit: Bool { false }
     @inline(__always) mutating func record(_ node: Int32, _ local: Point, _ verdict: HitVerdict) {}
 }
 
@@ -68,7 +72,7 @@ private struct HitWalker {
             switch hook(p) {
             case .capture:
                 tracer.record(index, p, .captured)
-                return (index, p)
+                return T.walksPastHit ? nil : (index, p)
             case .ignore:
                 tracer.record(index, p, .ignoredByOverride)
                 return nil
@@ -86,9 +90,10 @@ private struct HitWalker {
         if let hit = walkList(top: hot[i].topAbove, grid: hot[i].aboveGrid, p, &tracer) { return hit }
         if isInside(i, p) {
             tracer.record(index, p, .hit)
-            return (index, p)
+            if !T.walksPastHit { return (index, p) }
+        } else {
+            tracer.record(index, p, .notInside)
         }
-        tracer.record(index, p, .notInside)
         return walkList(top: hot[i].topBelow, grid: hot[i].belowGrid, p, &tracer)
     }
 
