@@ -40,6 +40,27 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sink.count)
     }
 
+    // A tap (down, frame, up, frame) at a fresh place each time: the hit test runs on every
+    // down. Traced, each down explains its hit test and names the owner.
+    Benchmark("route tap (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, sink) = routerOverFlat100()
+        var queries = QueryGenerator()
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations { tap(&router, &sink, at: queries.next()!, i) }
+        benchmark.stopMeasurement()
+        blackHole(sink.count)
+    }
+
+    Benchmark("route tap (flat-100), traced", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, _) = routerOverFlat100()
+        var sink = TracingSink()
+        var queries = QueryGenerator()
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations { tap(&router, &sink, at: queries.next()!, i) }
+        benchmark.stopMeasurement()
+        blackHole(sink.count)
+    }
+
     Benchmark("route pointer motion (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
         var (router, sink) = routerOverFlat100()
         var queries = QueryGenerator()
@@ -127,6 +148,24 @@ func hex(_ v: UInt64) -> String {
 struct CountingSink: DeliverySink {
     var count = 0
     mutating func deliver(_ delivery: Delivery) { count += 1 }
+}
+
+/// A sink that asks for the trace (`--trace`, the inspector, show-touches) and counts what
+/// it is told: the core's cost of explaining, without the protocol layer's formatting.
+struct TracingSink: DeliverySink {
+    var count = 0
+    var isTracing: Bool { true }
+    mutating func deliver(_ delivery: Delivery) { count += 1 }
+    mutating func trace(_ event: TraceEvent) { count += 1 }
+}
+
+@inline(__always)
+func tap(_ router: inout InputRouter, _ sink: inout some DeliverySink, at point: Point, _ i: Int) {
+    let time = Instant.milliseconds(UInt64(i))
+    router.handle(.touchDown(id: 1, global: point, time: time), sink: &sink)
+    router.handle(.touchFrame, sink: &sink)
+    router.handle(.touchUp(id: 1, time: time), sink: &sink)
+    router.handle(.touchFrame, sink: &sink)
 }
 
 /// The flat-100 scene with every rect a client that binds everything.
