@@ -21,6 +21,8 @@
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
 #include "tactile-edge-deferral-v1-client-protocol.h"
+#include "tactile-inspector-v1-server-protocol.h"
+#include "tactile-inspector-v1-client-protocol.h"
 
 /// Swift imports the interface constants by value; these return their real addresses.
 #define TACTILE_PROTOCOL_INTERFACE(name) \
@@ -46,5 +48,7 @@ TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_frame_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
+TACTILE_PROTOCOL_INTERFACE(tactile_inspector_v1)
+TACTILE_PROTOCOL_INTERFACE(tactile_inspector_report_v1)
 
 #endif
