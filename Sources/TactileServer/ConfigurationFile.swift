@@ -15,6 +15,10 @@ public struct ConfigurationFile: Sendable {
     public var edgeDeferralLimit: Double?
     public var keyboardLayout = KeyboardLayout()
     public var focusNewWindows: Bool?
+    /// `trace: true` is `--trace`; likewise show-touches and show-input-regions.
+    public var trace: Bool?
+    public var showTouches: Bool?
+    public var showInputRegions: Bool?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.
@@ -52,6 +56,9 @@ public struct ConfigurationFile: Sendable {
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
         if let focusNewWindows { result.focusesNewWindows = focusNewWindows }
+        if let trace { result.trace = trace }
+        if let showTouches { result.showTouches = showTouches }
+        if let showInputRegions { result.showInputRegions = showInputRegions }
         let k = keyboardLayout
         result.keyboardLayout = KeyboardLayout(
             rules: base.keyboardLayout.rules ?? k.rules, model: base.keyboardLayout.model ?? k.model,

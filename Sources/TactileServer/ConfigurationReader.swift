@@ -10,7 +10,10 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "devices", "outputs", "gestures"])
+        try top.only(["touch", "keyboard", "devices", "outputs", "gestures", "trace", "show-touches", "show-input-regions"])
+        config.trace = try top.bool("trace")
+        config.showTouches = try top.bool("show-touches")
+        config.showInputRegions = try top.bool("show-input-regions")
         if let touch = try top.table("touch") {
             try touch.only(["pointer-emulation", "edge-deferral-limit"])
             config.pointerEmulation = try touch.bool("pointer-emulation")

@@ -19,6 +19,18 @@ public struct ServerOptions: ParsableArguments {
     @Flag(help: "Advertise tactile_test_input_v1 so any client (e.g. `tactile inject`) can inject input. Tests and scripts only.")
     public var testInput = false
 
+    @Flag(help: "Print every routing decision to standard error as a `trace ...` line: hit tests with the reason each surface was skipped, touch owners, gesture arena steps, focus changes (or `trace: true` in the configuration file).")
+    public var trace = false
+
+    @Flag(help: "Draw each touch point and its trail over the outputs, coloured by the client that owns it, with a cross where a touch was cancelled or taken by a gesture.")
+    public var showTouches = false
+
+    @Flag(help: "Outline the input region of the surface under the pointer.")
+    public var showInputRegions = false
+
+    @Flag(help: "Advertise tactile_inspector_v1, for `tactile inspect` (--test-input implies it). Any client can then read every client's surfaces, titles and pids.")
+    public var inspect = false
+
     @Flag(help: "Maximize every toplevel to the output instead of cascading them.")
     public var kiosk = false
 
@@ -39,7 +51,7 @@ public struct ServerOptions: ParsableArguments {
     /// The arguments among `arguments` that are these options (with their values), so a host
     /// with a command line of its own (WLCS) can pass it whole.
     public static func recognized(in arguments: [String]) -> [String] {
-        let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation"]
+        let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation", "--trace", "--show-touches", "--show-input-regions", "--inspect"]
         let valued = ["--output-size", "--outputs", "--keyboard-layout", "--log-level", "--config"]
         var kept: [String] = []
         var k = 0
@@ -73,6 +85,10 @@ public struct ServerOptions: ParsableArguments {
         var result = ServerConfiguration(kioskMode: kiosk, keyboardLayout: KeyboardLayout(layout: keyboardLayout))
         if let file { result = file.applied(to: result) }
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
+        if trace { result.trace = true }
+        if showTouches { result.showTouches = true }
+        if showInputRegions { result.showInputRegions = true }
+        result.offersInspector = inspect || testInput
         return result
     }
 

@@ -5,7 +5,7 @@ import Foundation
 struct Tactile: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Touch-first input routing for Wayland: a routing core and a minimal compositor around it.",
-        subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self],
+        subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self, InspectCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }

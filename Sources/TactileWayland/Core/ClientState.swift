@@ -7,6 +7,12 @@ final class ClientState {
     let id: ClientID
     /// The rectangles of all the client's live wl_regions (`WlRegion.maximumRectsPerClient`).
     var regionRects = 0
+    /// The process on the socket's other end, as the kernel says (SO_PEERCRED), for traces.
+    private(set) lazy var pid: Int32 = {
+        var pid: pid_t = 0
+        wl_client_get_credentials(client, &pid, nil, nil)
+        return pid
+    }()
     private let disconnected: (ClientState) -> Void
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
 

@@ -13,6 +13,15 @@ public struct ServerConfiguration: Sendable {
     public var routingPolicy: RoutingPolicy
     /// System gestures on the output, in the order they are offered touches.
     public var gestures: [GestureBinding]
+    /// Routing decisions as `trace ...` lines on standard error (`--trace`).
+    public var trace = false
+    /// Touch points and trails drawn over every output, coloured by owner (`--show-touches`).
+    public var showTouches = false
+    /// The input region of the surface under the pointer outlined (`--show-input-regions`).
+    public var showInputRegions = false
+    /// Offer tactile_inspector_v1 (`--inspect`; `--test-input` implies it): any client can
+    /// then read every client's surfaces, titles and pids.
+    public var offersInspector = false
 
     public init(
         kioskMode: Bool = false,

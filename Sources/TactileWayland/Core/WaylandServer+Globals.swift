@@ -5,7 +5,9 @@ import WaylandProtocols
 /// each output make their own (`Seat`, `Output`), as their resources act on them.
 extension WaylandServer {
     func makeGlobals() -> [Global] {
-        [
+        let inspector = configuration.offersInspector
+            ? [createGlobal(interface: tactile_tactile_inspector_v1_interface(), version: 1, requests: Self.inspectorRequests)] : []
+        return inspector + [
             createGlobal(interface: tactile_wl_compositor_interface(), version: 5, requests: Self.compositorRequests),
             createGlobal(interface: tactile_wl_subcompositor_interface(), version: 1, requests: Self.subcompositorRequests),
             createGlobal(interface: tactile_xdg_wm_base_interface(), version: 5, requests: Self.xdgShellRequests),

@@ -8,8 +8,13 @@ extension WaylandServer {
     /// the activated window follows keyboard focus; the gestures' events are published and
     /// their timer re-armed.
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
-        var sink = ProtocolSink(seat: seat, surfaces: surfaces, logger: logger)
+        var sink = ProtocolSink(seat: seat, surfaces: surfaces, logger: logger, tracing: tracer.isOn)
         step(&router, &sink)
+        if !sink.traced.isEmpty { tracer.publish(sink.traced, server: self) }
+        if let marks = composition.touchMarks {
+            marks.pointerFocus(router.pointerFocus, region: marks.showsInputRegions ? inputRegionOutline(of: router.pointerFocus) : [])
+            composition.overlayChanged()
+        }
         if let client = sink.pressed { pressDelivered(to: client) }
         updateActivation()
         gestures.publish(sink.gestureEvents, server: self)
@@ -22,6 +27,7 @@ extension WaylandServer {
         if case .key(let key, let state, _) = event, router.changesHeldKeys(key: key, state: state) {
             modifiersChanged = seat.updateModifiers(key: key, state: state)
         }
+        composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }
         continueInteractiveGrab()
         if case .pointerMotion = event { composition.cursorMoved() }
@@ -60,18 +66,24 @@ extension WaylandServer {
         work()
     }
 
+    /// The input region of `node` in global coordinates, clipped to the surface.
+    private func inputRegionOutline(of node: NodeID?) -> [Rect] {
+        guard let node, let scene = Optional(router.scene), let surface = scene.node(node), let frame = scene.absoluteFrame(of: node) else { return [] }
+        return surface.inputRegion.intersection(Rect(size: frame.size)).rects.map { $0.offset(by: Position(x: frame.x, y: frame.y)) }
+    }
+
     /// The surface whose node `node` is; nil for a node that is gone.
     func surface(at node: NodeID) -> Surface? { surfaces.surface(at: node) }
 
-    /// Moves keyboard focus by policy; nil unfocuses.
-    func focusKeyboard(on node: NodeID?) {
-        route { router, sink in router.setKeyboardFocus(node, sink: &sink) }
+    /// Moves keyboard focus by policy, for the reason given (traced); nil unfocuses.
+    func focusKeyboard(on node: NodeID?, because reason: String) {
+        route { router, sink in router.setKeyboardFocus(node, because: .policy(reason), sink: &sink) }
     }
 
     /// Moves keyboard focus off `node` (with a leave), if it is there.
     func unfocusKeyboard(from node: NodeID) {
         guard router.keyboardFocus == node else { return }
-        focusKeyboard(on: nil)
+        focusKeyboard(on: nil, because: "window-unfocused")
     }
 }
 

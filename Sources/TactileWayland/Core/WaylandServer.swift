@@ -27,6 +27,8 @@ public final class WaylandServer {
     private var globals: [Global] = []
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
+    /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
+    let tracer = Tracer()
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
@@ -50,6 +52,12 @@ public final class WaylandServer {
         seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
         globals = makeGlobals()
         gestures.install(on: self)
+        if configuration.trace { tracer.output = Tracer.writeToStandardError }
+        if configuration.showTouches || configuration.showInputRegions {
+            let marks = TouchMarks(showsInputRegions: configuration.showInputRegions)
+            composition.touchMarks = marks
+            tracer.touchMarks = marks
+        }
     }
 
     deinit {
@@ -98,6 +106,12 @@ public final class WaylandServer {
 
     /// A handle another thread may keep to stop the loop.
     public var handle: ServerHandle { ServerHandle(display: display) }
+
+    /// Sends trace lines (without the `trace ` prefix) to `output` instead of standard error,
+    /// and turns tracing on if the configuration did not: for embedders and tests.
+    public func traceLines(to output: @escaping (String) -> Void) {
+        tracer.output = output
+    }
 
     var loop: OpaquePointer { wl_display_get_event_loop(display) }
 

@@ -45,6 +45,9 @@ final class Gestures {
         }
     }
 
+    /// The configured name of a recognizer, for traces.
+    func name(of id: GestureID) -> String? { bindings[id]?.name }
+
     /// Removes the deadline timer; the server calls this before its loop goes.
     func stop() {
         timer = nil

@@ -13,6 +13,8 @@ final class Composition {
     unowned(unsafe) let server: WaylandServer
     /// Screenshot frames wait for the repaints made here.
     let screencopy = Screencopy()
+    /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
+    var touchMarks: TouchMarks?
     private var idle: OpaquePointer?
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
@@ -71,9 +73,16 @@ final class Composition {
         let cursor = server.cursorToDraw()
         let cursorChanged = cursorDirty
         cursorDirty = false
+        let overlayDamage = touchMarks?.takeDamage() ?? []
         for output in server.outputs.live {
+            output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
         }
+    }
+
+    /// The overlay changed (a touch moved, a mark came or went): repaint where.
+    func overlayChanged() {
+        if touchMarks?.damage.isEmpty == false { schedule() }
     }
 
     private func repaint(_ output: Output, visible: [(Surface, Rect)], cursor: (content: SurfaceContent, frame: Rect)?,
@@ -92,7 +101,7 @@ final class Composition {
         let damage = screen.damage + screen.geometryDamage(next)
         screen.damage = []
         screen.shown = next
-        if !damage.isEmpty { canvas.render(items.map(\.1), damage: damage) }
+        if !damage.isEmpty { canvas.render(items.map(\.1) + (touchMarks?.items(on: output) ?? []), damage: damage) }
         let cursorItem = cursor.flatMap { output.drawItem($0.content, frame: $0.frame, opaque: .empty) }
         var presented = damage
         if cursorItem?.bounds != screen.cursorShown || cursorChanged {

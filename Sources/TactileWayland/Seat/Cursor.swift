@@ -4,6 +4,7 @@ import Responder
 /// The cursor role (wl_pointer.set_cursor): a surface drawn at the pointer, its hotspot on
 /// the pointer's position, while the pointer is over a surface of the client that set it.
 final class Cursor: SurfaceRole {
+    let roleName = "cursor"
     weak var surface: Surface?
     var hotspot: Position
     /// Tells the composition the image changed.

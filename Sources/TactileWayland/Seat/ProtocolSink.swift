@@ -11,6 +11,23 @@ struct ProtocolSink: DeliverySink {
     /// The client a press (touch down, button) last went to in this step.
     private(set) var pressed: ClientID?
     private(set) var gestureEvents: [GestureEvent] = []
+    /// Set when someone reads the trace (`Tracer.isOn`); the core then explains itself.
+    let isTracing: Bool
+    /// The step's decisions in the order made, formatted once the step is over (naming them
+    /// reads the scene, which the core holds during the step).
+    private(set) var traced: [Traced] = []
+
+    enum Traced {
+        case core(TraceEvent)
+        case gesture(GestureEvent)
+    }
+
+    init(seat: Seat, surfaces: SurfaceIndex, logger: Logger, tracing: Bool) {
+        self.seat = seat
+        self.surfaces = surfaces
+        self.logger = logger
+        isTracing = tracing
+    }
 
     mutating func deliver(_ delivery: Delivery) {
         guard let client = seat.clients[delivery.client] else { return }
@@ -49,6 +66,11 @@ struct ProtocolSink: DeliverySink {
 
     mutating func gesture(_ event: GestureEvent) {
         gestureEvents.append(event)
+        if isTracing { traced.append(.gesture(event)) }
+    }
+
+    mutating func trace(_ event: TraceEvent) {
+        traced.append(.core(event))
     }
 
     /// Refused input and dropped touches, as log lines; nothing reaches a client.

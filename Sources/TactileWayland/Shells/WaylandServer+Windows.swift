@@ -12,7 +12,7 @@ extension WaylandServer {
     /// A toplevel mapped for the first time: it is what the user looks at now.
     func windowMapped(_ node: NodeID) {
         dismissPopupGrabs()
-        if windows.policy.focusesNewWindows { focusKeyboard(on: node) }
+        if windows.policy.focusesNewWindows { focusKeyboard(on: node, because: "window-mapped") }
     }
 
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it. Run
@@ -31,7 +31,7 @@ extension WaylandServer {
         guard let node = popup.xdg.surface?.node else { return }
         windows.popupGrabs.append(popup)
         updateScene { $0.update(node) { $0.isToplevel = true } }
-        focusKeyboard(on: node)
+        focusKeyboard(on: node, because: "popup-grab")
     }
 
     func endGrab(of popup: XdgPopup) {
@@ -66,7 +66,7 @@ extension WaylandServer {
         }
         let next = windowNodes[index]
         updateScene { _ = $0.restack(next, to: .top) }
-        focusKeyboard(on: next)
+        focusKeyboard(on: next, because: "focus-next")
     }
 
     /// Asks the window holding keyboard focus to close (xdg_toplevel.close).

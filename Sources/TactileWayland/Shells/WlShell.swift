@@ -22,6 +22,10 @@ extension WaylandServer {
 final class ShellSurface: ResourceObject, SurfaceRole {
     weak var surface: Surface?
     private var isPlaced = false
+    /// set_title and set_class (the app id of wl_shell), for traces and the inspector.
+    private(set) var title: String?
+    private(set) var appID: String?
+    let roleName = "wl_shell_surface"
 
     init(surface: Surface) { self.surface = surface }
 
@@ -77,7 +81,7 @@ final class ShellSurface: ResourceObject, SurfaceRole {
         set_fullscreen: { _, r, _, _, _ in ShellSurface.from(r)?.placeToplevel(WindowState(isFullscreen: true)) },
         set_popup: { _, r, _, _, parent, x, y, _ in ShellSurface.from(r)?.place(relativeTo: parent, x: x, y: y) },
         set_maximized: { _, r, _ in ShellSurface.from(r)?.placeToplevel(WindowState(isMaximized: true)) },
-        set_title: { _, _, _ in },
-        set_class: { _, _, _ in }
+        set_title: { _, r, title in ShellSurface.from(r)?.title = printableLabel(title) },
+        set_class: { _, r, appID in ShellSurface.from(r)?.appID = printableLabel(appID) }
     ))
 }

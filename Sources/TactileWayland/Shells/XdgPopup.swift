@@ -109,6 +109,7 @@ final class XdgPopup: ResourceObject, XdgRole {
     let rect: Rect
     var isAlive: Bool { resource != nil }
     var isMapped: Bool { resource != nil }
+    let roleName = "popup"
     private var wantsGrab = false
     /// The grab was asked for with a serial of no recent input of this client.
     private var grabRefused = false
@@ -168,7 +169,7 @@ final class XdgPopup: ResourceObject, XdgRole {
         let hadFocus = surface.node != nil && server.router.keyboardFocus == surface.node
         server.endGrab(of: self)
         surface.removeNode()
-        if hadFocus, let parentNode = parent?.surface?.node { server.focusKeyboard(on: parentNode) }
+        if hadFocus, let parentNode = parent?.surface?.node { server.focusKeyboard(on: parentNode, because: "popup-closed") }
     }
 
     /// The window it was placed on went (the client destroyed the toplevel first): the popup

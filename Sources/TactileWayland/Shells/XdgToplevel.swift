@@ -18,6 +18,10 @@ final class XdgToplevel: ResourceObject, XdgRole {
     private var isResizing = false
     /// Its zxdg_toplevel_decoration_v1, while the client keeps one.
     weak var decoration: ToplevelDecoration?
+    /// As the client set them, for traces and the inspector (`printableLabel`).
+    private(set) var title: String?
+    private(set) var appID: String?
+    let roleName = "toplevel"
 
     init(xdg: XdgSurface) { self.xdg = xdg }
 
@@ -173,8 +177,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
     static let requests = RequestTable(xdg_toplevel_interface(
         destroy: destroyResource,
         set_parent: { _, _, _ in },
-        set_title: { _, _, _ in },
-        set_app_id: { _, _, _ in },
+        set_title: { _, resource, title in XdgToplevel.from(resource)?.title = printableLabel(title) },
+        set_app_id: { _, resource, appID in XdgToplevel.from(resource)?.appID = printableLabel(appID) },
         show_window_menu: { _, _, _, _, _, _ in },
         move: { _, resource, _, serial in XdgToplevel.from(resource)?.move(serial: serial) },
         resize: { _, resource, _, serial, edges in XdgToplevel.from(resource)?.resize(edges, serial: serial) },

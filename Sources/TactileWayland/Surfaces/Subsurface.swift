@@ -39,6 +39,7 @@ final class Subsurface: ResourceObject, SurfaceRole {
 
     weak var surface: Surface?
     weak var parent: Surface?
+    let roleName = "subsurface"
     var isSynchronized = true
     private(set) var position = Position.zero
     private var pendingPosition: Position?

@@ -389,6 +389,8 @@ extension Position {
 /// A role gives a surface its meaning (xdg_toplevel, wl_subsurface, ...), and one surface has
 /// at most one role in its life.
 protocol SurfaceRole: AnyObject {
+    /// What traces and the inspector call the role.
+    var roleName: String { get }
     /// Whether the role lets the surface be shown once it has a buffer.
     var isMapped: Bool { get }
     /// After the surface applied its pending state and its scene node shows it.

@@ -1,0 +1,89 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// tactile_inspector_report_v1: one answer, as trace-format lines.
+final class InspectorReport: ResourceObject {
+    /// Lines longer than this are cut: libwayland refuses a message over 4 KiB, and a line
+    /// is built from client-chosen labels that are already bounded (`printableLabel`).
+    private static let maximumLine = 2000
+
+    static func make(_ client: OpaquePointer?, _ id: UInt32) -> InspectorReport? {
+        guard let client else { return nil }
+        let report = InspectorReport()
+        guard report.bind(client: client, interface: tactile_tactile_inspector_report_v1_interface(), version: 1, id: id,
+                          implementation: requests) else { return nil }
+        return report
+    }
+
+    func send(_ line: String) {
+        guard let resource else { return }
+        tactile_inspector_report_v1_send_line(resource, String(line.utf8.prefix(Self.maximumLine)) ?? "")
+    }
+
+    func finish() {
+        guard let resource else { return }
+        tactile_inspector_report_v1_send_done(resource)
+    }
+
+    static let requests = RequestTable(tactile_inspector_report_v1_interface(destroy: destroyResource))
+}
+
+/// tactile_inspector_v1 (`--inspect`, `--test-input`): the scene, the hit test explained at a
+/// point, and the trace as it happens, for `tactile inspect`.
+extension WaylandServer {
+    static let inspectorRequests = RequestTable(tactile_inspector_v1_interface(
+        destroy: destroyResource,
+        describe_scene: { client, resource, id in
+            guard let server = WaylandServer.from(resource), let report = InspectorReport.make(client, id) else { return }
+            for line in server.sceneDescription() { report.send(line) }
+            report.finish()
+        },
+        explain_point: { client, resource, id, x, y in
+            guard let server = WaylandServer.from(resource), let report = InspectorReport.make(client, id) else { return }
+            let point = Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+            let (explanation, owner) = server.router.explainTouch(at: point)
+            let naming = ServerNaming(server: server)
+            for line in TraceFormatter.lines(explaining: explanation, at: point, subject: "point", naming: naming) { report.send(line) }
+            report.send(TraceFormatter.line(owner, subject: "point", naming: naming))
+            report.finish()
+        },
+        watch: { client, resource, id in
+            guard let server = WaylandServer.from(resource), let report = InspectorReport.make(client, id) else { return }
+            server.tracer.watch(report)
+        }
+    ))
+
+    /// The outputs, then the scene from the top of the stack down, a node per line and
+    /// indented by depth: its place, size, input region and state.
+    func sceneDescription() -> [String] {
+        let naming = ServerNaming(server: self)
+        var lines = outputLayout.map { output in
+            "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scale)"
+        }
+        let scene = router.scene
+        func visit(_ id: NodeID, depth: Int, stacking: String) {
+            guard let node = scene.node(id), let frame = scene.absoluteFrame(of: id) else { return }
+            var parts = [String(repeating: "  ", count: depth) + "node \(naming.name(id))", "at=\(frame.x),\(frame.y)", "size=\(frame.width)x\(frame.height)",
+                         "input=\(describe(node.inputRegion))"]
+            if !stacking.isEmpty { parts.append(stacking) }
+            if !node.isMapped { parts.append("unmapped") }
+            if node.isHidden { parts.append("hidden") }
+            if !node.acceptsInput { parts.append("input-disabled") }
+            lines.append(parts.joined(separator: " "))
+            let (below, above) = scene.children(of: id)
+            for child in above.reversed() { visit(child, depth: depth + 1, stacking: "above-parent") }
+            for child in below.reversed() { visit(child, depth: depth + 1, stacking: "below-parent") }
+        }
+        visit(scene.root, depth: 0, stacking: "")
+        return lines
+    }
+
+    private func describe(_ region: Region) -> String {
+        if region == .infinite { return "all" }
+        if region.isEmpty { return "none" }
+        let rects = region.rects
+        let shown = rects.prefix(8).map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }.joined(separator: ";")
+        return rects.count > 8 ? "\(shown);+\(rects.count - 8)-more" : shown
+    }
+}

@@ -1,0 +1,66 @@
+import CWaylandClient
+import Foundation
+import TactileWayland
+@testable import TactileTestSupport
+import Testing
+import WaylandProtocols
+
+/// `tactile inspect` against a running server, as a tester points it at a surface: the
+/// scene it lists and the hit test it explains are the ones the server routes by.
+@Suite(.serialized) struct InspectCommandTests {
+    static let tactile = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tactile").path
+
+    static func inspect(_ socket: String, _ arguments: [String]) throws -> [String] {
+        try #require(FileManager.default.isExecutableFile(atPath: tactile), "\(tactile) was not built")
+        let result = try runProcess(tactile, ["inspect", "--socket", socket] + arguments, environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory])
+        #expect(result.status == 0, "\(result.output)")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    /// A window at (100, 100) with a subsurface at (50, 50) in it whose input region is its
+    /// left half. Inspect names the owner at a point in each half, and a touch at those
+    /// points goes where it said.
+    @Test func inspectAtAnswersAsTheServerRoutes() throws {
+        var configuration = ServerConfiguration()
+        configuration.offersInspector = true
+        let server = try TestServer(configuration)
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 400, height: 300, at: (100, 100))
+        xdg_toplevel_set_app_id(window.toplevel, "org.example.inspected")
+        let (sub, role) = try client.subsurface(of: window.surface, width: 100, height: 100)
+        wl_subsurface_set_position(role, 50, 50)
+        let region = wl_compositor_create_region(client.compositor)
+        wl_region_add(region, 0, 0, 50, 100)
+        wl_surface_set_input_region(sub, region)
+        wl_region_destroy(region)
+        wl_surface_commit(sub)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+
+        let scene = try Self.inspect(server.socket, [])
+        #expect(scene.first == "output HEADLESS-1 at=0,0 size=1280x800 scale=1")
+        let subLine = scene.first { $0.contains("surface=wl_surface@\(client.id(sub)) role=subsurface") }
+        #expect(subLine?.hasPrefix("    node ") == true, "two levels under the background: \(scene)")
+        #expect(subLine?.contains("app_id=org.example.inspected") == true)
+        #expect(subLine?.hasSuffix("at=150,150 size=100x100 input=0,0,50x100 above-parent") == true, "\(subLine ?? "")")
+
+        for (x, y, owner, local) in [(175.0, 175.0, sub, "25,25"), (225, 175, window.surface, "125,75")] {
+            let answer = try Self.inspect(server.socket, ["--at", "\(Int(x)),\(Int(y))"])
+            let ownerLine = answer.first { $0.hasPrefix("point owner ") }
+            #expect(ownerLine?.hasPrefix("point owner surface=wl_surface@\(client.id(owner)) ") == true, "\(answer)")
+            #expect(ownerLine?.hasSuffix("local=\(local)") == true, "\(answer)")
+            #expect(try client.surfaceHit(at: x, y) == client.id(owner), "the server routes a touch there as inspect said")
+        }
+        // Right of the input region's extent the subsurface is pruned without a look inside.
+        let outside = try Self.inspect(server.socket, ["--at", "225,175"])
+        #expect(outside.contains { $0.hasPrefix("point hit-test surface=wl_surface@\(client.id(sub)) ") && $0.hasSuffix("local=75,25 verdict=pruned") }, "\(outside)")
+        #expect(outside.contains { $0.hasPrefix("point hit-test surface=wl_surface@\(client.id(window.surface)) ") && $0.hasSuffix("local=125,75 verdict=hit") }, "\(outside)")
+    }
+
+    @Test func withoutInspectTheServerOffersNoInspector() throws {
+        let server = try TestServer(ServerConfiguration())
+        let result = try runProcess(Self.tactile, ["inspect", "--socket", server.socket], environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory])
+        #expect(result.status != 0)
+        #expect(result.output.contains("has no tactile_inspector_v1 (start it with `tactile serve --inspect`)"))
+    }
+}
