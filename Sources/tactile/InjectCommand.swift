@@ -98,30 +98,15 @@ enum InjectScript {
 
 /// A client connection holding tactile_test_input_v1.
 final class InjectConnection {
-    private let display: OpaquePointer
-    fileprivate var testInput: OpaquePointer?
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    private let connection: GlobalConnection
 
     init(socket: String?) throws {
-        guard let display = wl_display_connect(socket) else {
-            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
-        }
-        self.display = display
-        let registry = wl_display_get_registry(display)
-        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
-        wl_display_roundtrip(display)
-        guard testInput != nil else {
-            throw Failure(description: "the compositor has no tactile_test_input_v1 (start it with `tactile serve --test-input`)")
-        }
+        connection = try GlobalConnection(socket: socket, interface: tactile_tactile_test_input_v1_interface(),
+                                          missing: "start it with `tactile serve --test-input`")
     }
 
-    deinit { wl_display_disconnect(display) }
-
     func perform(_ step: InjectStep) throws {
-        let input = testInput
+        let (input, display) = (connection.global, connection.display)
         switch step {
         case .touchDown(let id, let x, let y): tactile_test_input_v1_touch_down(input, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
         case .touchMotion(let id, let x, let y): tactile_test_input_v1_touch_motion(input, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
@@ -135,24 +120,11 @@ final class InjectConnection {
             tactile_test_input_v1_pointer_axis(input, wl_fixed_from_double(dx), wl_fixed_from_double(dy), steps(dx), steps(dy))
         case .key(let code, let pressed): tactile_test_input_v1_key(input, code, pressed ? 1 : 0)
         case .sleep(let ms):
-            guard wl_display_roundtrip(display) >= 0 else { throw Failure(description: "connection lost") }
+            guard wl_display_roundtrip(display) >= 0 else { throw GlobalConnection.Failure(description: "connection lost") }
             usleep(ms * 1000)
         }
         guard wl_display_roundtrip(display) >= 0 else {
-            throw Failure(description: "the compositor refused \(step) (error \(wl_display_get_error(display)))")
+            throw GlobalConnection.Failure(description: "the compositor refused \(step) (error \(wl_display_get_error(display)))")
         }
     }
 }
-
-nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
-    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_registry_listener(
-        global: { data, registry, name, interface, _ in
-            guard String(cString: interface!) == "tactile_test_input_v1" else { return }
-            let connection = Unmanaged<InjectConnection>.fromOpaque(data!).takeUnretainedValue()
-            connection.testInput = OpaquePointer(wl_registry_bind(registry, name, tactile_tactile_test_input_v1_interface(), 1))
-        },
-        global_remove: { _, _, _ in }
-    ))
-    return listener
-}()

@@ -51,50 +51,26 @@ struct InspectCommand: ParsableCommand {
 /// A connection to the compositor's tactile_inspector_v1; each question's lines go to
 /// standard output as they arrive.
 final class InspectorConnection {
-    private let display: OpaquePointer
-    fileprivate var inspector: OpaquePointer?
+    private let connection: GlobalConnection
     fileprivate var done = false
 
     init(socket: String?) throws {
-        guard let display = wl_display_connect(socket) else {
-            throw InjectConnection.Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
-        }
-        self.display = display
-        let registry = wl_display_get_registry(display)
-        wl_registry_add_listener(registry, inspectorRegistryListener, Unmanaged.passUnretained(self).toOpaque())
-        wl_display_roundtrip(display)
-        guard inspector != nil else {
-            throw InjectConnection.Failure(description: "the compositor has no tactile_inspector_v1 (start it with `tactile serve --inspect`)")
-        }
+        connection = try GlobalConnection(socket: socket, interface: tactile_tactile_inspector_v1_interface(),
+                                          missing: "start it with `tactile serve --inspect`")
     }
-
-    deinit { wl_display_disconnect(display) }
 
     /// Sends a question (`make` creates the report) and prints its lines until it is done;
     /// a watch is never done, and ends with the connection.
     func ask(_ make: (OpaquePointer?) -> OpaquePointer?) throws {
-        guard let report = make(inspector) else { throw InjectConnection.Failure(description: "out of memory") }
+        guard let report = make(connection.global) else { throw GlobalConnection.Failure(description: "out of memory") }
         tactile_inspector_report_v1_add_listener(report, inspectorReportListener, Unmanaged.passUnretained(self).toOpaque())
         while !done {
-            guard wl_display_dispatch(display) >= 0 else {
-                throw InjectConnection.Failure(description: "the compositor went away (error \(wl_display_get_error(display)))")
+            guard wl_display_dispatch(connection.display) >= 0 else {
+                throw GlobalConnection.Failure(description: "the compositor went away (error \(wl_display_get_error(connection.display)))")
             }
         }
     }
 }
-
-nonisolated(unsafe) private let inspectorRegistryListener: UnsafeMutablePointer<wl_registry_listener> = {
-    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_registry_listener(
-        global: { data, registry, name, interface, _ in
-            guard String(cString: interface!) == "tactile_inspector_v1" else { return }
-            let connection = Unmanaged<InspectorConnection>.fromOpaque(data!).takeUnretainedValue()
-            connection.inspector = OpaquePointer(wl_registry_bind(registry, name, tactile_tactile_inspector_v1_interface(), 1))
-        },
-        global_remove: { _, _, _ in }
-    ))
-    return listener
-}()
 
 nonisolated(unsafe) private let inspectorReportListener: UnsafeMutablePointer<tactile_inspector_report_v1_listener> = {
     let listener = UnsafeMutablePointer<tactile_inspector_report_v1_listener>.allocate(capacity: 1)

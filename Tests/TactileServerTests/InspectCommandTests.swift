@@ -57,6 +57,58 @@ import WaylandProtocols
         #expect(outside.contains { $0.hasPrefix("point hit-test surface=wl_surface@\(client.id(window.surface)) ") && $0.hasSuffix("local=125,75 verdict=hit") }, "\(outside)")
     }
 
+    /// `inspect --watch` prints each decision as the server makes it, and keeps going.
+    @Test func inspectWatchStreamsTheTraceLive() throws {
+        var configuration = ServerConfiguration()
+        configuration.offersInspector = true
+        let server = try TestServer(configuration)
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 400, height: 300, at: (0, 0))
+        try client.roundtrip()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.tactile)
+        process.arguments = ["inspect", "--socket", server.socket, "--watch"]
+        process.environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            // SIGKILL: the test runner's threads block SIGTERM, and a child spawned by
+            // Foundation keeps that mask.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        var text = ""
+        // The watch is registered once inspect has bound it; touches until a line arrives.
+        for attempt in 0..<50 {
+            try client.inject { input in
+                tactile_test_input_v1_touch_down(input, Int32(attempt), f(10), f(10))
+                tactile_test_input_v1_touch_frame(input)
+                tactile_test_input_v1_touch_up(input, Int32(attempt))
+                tactile_test_input_v1_touch_frame(input)
+            }
+            usleep(100_000)
+            text += Self.available(output)
+            if text.contains(" owner ") { break }
+        }
+        #expect(text.contains("owner surface=wl_surface@\(client.id(window.surface)) role=toplevel"), "\(text)")
+        #expect(process.isRunning, "a watch goes on")
+    }
+
+    /// What the pipe holds now, without waiting for more.
+    static func available(_ pipe: Pipe) -> String {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var text = ""
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while poll(&poller, 1, 0) > 0, (poller.revents & Int16(POLLIN)) != 0 {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        return text
+    }
+
     @Test func withoutInspectTheServerOffersNoInspector() throws {
         let server = try TestServer(ServerConfiguration())
         let result = try runProcess(Self.tactile, ["inspect", "--socket", server.socket], environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory])

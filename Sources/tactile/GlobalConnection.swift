@@ -1,0 +1,44 @@
+import CWaylandClient
+import Foundation
+
+/// A connection to a running Tactile holding one of its own globals (tactile_test_input_v1
+/// for `inject`, tactile_inspector_v1 for `inspect`), which exist only when the server was
+/// started for them; `missing` says how.
+final class GlobalConnection {
+    let display: OpaquePointer
+    fileprivate let interface: UnsafePointer<wl_interface>
+    fileprivate(set) var global: OpaquePointer?
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(socket: String?, interface: UnsafePointer<wl_interface>, missing: String) throws {
+        guard let display = wl_display_connect(socket) else {
+            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
+        }
+        self.display = display
+        self.interface = interface
+        let registry = wl_display_get_registry(display)
+        wl_registry_add_listener(registry, globalListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_display_roundtrip(display)
+        guard global != nil else {
+            throw Failure(description: "the compositor has no \(String(cString: interface.pointee.name!)) (\(missing))")
+        }
+    }
+
+    deinit { wl_display_disconnect(display) }
+}
+
+nonisolated(unsafe) private let globalListener: UnsafeMutablePointer<wl_registry_listener> = {
+    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_registry_listener(
+        global: { data, registry, name, interface, _ in
+            let connection = Unmanaged<GlobalConnection>.fromOpaque(data!).takeUnretainedValue()
+            guard connection.global == nil, let interface, strcmp(interface, connection.interface.pointee.name) == 0 else { return }
+            connection.global = OpaquePointer(wl_registry_bind(registry, name, connection.interface, 1))
+        },
+        global_remove: { _, _, _ in }
+    ))
+    return listener
+}()
