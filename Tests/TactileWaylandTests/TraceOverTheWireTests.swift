@@ -92,16 +92,7 @@ import WaylandProtocols
         Self.setAppID(window, "org.example.victim")
         try client.roundtrip()
         _ = trace.take()
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_motion(input, 1, f(40), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_motion(input, 1, f(120), f(100))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
+        try client.inject(swipeFromTheLeftEdge)
         let lines = trace.take()
         let offered = lines.firstIndex(of: "touch 1 offered gesture=edge")
         let began = lines.firstIndex(of: "gesture edge began")
@@ -164,5 +155,31 @@ import WaylandProtocols
         let after = try Screenshot(socket: server.socket)
         #expect(after.colour(at: 650, 700) == 0x909090, "a touch nobody owns")
         #expect(after.colour(at: 901, 303) == 0x306030 && after.colour(at: 400, 250) == 0x303060, "the previous marks are gone")
+    }
+
+    /// `--show-input-regions`: the pointer over a window whose input region is its left half
+    /// outlines that half in yellow; the right half's edge shows no outline.
+    @Test func showInputRegionsOutlinesTheRegionUnderThePointer() throws {
+        var configuration = ServerConfiguration()
+        configuration.showInputRegions = true
+        let server = try TestServer(configuration)
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 400, height: 300, at: (100, 100))
+        try client.commitBuffer(window.surface, width: 400, height: 300, colour: 0xff30_3060)
+        let region = wl_compositor_create_region(client.compositor)
+        wl_region_add(region, 0, 0, 200, 300)
+        wl_surface_set_input_region(window.surface, region)
+        wl_region_destroy(region)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        #expect(try Screenshot(socket: server.socket).colour(at: 100, 200) == 0x303060, "no outline before the pointer comes")
+        try client.inject { input in tactile_test_input_v1_pointer_motion(input, f(150), f(200)) }
+        try client.roundtrip()
+        let shot = try Screenshot(socket: server.socket)
+        let yellow: UInt32 = 0xffff00
+        #expect(shot.colour(at: 100, 200) == yellow, "the region's left side")
+        #expect(shot.colour(at: 299, 200) == yellow, "its right side, the window's middle")
+        #expect(shot.colour(at: 250, 101) == yellow, "its top side")
+        #expect(shot.colour(at: 250, 150) == 0x303060 && shot.colour(at: 499, 200) == 0x303060, "inside the region, and the window outside it: no outline")
     }
 }
