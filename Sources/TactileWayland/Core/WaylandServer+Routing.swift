@@ -68,7 +68,7 @@ extension WaylandServer {
 
     /// The input region of `node` in global coordinates, clipped to the surface.
     private func inputRegionOutline(of node: NodeID?) -> [Rect] {
-        guard let node, let scene = Optional(router.scene), let surface = scene.node(node), let frame = scene.absoluteFrame(of: node) else { return [] }
+        guard let node, let surface = router.scene.node(node), let frame = router.scene.absoluteFrame(of: node) else { return [] }
         return surface.inputRegion.intersection(Rect(size: frame.size)).rects.map { $0.offset(by: Position(x: frame.x, y: frame.y)) }
     }
 

@@ -39,7 +39,8 @@ struct ServerNaming: TraceNaming {
 
     /// The app_id and title of the window `node` belongs to (itself, or the toplevel above it).
     func windowLabels(of node: NodeID) -> (appID: String?, title: String?)? {
-        guard let window = server.router.scene.toplevel(containing: node) ?? Optional(node), let surface = server.surface(at: window) else { return nil }
+        let window = server.router.scene.toplevel(containing: node) ?? node
+        guard let surface = server.surface(at: window) else { return nil }
         if let toplevel = surface.xdgSurface?.toplevel { return (toplevel.appID, toplevel.title) }
         if let shell = surface.role as? ShellSurface { return (shell.appID, shell.title) }
         return nil
