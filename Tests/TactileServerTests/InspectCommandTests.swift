@@ -17,15 +17,22 @@ import WaylandProtocols
         return result.output.split(separator: "\n").map(String.init)
     }
 
-    /// A window at (100, 100) with a subsurface at (50, 50) in it whose input region is its
-    /// left half. Inspect names the owner at a point in each half, and a touch at those
-    /// points goes where it said.
-    @Test func inspectAtAnswersAsTheServerRoutes() throws {
+    /// A server offering the inspector, with one client's 400×300 window at `origin`.
+    static func inspectableServer(windowAt origin: (Int32, Int32)) throws -> (TestServer, TestClient, Window) {
         var configuration = ServerConfiguration()
         configuration.offersInspector = true
         let server = try TestServer(configuration)
         let client = try TestClient(socket: server.socket)
-        let window = try client.toplevel(width: 400, height: 300, at: (100, 100))
+        let window = try client.toplevel(width: 400, height: 300, at: origin)
+        try client.roundtrip()
+        return (server, client, window)
+    }
+
+    /// A window at (100, 100) with a subsurface at (50, 50) in it whose input region is its
+    /// left half. Inspect names the owner at a point in each half, and a touch at those
+    /// points goes where it said.
+    @Test func inspectAtAnswersAsTheServerRoutes() throws {
+        let (server, client, window) = try Self.inspectableServer(windowAt: (100, 100))
         xdg_toplevel_set_app_id(window.toplevel, "org.example.inspected")
         let (sub, role) = try client.subsurface(of: window.surface, width: 100, height: 100)
         wl_subsurface_set_position(role, 50, 50)
@@ -59,12 +66,7 @@ import WaylandProtocols
 
     /// `inspect --watch` prints each decision as the server makes it, and keeps going.
     @Test func inspectWatchStreamsTheTraceLive() throws {
-        var configuration = ServerConfiguration()
-        configuration.offersInspector = true
-        let server = try TestServer(configuration)
-        let client = try TestClient(socket: server.socket)
-        let window = try client.toplevel(width: 400, height: 300, at: (0, 0))
-        try client.roundtrip()
+        let (server, client, window) = try Self.inspectableServer(windowAt: (0, 0))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.tactile)
         process.arguments = ["inspect", "--socket", server.socket, "--watch"]
