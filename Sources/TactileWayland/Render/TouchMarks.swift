@@ -47,18 +47,21 @@ final class TouchMarks {
         case .touchDown(let id, let global, _):
             guard global.isFinite else { return }
             if marks.allSatisfy({ !$0.isDown }) {
-                for mark in marks { damage(mark) }
+                for mark in marks { damageAll(mark) }
                 marks.removeAll()
             }
+            for mark in marks where mark.id == id && !mark.isDown { damageAll(mark) }
             marks.removeAll { $0.id == id && !$0.isDown }
             marks.append(Mark(id: id, at: global))
-            damage(marks[marks.count - 1])
+            damage(at: global)
         case .touchMotion(let id, let global, _):
             guard global.isFinite, let k = live(id), let last = marks[k].trail.last,
                   abs(global.x - last.x) + abs(global.y - last.y) >= Self.minimumStep else { return }
             marks[k].trail.append(global)
-            if marks[k].trail.count > Self.maximumTrail { marks[k].trail.removeFirst() }
-            damage(marks[k])
+            if marks[k].trail.count > Self.maximumTrail { damage(at: marks[k].trail.removeFirst()) }
+            // The head moves on: where it was becomes a trail dot.
+            damage(at: last)
+            damage(at: global)
         case .touchUp(let id, _):
             lift(id)
         case .touchCancel(let id, _):
@@ -132,20 +135,27 @@ final class TouchMarks {
     private func live(_ id: Int32) -> Int? { marks.lastIndex { $0.id == id && $0.isDown } }
 
     private func lift(_ id: Int32) {
-        guard let k = live(id) else { return }
+        guard let k = live(id), let head = marks[k].trail.last else { return }
         marks[k].isDown = false
-        damage(marks[k])
+        damage(at: head)
     }
 
     private func cross(_ k: Int, cancelled: Bool) {
         guard let point = marks[k].trail.last else { return }
         marks[k].cross = (point, cancelled)
-        damage(marks[k])
+        damage(at: point)
     }
 
-    private func damage(_ mark: Mark) {
-        let r = MarkImages.radius + 1
-        damage += mark.trail.map { Rect(x: Int($0.x.rounded(.down)) - r, y: Int($0.y.rounded(.down)) - r, width: 2 * r + 1, height: 2 * r + 1) }
+    /// A mark that goes: its whole trail and its cross.
+    private func damageAll(_ mark: Mark) {
+        for point in mark.trail { damage(at: point) }
+        if let cross = mark.cross { damage(at: cross.at) }
+    }
+
+    /// The largest picture (disc, ring, cross) centred at `point`, with a pixel to spare.
+    private func damage(at point: Point) {
+        let r = MarkImages.radius + 1, pixel = point.overlayPixel
+        damage.append(Rect(x: pixel.x - r, y: pixel.y - r, width: 2 * r + 1, height: 2 * r + 1))
     }
 
     /// A rectangle's four sides, 2 pixels wide, inside it.
