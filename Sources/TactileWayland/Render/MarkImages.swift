@@ -86,18 +86,26 @@ extension Output {
     /// An overlay picture with its centre at a global point.
     func overlayItem(_ image: Image?, centredAt global: Point) -> DrawItem? {
         guard let image else { return nil }
-        let origin = Position(x: Int(global.x.rounded(.down)) - image.size.width / 2, y: Int(global.y.rounded(.down)) - image.size.height / 2)
-        return overlayItem(image, at: origin)
+        let pixel = global.overlayPixel
+        return overlayItem(image, at: Position(x: pixel.x - image.size.width / 2, y: pixel.y - image.size.height / 2))
     }
 
     /// An overlay picture with its top left at a global position, drawn at its own pixel
     /// size whatever the output's scale.
     func overlayItem(_ image: Image?, at global: Position) -> DrawItem? {
         guard let image else { return nil }
-        let scale = Int(max(1, placed.description.scale))
-        let origin = Position(x: (global.x - placed.rect.x).multipliedSaturating(by: scale), y: (global.y - placed.rect.y).multipliedSaturating(by: scale))
+        let origin = canvasPosition(of: global)
         let bounds = Rect(origin: origin, size: image.size).intersection(Rect(size: placed.description.pixelSize))
         guard !bounds.isEmpty else { return nil }
         return DrawItem(image: image, bounds: bounds, sampling: .translated(origin))
+    }
+}
+
+extension Point {
+    /// The pixel a mark is centred on. A finite point can still be too far for `Int`; far
+    /// off every output, it is held a billion pixels out, which draws nothing.
+    var overlayPixel: Position {
+        let clamp = { (value: Double) in Int(min(max(value, -1e9), 1e9).rounded(.down)) }
+        return Position(x: clamp(x), y: clamp(y))
     }
 }

@@ -5,11 +5,15 @@ import TactileRender
 extension Output {
     private var scale: Int { Int(max(1, placed.description.scale)) }
 
+    /// A global position in canvas pixels (unclipped: it may lie off the canvas).
+    func canvasPosition(of global: Position) -> Position {
+        Position(x: (global.x - placed.rect.x).multipliedSaturating(by: scale), y: (global.y - placed.rect.y).multipliedSaturating(by: scale))
+    }
+
     /// A global rectangle in canvas pixels, clipped to the canvas; nil when off this output.
     func canvasRect(of global: Rect) -> Rect? {
-        let origin = placed.rect
-        let scaled = Rect(x: (global.x - origin.x).multipliedSaturating(by: scale), y: (global.y - origin.y).multipliedSaturating(by: scale),
-                          width: global.width.multipliedSaturating(by: scale), height: global.height.multipliedSaturating(by: scale))
+        let scaled = Rect(origin: canvasPosition(of: global.origin),
+                          size: Size(width: global.width.multipliedSaturating(by: scale), height: global.height.multipliedSaturating(by: scale)))
         let clipped = scaled.intersection(Rect(size: placed.description.pixelSize))
         return clipped.isEmpty ? nil : clipped
     }
@@ -18,7 +22,7 @@ extension Output {
     /// when it is not on it or its mapping cannot be represented (absurd scales).
     func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region) -> DrawItem? {
         guard let bounds = canvasRect(of: frame) else { return nil }
-        let origin = Position(x: (frame.x - placed.rect.x) * scale, y: (frame.y - placed.rect.y) * scale)
+        let origin = canvasPosition(of: frame.origin)
         let sampling: DrawItem.Sampling
         if content.isPlain, scale == 1 {
             sampling = .translated(origin)
