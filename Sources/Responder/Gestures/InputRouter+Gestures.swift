@@ -95,7 +95,7 @@ extension InputRouter {
                 gestures[k].touches.append(id)
                 gestures[k].taken.append(id)
                 taken.append(gestures[k].id)
-                if sink.isTracing { sink.trace(.gestureOffered(touch: id, [gestures[k].id])) }
+                if sink.isTracing { sink.trace(.gestureOffered(touch: id, gestures[k].id)) }
                 feed(k, .down(id: id, global: global, time: time), time: time, &sink)
             }
         }

@@ -10,8 +10,8 @@ public enum TraceEvent {
     /// Who gets the touch for its lifetime; the owner may be an ancestor of the surface hit
     /// (the responder chain) when the surface's client has no wl_touch.
     case touchOwner(touch: Int32, TouchOwner)
-    /// Recognizers on the touch's path that took it.
-    case gestureOffered(touch: Int32, [GestureID])
+    /// A recognizer on the touch's path took it (one event per recognizer).
+    case gestureOffered(touch: Int32, GestureID)
     /// A system edge recognizer left the touch to the surface, which asked for the edge.
     case gestureDeferred(touch: Int32, GestureID)
     /// Events kept from the owner while an undecided recognizer delays them (first held event).

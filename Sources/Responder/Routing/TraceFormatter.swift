@@ -18,8 +18,8 @@ public enum TraceFormatter {
             return lines(explaining: explanation, at: global, subject: "touch \(touch)", naming: naming)
         case .touchOwner(let touch, let owner):
             return [line(owner, subject: "touch \(touch)", naming: naming)]
-        case .gestureOffered(let touch, let gestures):
-            return gestures.map { "touch \(touch) offered gesture=\(naming.name($0))" }
+        case .gestureOffered(let touch, let gesture):
+            return ["touch \(touch) offered gesture=\(naming.name(gesture))"]
         case .gestureDeferred(let touch, let gesture):
             return ["touch \(touch) deferred gesture=\(naming.name(gesture)) reason=surface-holds-edge"]
         case .touchHeld(let touch, let client):
