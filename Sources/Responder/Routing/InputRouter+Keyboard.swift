@@ -2,6 +2,7 @@ struct KeyboardState {
     var focus: InputRouter.Focus?
     /// Keys held now, in press order: sent with every keyboard enter.
     var pressed: [UInt32] = []
+    var isPinned = false
 }
 
 extension InputRouter {
@@ -18,6 +19,14 @@ extension InputRouter {
     /// The surface that receives keys: the toplevel last touched or clicked, or the compositor's choice.
     public var keyboardFocus: NodeID? { keyboard.focus?.node }
 
+    /// While set, touches and clicks leave keyboard focus where it is: a surface that holds
+    /// it exclusively (a layer-shell panel asking for exclusive keyboard interactivity, a
+    /// lock screen) keeps it until the compositor moves it or unpins it.
+    public var keyboardFocusIsPinned: Bool {
+        get { keyboard.isPinned }
+        set { keyboard.isPinned = newValue }
+    }
+
     /// Moves keyboard focus (a compositor policy such as focus-next); nil unfocuses. A node
     /// that is not a client surface unfocuses too.
     public mutating func setKeyboardFocus(_ node: NodeID?, because cause: FocusCause = .policy("compositor"), sink: inout some DeliverySink) {
@@ -29,9 +38,10 @@ extension InputRouter {
         if let target { sink.deliver(.keyboardEnter(target.client, surface: target.node, pressedKeys: keyboard.pressed)) }
     }
 
-    /// Touching or clicking inside a toplevel focuses it; touching the background keeps focus.
+    /// Touching or clicking inside a toplevel focuses it, unless focus is pinned; touching the
+    /// background keeps focus.
     mutating func focusKeyboard(onToplevelOf node: NodeID, because cause: FocusCause, _ sink: inout some DeliverySink) {
-        guard let toplevel = scene.toplevel(containing: node) else { return }
+        guard !keyboard.isPinned, let toplevel = scene.toplevel(containing: node) else { return }
         setKeyboardFocus(toplevel, because: cause, sink: &sink)
     }
 
