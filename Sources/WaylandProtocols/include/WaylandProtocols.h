@@ -1,5 +1,5 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
-// wlr-screencopy and our protocols, server and client sides (the generated headers and code
+// wlr-screencopy, wlr-layer-shell and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -17,6 +17,8 @@
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-server-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
+#include "wlr-layer-shell-unstable-v1-server-protocol.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -45,6 +47,8 @@ TACTILE_PROTOCOL_INTERFACE(zxdg_decoration_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zxdg_toplevel_decoration_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_frame_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_layer_shell_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_layer_surface_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
