@@ -47,6 +47,7 @@ final class TestClient {
     var testInput: OpaquePointer?
     var screencopy: OpaquePointer?
     var decorationManager: OpaquePointer?
+    var layerShell: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
     var outputNames: [OpaquePointer: String] = [:]
@@ -219,6 +220,7 @@ final class TestClient {
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
         case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
         case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
+        case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 4)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         default: break
         }

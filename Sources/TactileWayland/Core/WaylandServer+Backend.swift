@@ -28,7 +28,8 @@ extension WaylandServer: BackendHost {
     }
 
     public func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool {
-        guard let surface = Surface.from(surface), let node = surface.node, router.scene.node(node)?.isToplevel == true else { return false }
+        guard let surface = Surface.from(surface), let node = surface.node,
+              router.scene.node(node)?.isToplevel == true || surface.role is LayerSurface else { return false }
         surface.placeWindow(at: position)
         return true
     }

@@ -50,4 +50,14 @@ public struct PlacedOutput: Sendable, Hashable {
     public let description: OutputDescription
     /// In global (layout) coordinates, logical pixels.
     public let rect: Rect
+    /// What layer surfaces' exclusive zones leave of `rect` for windows (a panel's strip, an
+    /// on-screen keyboard's height); `rect` when there are none.
+    public var usableArea: Rect
+
+    public init(id: OutputID, description: OutputDescription, rect: Rect, usableArea: Rect? = nil) {
+        self.id = id
+        self.description = description
+        self.rect = rect
+        self.usableArea = usableArea ?? rect
+    }
 }

@@ -16,7 +16,10 @@ final class Outputs {
     /// The zxdg_output_v1 objects describing these outputs, told when the layout changes.
     let xdg = XdgOutputs()
 
-    var layout: [PlacedOutput] { live.map(\.placed) }
+    /// What layer surfaces leave of each output for windows, where it is not all of it.
+    var usableAreas: [OutputID: Rect] = [:]
+
+    var layout: [PlacedOutput] { live.map(withUsableArea) }
 
     /// The layout's extent from the origin: the size of the scene's root.
     var extent: Size {
@@ -24,7 +27,13 @@ final class Outputs {
     }
 
     /// The first output: where new windows go and what a kiosk window fills.
-    var primary: PlacedOutput? { live.first?.placed }
+    var primary: PlacedOutput? { live.first.map(withUsableArea) }
+
+    private func withUsableArea(_ output: Output) -> PlacedOutput {
+        var placed = output.placed
+        placed.usableArea = usableAreas[output.id].map { $0.intersection(placed.rect) } ?? placed.rect
+        return placed
+    }
 
     func add(_ description: OutputDescription, presenter: any OutputPresenter, display: OpaquePointer) -> Output {
         let id = OutputID(raw: nextID)

@@ -54,11 +54,16 @@ extension WaylandServer {
     private func layoutChanged() {
         let extent = outputs.extent
         updateScene { [root = router.scene.root] in $0.update(root) { $0.size = extent } }
-        for (surface, _) in toplevelWindows() { surface.xdgSurface?.toplevel?.layoutChanged() }
+        if !arrangeLayers() { windowAreasChanged() }
         for surface in surfaces.all { surface.updateOutputs() }
         // Also repaints what waited for an output: frame callbacks committed before there was one.
         composition.damageEverything()
         outputs.xdg.layoutChanged()
+    }
+
+    /// What outputs leave for windows changed: those that fill their area hear its new size.
+    func windowAreasChanged() {
+        for (surface, _) in toplevelWindows() { surface.xdgSurface?.toplevel?.layoutChanged() }
     }
 
     /// Each toplevel surface, with its window's origin in global coordinates.

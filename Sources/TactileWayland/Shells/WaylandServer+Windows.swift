@@ -12,7 +12,8 @@ extension WaylandServer {
     /// A toplevel mapped for the first time: it is what the user looks at now.
     func windowMapped(_ node: NodeID) {
         dismissPopupGrabs()
-        if windows.policy.focusesNewWindows { focusKeyboard(on: node, because: "window-mapped") }
+        // A layer surface holding focus exclusively (a lock, a launcher) keeps it.
+        if windows.policy.focusesNewWindows, !router.keyboardFocusIsPinned { focusKeyboard(on: node, because: "window-mapped") }
     }
 
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it. Run
@@ -65,7 +66,8 @@ extension WaylandServer {
             return logger.info("focus-next: no window")
         }
         let next = windowNodes[index]
-        updateScene { _ = $0.restack(next, to: .top) }
+        updateScene { [position = windowStackPosition] in _ = $0.restack(next, to: position) }
+        guard !router.keyboardFocusIsPinned else { return }
         focusKeyboard(on: next, because: "focus-next")
     }
 

@@ -36,15 +36,17 @@ public struct WindowState: Sendable, Hashable {
     }
 }
 
-/// The policy's answer for one window: the size it is told (nil: its own choice), and
-/// whether it is told it is maximized.
+/// The policy's answer for one window: the size it is told (nil: its own choice), whether it
+/// is told it is maximized, and where it must sit (nil: where it is).
 public struct WindowConfiguration: Sendable, Hashable {
     public var size: Size?
     public var isMaximized: Bool
+    public var origin: Position?
 
-    public init(size: Size?, isMaximized: Bool) {
+    public init(size: Size?, isMaximized: Bool, origin: Position? = nil) {
         self.size = size
         self.isMaximized = isMaximized
+        self.origin = origin
     }
 }
 
@@ -53,7 +55,8 @@ public struct WindowConfiguration: Sendable, Hashable {
 /// kiosk mode the n-th toplevel sits at the origin of the n-th output (round the outputs
 /// again past the last one: a kiosk with two screens runs an app on each) and is told to
 /// take its output whole; maximized and fullscreen windows take their output too, and none
-/// of these moves. Focus-next raises the bottom-most window: repeated, it cycles through them all.
+/// of these moves. "Whole" is what layer surfaces' exclusive zones leave (a kiosk app sits
+/// above an on-screen keyboard), except for fullscreen, which covers the output. Focus-next raises the bottom-most window: repeated, it cycles through them all.
 public struct DefaultWindowPolicy: WindowPolicy {
     public let kiosk: Bool
     public let focusesNewWindows: Bool
@@ -68,8 +71,7 @@ public struct DefaultWindowPolicy: WindowPolicy {
         defer { placed += 1 }
         if kiosk {
             guard !layout.isEmpty else { return .zero }
-            let output = layout[placed % layout.count].rect
-            return Position(x: output.x, y: output.y)
+            return layout[placed % layout.count].usableArea.origin
         }
         let origin = layout.first.map { Position(x: $0.rect.x, y: $0.rect.y) } ?? .zero
         let step = 32 * (placed % 10)
@@ -78,8 +80,9 @@ public struct DefaultWindowPolicy: WindowPolicy {
 
     public func configure(_ state: WindowState, on output: PlacedOutput?) -> WindowConfiguration {
         let fills = kiosk || state.isMaximized || state.isFullscreen
-        let size = output.map { Size(width: $0.rect.width, height: $0.rect.height) }
-        return WindowConfiguration(size: fills ? size : nil, isMaximized: kiosk || state.isMaximized)
+        let area = state.isFullscreen ? output?.rect : output?.usableArea
+        // A kiosk app follows its area when a panel or keyboard takes an edge of it.
+        return WindowConfiguration(size: fills ? area?.size : nil, isMaximized: kiosk || state.isMaximized, origin: kiosk ? area?.origin : nil)
     }
 
     public func isMovable(_ state: WindowState) -> Bool {

@@ -57,9 +57,9 @@ final class ShellSurface: ResourceObject, SurfaceRole {
         let server = surface.server
         let output = server.outputs.primary
         let size = server.windows.policy.configure(state, on: output).size
-        let position = size != nil ? output.map { Position(x: $0.rect.x, y: $0.rect.y) } ?? .zero
-            : server.windows.policy.placeNewWindow(in: server.outputLayout)
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root)
+        let position = size != nil ? output?.usableArea.origin ?? .zero : server.windows.policy.placeNewWindow(in: server.outputLayout)
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root,
+                           at: server.windowStackPosition)
         if let size {
             wl_shell_surface_send_configure(resource, WL_SHELL_SURFACE_RESIZE_NONE.rawValue, Int32(clamping: size.width), Int32(clamping: size.height))
         }

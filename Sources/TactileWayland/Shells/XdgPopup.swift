@@ -104,8 +104,12 @@ final class XdgPositioner: ResourceObject {
 /// joins the server's grab stack (see `WaylandServer+Windows`).
 final class XdgPopup: ResourceObject, XdgRole {
     let xdg: XdgSurface
-    /// The xdg_surface the popup is placed on: a toplevel or another popup.
+    /// The xdg_surface the popup is placed on: a toplevel or another popup; nil for a popup
+    /// of a layer surface.
     weak var parent: XdgSurface?
+    /// The surface the popup is placed on, xdg or layer; nil until a layer surface takes a
+    /// popup created without a parent (zwlr_layer_surface_v1.get_popup).
+    private weak var parentSurface: Surface?
     let rect: Rect
     var isAlive: Bool { resource != nil }
     var isMapped: Bool { resource != nil }
@@ -115,15 +119,17 @@ final class XdgPopup: ResourceObject, XdgRole {
     private var grabRefused = false
     private var hasMapped = false
 
-    init(xdg: XdgSurface, parent: XdgSurface, rect: Rect) {
+    init(xdg: XdgSurface, parent: XdgSurface?, rect: Rect) {
         self.xdg = xdg
         self.parent = parent
+        parentSurface = parent?.surface
         self.rect = rect
     }
 
     static func create(_ xdg: XdgSurface, _ parent: XdgSurface?, _ rect: Rect, _ client: OpaquePointer, _ id: UInt32) -> XdgPopup? {
         guard let surface = xdg.surface else { return nil }
-        guard let parent, let parentNode = parent.surface?.node else {
+        // No parent: a layer surface's get_popup gives it one.
+        if let parent, parent.surface?.node == nil {
             xdg.postError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "popups need a parent xdg_surface with a role")
             return nil
         }
@@ -133,11 +139,26 @@ final class XdgPopup: ResourceObject, XdgRole {
         case .unstableV6: popup.bind(client: client, interface: tactile_zxdg_popup_v6_interface(), version: 1, id: id, implementation: requests)
         }
         guard bound else { return nil }
-        surface.createNode(.surface(of: surface.owner.id, position: Position(x: rect.x, y: rect.y), isMapped: false), under: parentNode)
+        if let parentNode = parent?.surface?.node {
+            surface.createNode(.surface(of: surface.owner.id, position: Position(x: rect.x, y: rect.y), isMapped: false), under: parentNode)
+        }
         return popup
     }
 
-    /// Configures on the first commit; a grabbing popup starts its grab when it first maps.
+    /// zwlr_layer_surface_v1.get_popup: a popup made without a parent is placed on `layer`.
+    /// False when it has a parent already.
+    func attach(toLayerSurface layer: Surface) -> Bool {
+        guard let surface = xdg.surface, parent == nil, parentSurface == nil else { return false }
+        parentSurface = layer
+        surface.createNode(.surface(of: surface.owner.id, position: Position(x: rect.x, y: rect.y), isMapped: false),
+                           under: { [weak layer] in layer?.node })
+        // Its place is known now; a client may attach a buffer with its first commit.
+        sendConfigure()
+        return true
+    }
+
+    /// Configures on the first commit (a layer surface's popup already was, as it got its
+    /// parent); a grabbing popup starts its grab when it first maps.
     func committed(surface: Surface, hadBuffer: Bool) {
         if !hasMapped, surface.hasBuffer {
             hasMapped = true
@@ -147,7 +168,12 @@ final class XdgPopup: ResourceObject, XdgRole {
                 sendDone()
             }
         }
-        guard !xdg.hasConfigured, let resource else { return }
+        guard !xdg.hasConfigured else { return }
+        sendConfigure()
+    }
+
+    private func sendConfigure() {
+        guard let resource else { return }
         // The positioner's arithmetic is the client's: an anchor near Int32.max plus an offset
         // leaves int32, and the event carries the nearest value it can.
         let (x, y) = (Int32(clamping: rect.x), Int32(clamping: rect.y))
@@ -169,7 +195,7 @@ final class XdgPopup: ResourceObject, XdgRole {
         let hadFocus = surface.node != nil && server.router.keyboardFocus == surface.node
         server.endGrab(of: self)
         surface.removeNode()
-        if hadFocus, let parentNode = parent?.surface?.node { server.focusKeyboard(on: parentNode, because: "popup-closed") }
+        if hadFocus, let parentNode = parentSurface?.node { server.focusKeyboard(on: parentNode, because: "popup-closed") }
     }
 
     /// The window it was placed on went (the client destroyed the toplevel first): the popup

@@ -35,7 +35,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
         guard bound else { return nil }
         let server = surface.server
         let position = server.windows.policy.placeNewWindow(in: server.outputLayout)
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root)
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root,
+                           at: server.windowStackPosition)
         // Configured at once as well as on the initial commit: WLCS 1.5's clients wait for a
         // configure without committing, and a second configure costs a spec-following client
         // nothing (it acks the latest).
@@ -72,7 +73,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
     /// Keyboard focus came or went (see `WaylandServer.updateActivation`).
     func activationChanged() { sendConfigure() }
 
-    /// Outputs came or went: a window that fills its output is told the size it has now.
+    /// Outputs came or went, or layer surfaces took space: a window that fills its output is
+    /// told the size it has now.
     func layoutChanged() {
         guard let server = xdg.surface?.server, hasCommitted, server.windows.policy.configure(state, on: output).size != nil else { return }
         sendConfigure()
@@ -102,6 +104,7 @@ final class XdgToplevel: ResourceObject, XdgRole {
     private func sendConfigure() {
         guard let resource, let server = xdg.surface?.server else { return }
         let configuration = server.windows.policy.configure(state, on: output)
+        if let origin = configuration.origin { xdg.surface?.placeWindow(at: origin) }
         let size = configuration.size ?? requestedSize ?? .zero
         var states: [UInt32] = []
         if configuration.isMaximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
