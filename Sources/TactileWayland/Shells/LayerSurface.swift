@@ -29,6 +29,8 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     }
 
     weak var surface: Surface?
+    /// Unchecked: the server outlives every resource of its display.
+    unowned(unsafe) let server: WaylandServer
     /// The output the client named; nil: the compositor picks (the primary output).
     let requestedOutput: OutputID?
     /// What the client named itself ("wlcs", "wvkbd", "panel"), for traces and the inspector.
@@ -53,6 +55,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
 
     private init(surface: Surface, output: OutputID?, layer: Layer, namespace: String) {
         self.surface = surface
+        server = surface.server
         requestedOutput = output
         self.namespace = namespace
         pending = State(layer: layer)
@@ -84,7 +87,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     /// Applies the state set since the last commit, lays the output out again, and answers
     /// with a configure when the state changed (or this is the first commit).
     func committed(surface: Surface, hadBuffer: Bool) {
-        guard !isClosed else { return }
+        guard resource != nil, !isClosed else { return }
         guard pending.request.hasValidSize else {
             return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue,
                              "a width or height of 0 needs anchors on both sides of it")
@@ -156,19 +159,25 @@ final class LayerSurface: ResourceObject, SurfaceRole {
         }
     }
 
-    func surfaceDestroyed() {}
+    /// The wl_surface went first: its node goes with it (and keyboard focus, if it had it,
+    /// goes nowhere, as for a window); the surface leaves the layout.
+    func surfaceDestroyed() { withdraw(removingNode: false) }
 
-    override func resourceDestroyed() {
-        guard let surface else { return }
-        let server = surface.server
-        let hadFocus = surface.node != nil && server.router.keyboardFocus == surface.node
+    /// The role went, the surface stays: unmapped, and focus it held goes to the topmost window.
+    override func resourceDestroyed() { withdraw(removingNode: true) }
+
+    /// Out of the layout, so windows get its space back; a pin on keyboard focus it held ends.
+    private func withdraw(removingNode: Bool) {
+        guard server.windows.layers.surfaces.contains(where: { $0 === self }) else { return }
         server.windows.layers.surfaces.removeAll { $0 === self }
-        surface.removeNode()
-        server.arrangeLayers()
-        if hadFocus {
-            server.router.keyboardFocusIsPinned = false
-            server.focusTopWindow(because: "layer-surface-released")
+        let node = surface?.node
+        let hadFocus = node != nil && server.router.keyboardFocus == node
+        if hadFocus { server.router.keyboardFocusIsPinned = false }
+        if removingNode {
+            surface?.removeNode()
+            if hadFocus { server.focusTopWindow(because: "layer-surface-released") }
         }
+        server.arrangeLayers()
     }
 
     private func set(_ change: (inout State) -> Void) { change(&pending) }
