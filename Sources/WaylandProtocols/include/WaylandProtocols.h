@@ -1,5 +1,5 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
-// wlr-screencopy, wlr-layer-shell and our protocols, server and client sides (the generated headers and code
+// wlr-screencopy, wlr-layer-shell, virtual-keyboard and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -19,6 +19,8 @@
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "virtual-keyboard-unstable-v1-server-protocol.h"
+#include "virtual-keyboard-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -49,6 +51,8 @@ TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_frame_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_layer_shell_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_layer_surface_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_virtual_keyboard_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_virtual_keyboard_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
