@@ -21,6 +21,7 @@
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "tactile-inspector-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "virtual-keyboard-unstable-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

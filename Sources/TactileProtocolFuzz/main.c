@@ -107,6 +107,7 @@ static const struct wl_interface *const bindable[] = {
     &zwlr_screencopy_manager_v1_interface,
     &zxdg_decoration_manager_v1_interface,
     &zwlr_layer_shell_v1_interface,
+    &zwp_virtual_keyboard_manager_v1_interface,
     &tactile_inspector_v1_interface,
 };
 

@@ -48,6 +48,7 @@ final class TestClient {
     var screencopy: OpaquePointer?
     var decorationManager: OpaquePointer?
     var layerShell: OpaquePointer?
+    var virtualKeyboardManager: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
     var outputNames: [OpaquePointer: String] = [:]
@@ -221,6 +222,7 @@ final class TestClient {
         case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
         case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 4)
+        case "zwp_virtual_keyboard_manager_v1": virtualKeyboardManager = bind(tactile_zwp_virtual_keyboard_manager_v1_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         default: break
         }

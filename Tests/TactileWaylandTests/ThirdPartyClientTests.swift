@@ -214,11 +214,16 @@ final class ClientProcess {
 
     var isRunning: Bool { process.isRunning }
 
-    /// Everything printed so far, once it contains `marker`; fails after `seconds`.
+    /// Everything printed so far, once it contains `marker` (after the first `earlier`, if
+    /// given); fails after `seconds`.
     @discardableResult
-    func waitForOutput(containing marker: String, within seconds: Double = 10) throws -> String {
+    func waitForOutput(containing marker: String, after earlier: String? = nil, within seconds: Double = 10) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
-        while !collected.contains(marker) {
+        func found() -> Bool {
+            guard let earlier else { return collected.contains(marker) }
+            return collected.range(of: earlier).map { collected[$0.upperBound...].contains(marker) } ?? false
+        }
+        while !found() {
             guard Date() < deadline else {
                 throw Failure(description: "no \"\(marker)\" within \(seconds) s; output so far:\n\(collected.suffix(4000))")
             }

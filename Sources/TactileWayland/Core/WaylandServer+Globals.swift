@@ -21,6 +21,8 @@ extension WaylandServer {
             createGlobal(interface: tactile_zxdg_output_manager_v1_interface(), version: XdgOutputs.version, requests: Self.xdgOutputManagerRequests),
             createGlobal(interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Screencopy.version, requests: Self.screencopyManagerRequests),
             createGlobal(interface: tactile_zwlr_layer_shell_v1_interface(), version: Layers.version, requests: Self.layerShellRequests),
+            createGlobal(interface: tactile_zwp_virtual_keyboard_manager_v1_interface(), version: VirtualKeyboard.version,
+                         requests: Self.virtualKeyboardManagerRequests),
         ]
     }
 

@@ -24,8 +24,11 @@ extension WaylandServer {
     /// client hears about modifier changes; a key the core refuses does not touch it.
     public func handle(_ event: InputEvent) {
         var modifiersChanged = false
-        if case .key(let key, let state, _) = event, router.changesHeldKeys(key: key, state: state) {
-            modifiersChanged = seat.updateModifiers(key: key, state: state)
+        if case .key(let key, let state, _) = event {
+            // A real key: heard under the seat's keymap again, if a virtual keyboard typed last.
+            modifiersChanged = seat.activeKeymap !== seat.keymap
+            seat.activeKeymap = seat.keymap
+            if router.changesHeldKeys(key: key, state: state) { modifiersChanged = seat.updateModifiers(key: key, state: state) || modifiersChanged }
         }
         composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }

@@ -13,14 +13,28 @@ final class Keymap {
     private let size: UInt32
 
     /// Nil when xkbcommon cannot compile the layout (no xkb-data, or a bad layout name).
-    init?(layout: KeyboardLayout) {
+    convenience init?(layout: KeyboardLayout) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
-        self.context = context
         // Unset names fall back to XKB_DEFAULT_* inside xkbcommon, then to its built-in defaults.
         let compiled: OpaquePointer? = withNames(layout) { names in
             xkb_keymap_new_from_names(context, names, XKB_KEYMAP_COMPILE_NO_FLAGS)
         }
+        self.init(context: context, compiled: compiled)
+    }
+
+    /// A keymap a client sent as XKB text (a virtual keyboard's); nil when it does not compile.
+    convenience init?(text: String) {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        let compiled = xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        self.init(context: context, compiled: compiled)
+    }
+
+    /// Takes `context` (released on failure) and the keymap compiled in it, and writes the
+    /// keymap's text to the memfd clients map.
+    private init?(context: OpaquePointer, compiled: OpaquePointer?) {
+        self.context = context
         guard let keymap = compiled, let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
+            if let compiled { xkb_keymap_unref(compiled) }
             xkb_context_unref(context)
             return nil
         }
@@ -62,6 +76,11 @@ final class Keymap {
             locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
             group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE)
         )
+    }
+
+    /// Sets the modifiers as a virtual keyboard states them.
+    func setModifiers(_ m: Modifiers) {
+        xkb_state_update_mask(state, m.depressed, m.latched, m.locked, 0, 0, m.group)
     }
 
     /// Feeds an evdev key code through the state; true when the modifiers changed.

@@ -2,9 +2,12 @@ import CWaylandServer
 import Responder
 
 /// wl_keyboard events, to every wl_keyboard of the client; the modifiers come from the
-/// seat's XKB state.
+/// active keymap's XKB state. A client hears keys under the keymap they were typed with:
+/// when that changes (a virtual keyboard types, then a real one), its keyboards are sent the
+/// new keymap before the next event.
 extension Seat {
     func keyboardEnter(_ client: SeatClient, surface: OpaquePointer, keys: [UInt32]) {
+        updateKeymap(of: client)
         let serial = inputSerial(for: client)
         withArray(keys) { array in
             for keyboard in client.keyboards { wl_keyboard_send_enter(keyboard, serial, surface, array) }
@@ -18,6 +21,7 @@ extension Seat {
     }
 
     func key(_ client: SeatClient, _ key: UInt32, _ state: PressState, time: Instant) {
+        updateKeymap(of: client)
         let serial = inputSerial(for: client)
         let wire = state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
         for keyboard in client.keyboards { wl_keyboard_send_key(keyboard, serial, time.milliseconds, key, wire.rawValue) }
@@ -29,11 +33,20 @@ extension Seat {
     }
 
     func sendModifiers(to client: SeatClient) {
-        guard let mods = keymap?.modifiers else { return }
+        updateKeymap(of: client)
+        guard let mods = activeKeymap?.modifiers else { return }
         let serial = serial()
         for keyboard in client.keyboards {
             wl_keyboard_send_modifiers(keyboard, serial, mods.depressed, mods.latched, mods.locked, mods.group)
         }
+    }
+}
+
+extension Seat {
+    private func updateKeymap(of client: SeatClient) {
+        guard let active = activeKeymap, client.keymap !== active else { return }
+        client.keymap = active
+        for keyboard in client.keyboards { active.send(to: keyboard) }
     }
 }
 

@@ -9,6 +9,9 @@ final class Seat {
     static let version: Int32 = 8
 
     let keymap: Keymap?
+    /// The keymap keys are heard under now: the seat's, or that of the virtual keyboard that
+    /// sent the latest key or modifiers (an on-screen keyboard's own layout).
+    var activeKeymap: Keymap?
     /// The kinds of input device the seat has, as wl_seat.capabilities tells clients.
     private(set) var capabilities: InputCapabilities = [.pointer, .keyboard, .touch]
     /// Each client's seat resources, from its first wl_seat until it disconnects.
@@ -24,6 +27,7 @@ final class Seat {
 
     init(display: OpaquePointer, keymap: Keymap?) {
         self.keymap = keymap
+        activeKeymap = keymap
         nextSerial = { wl_display_next_serial(display) }
         global = Global(display: display, interface: tactile_wl_seat_interface(), version: Self.version, context: self,
                         requests: Self.requests, destroyed: { resource in
@@ -86,7 +90,9 @@ final class Seat {
         guard bound, let resource = device.resource else { return }
         owner.add(resource, kind)
         if kind == .keyboard {
-            keymap?.send(to: resource)
+            // The keymap the client's other keyboards have, so they all read keys alike.
+            owner.keymap = owner.keymap ?? keymap
+            owner.keymap?.send(to: resource)
             if version >= 4 { wl_keyboard_send_repeat_info(resource, 25, 600) }
         }
         devicesChanged(owner.id, owner.capabilities)
@@ -121,6 +127,8 @@ final class SeatClient {
     /// The serial of the latest wl_pointer.enter, which wl_pointer.set_cursor must name.
     var pointerEnterSerial: UInt32?
     var cursor = CursorChoice.unset
+    /// The keymap its keyboards were sent last.
+    var keymap: Keymap?
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client

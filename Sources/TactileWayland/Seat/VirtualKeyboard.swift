@@ -1,0 +1,101 @@
+import CWaylandServer
+import Glibc
+import Responder
+import WaylandProtocols
+
+/// zwp_virtual_keyboard_v1: a client that types (an on-screen keyboard such as wvkbd or
+/// squeekboard, or wtype). Its keys go through the core like a real keyboard's, to whoever has
+/// keyboard focus, and are heard under the keymap it sent (`Seat.activeKeymap`); its
+/// modifiers are the ones it states, not ones worked out from its keys.
+///
+/// Any client may create one: on a kiosk the on-screen keyboard is the only keyboard there is.
+final class VirtualKeyboard: ResourceObject {
+    static let version: Int32 = 1
+    /// Larger than any real keymap (a full pc105 one is about 60 KiB).
+    static let maximumKeymapSize: UInt32 = 1 << 20
+
+    /// Unchecked: the server outlives every resource of its display.
+    unowned(unsafe) let server: WaylandServer
+    private var keymap: Keymap?
+
+    init(server: WaylandServer) { self.server = server }
+
+    /// Reads the keymap with pread, not mmap: a client that shrinks the file under us would
+    /// otherwise fault the server. The fd is always closed; it is ours once it arrives.
+    private func setKeymap(format: UInt32, fd: Int32, size: UInt32) {
+        defer { close(fd) }
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
+            return server.logger.info("virtual keyboard: keymap format \(format) is not XKB v1; ignored")
+        }
+        guard size > 0, size <= Self.maximumKeymapSize else {
+            return server.logger.info("virtual keyboard: a keymap of \(size) bytes; ignored")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(size), 0) }
+        guard read > 0 else { return server.logger.info("virtual keyboard: its keymap could not be read; ignored") }
+        // The text ends at its NUL, or at what could be read.
+        let text = String(decoding: bytes[..<(bytes[..<read].firstIndex(of: 0) ?? read)], as: UTF8.self)
+        guard let compiled = Keymap(text: text) else {
+            return server.logger.info("virtual keyboard: its keymap does not compile; ignored")
+        }
+        keymap = compiled
+    }
+
+    /// The keymap keys and modifiers need; a protocol error without one.
+    private func requireKeymap() -> Keymap? {
+        guard let keymap else {
+            postError(ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "a key or modifiers came before a keymap")
+            return nil
+        }
+        return keymap
+    }
+
+    private func key(_ key: UInt32, state: UInt32) {
+        guard let keymap = requireKeymap() else { return }
+        let pressed: PressState = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue ? .pressed : .released
+        server.virtualKey(key, pressed, under: keymap)
+    }
+
+    private func modifiers(_ modifiers: Keymap.Modifiers) {
+        guard let keymap = requireKeymap() else { return }
+        keymap.setModifiers(modifiers)
+        server.virtualModifiers(under: keymap)
+    }
+
+    static let requests = RequestTable(zwp_virtual_keyboard_v1_interface(
+        keymap: { _, r, format, fd, size in
+            guard let keyboard = VirtualKeyboard.from(r) else { close(fd); return }
+            keyboard.setKeymap(format: format, fd: fd, size: size)
+        },
+        key: { _, r, _, key, state in VirtualKeyboard.from(r)?.key(key, state: state) },
+        modifiers: { _, r, depressed, latched, locked, group in
+            VirtualKeyboard.from(r)?.modifiers(Keymap.Modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
+        },
+        destroy: destroyResource
+    ))
+}
+
+extension WaylandServer {
+    static let virtualKeyboardManagerRequests = RequestTable(zwp_virtual_keyboard_manager_v1_interface(
+        create_virtual_keyboard: { client, manager, _, id in
+            guard let client, let server = WaylandServer.from(manager) else { return }
+            VirtualKeyboard(server: server).bind(client: client, interface: tactile_zwp_virtual_keyboard_v1_interface(), version: 1,
+                                                 id: id, implementation: VirtualKeyboard.requests)
+        }
+    ))
+
+    /// A virtual keyboard's key: routed like a real one (the time is the server's: a client's
+    /// clock could run backwards), heard under its keymap. Its modifiers do not follow its
+    /// keys; it states them.
+    func virtualKey(_ key: UInt32, _ state: PressState, under keymap: Keymap) {
+        seat.activeKeymap = keymap
+        route { router, sink in router.handle(.key(key: key, state: state, time: currentTime), sink: &sink) }
+    }
+
+    /// A virtual keyboard stated its modifiers: the focused client hears them.
+    func virtualModifiers(under keymap: Keymap) {
+        seat.activeKeymap = keymap
+        guard let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) else { return }
+        seat.sendModifiers(to: client)
+    }
+}
