@@ -1,5 +1,6 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
-// wlr-screencopy, wlr-layer-shell, virtual-keyboard and our protocols, server and client sides (the generated headers and code
+// text-input v3, wlr-screencopy, wlr-layer-shell, input-method v2, virtual-keyboard and our
+// protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -19,6 +20,10 @@
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "text-input-unstable-v3-server-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"
+#include "input-method-unstable-v2-server-protocol.h"
+#include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
@@ -51,6 +56,12 @@ TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_screencopy_frame_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_layer_shell_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_layer_surface_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_text_input_manager_v3)
+TACTILE_PROTOCOL_INTERFACE(zwp_text_input_v3)
+TACTILE_PROTOCOL_INTERFACE(zwp_input_method_manager_v2)
+TACTILE_PROTOCOL_INTERFACE(zwp_input_method_v2)
+TACTILE_PROTOCOL_INTERFACE(zwp_input_popup_surface_v2)
+TACTILE_PROTOCOL_INTERFACE(zwp_input_method_keyboard_grab_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_virtual_keyboard_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_virtual_keyboard_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
