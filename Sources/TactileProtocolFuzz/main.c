@@ -108,6 +108,8 @@ static const struct wl_interface *const bindable[] = {
     &zxdg_decoration_manager_v1_interface,
     &zwlr_layer_shell_v1_interface,
     &zwp_virtual_keyboard_manager_v1_interface,
+    &zwp_text_input_manager_v3_interface,
+    &zwp_input_method_manager_v2_interface,
     &tactile_inspector_v1_interface,
 };
 

@@ -49,6 +49,8 @@ final class TestClient {
     var decorationManager: OpaquePointer?
     var layerShell: OpaquePointer?
     var virtualKeyboardManager: OpaquePointer?
+    var textInputManager: OpaquePointer?
+    var inputMethodManager: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
     var outputNames: [OpaquePointer: String] = [:]
@@ -223,6 +225,8 @@ final class TestClient {
         case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 4)
         case "zwp_virtual_keyboard_manager_v1": virtualKeyboardManager = bind(tactile_zwp_virtual_keyboard_manager_v1_interface(), 1)
+        case "zwp_text_input_manager_v3": textInputManager = bind(tactile_zwp_text_input_manager_v3_interface(), 1)
+        case "zwp_input_method_manager_v2": inputMethodManager = bind(tactile_zwp_input_method_manager_v2_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         default: break
         }

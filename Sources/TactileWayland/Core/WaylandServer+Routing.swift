@@ -17,6 +17,7 @@ extension WaylandServer {
         }
         if let client = sink.pressed { pressDelivered(to: client) }
         updateActivation()
+        updateTextInputFocus()
         gestures.publish(sink.gestureEvents, server: self)
     }
 
@@ -29,6 +30,9 @@ extension WaylandServer {
             modifiersChanged = seat.activeKeymap !== seat.keymap
             seat.activeKeymap = seat.keymap
             if router.changesHeldKeys(key: key, state: state) { modifiersChanged = seat.updateModifiers(key: key, state: state) || modifiersChanged }
+        }
+        if case .key(let key, let state, let time) = event, keyToInputMethodGrab(key, state, time: time, modifiersChanged: modifiersChanged) {
+            return
         }
         composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }

@@ -2,6 +2,7 @@ import CWaylandServer
 import CXKBCommon
 import Glibc
 import Responder
+import WaylandProtocols
 
 /// The seat's XKB keymap, shared with clients as a sealed read-only memfd, and the key state
 /// that turns key presses into the modifiers wl_keyboard reports.
@@ -62,6 +63,10 @@ final class Keymap {
 
     func send(to keyboard: OpaquePointer) {
         wl_keyboard_send_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, fd, size)
+    }
+
+    func sendToGrab(_ grab: OpaquePointer) {
+        zwp_input_method_keyboard_grab_v2_send_keymap(grab, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, fd, size)
     }
 
     /// The four fields of wl_keyboard.modifiers.

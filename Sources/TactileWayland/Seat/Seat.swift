@@ -16,6 +16,8 @@ final class Seat {
     private(set) var capabilities: InputCapabilities = [.pointer, .keyboard, .touch]
     /// Each client's seat resources, from its first wl_seat until it disconnects.
     private(set) var clients: [ClientID: SeatClient] = [:]
+    /// Text fields, the input method and its popups (`WaylandServer+TextInput`).
+    let textInputs = TextInputs()
     /// The clipboard's current source, if a client set one.
     weak var selection: DataSource?
     /// Tells the core which devices a client listens to.
