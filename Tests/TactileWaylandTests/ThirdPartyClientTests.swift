@@ -208,11 +208,17 @@ final class ClientProcess {
     /// is gone may spin on the dead socket).
     func stop() {
         guard process.processIdentifier > 0, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        // A client that leads its own process group takes its helpers (a session bus, say)
+        // with it.
+        let pid = process.processIdentifier
+        kill(getpgid(pid) == pid ? -pid : pid, SIGKILL)
         process.waitUntilExit()
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// What it printed up to the last wait.
+    var outputSoFar: String { collected }
 
     /// Everything printed so far, once it contains `marker` (after the first `earlier`, if
     /// given); fails after `seconds`.
