@@ -20,7 +20,7 @@ import Testing
         // wlr-layer-shell: layout, layers, keyboard interactivity, popups (issue 17).
         "*LayerSurface*", "LayerShellPopup/*",
         // text-input v3 with input-method v2 (issue 17).
-        "TextInputV3WithInputMethodV2Test.*",
+        "TextInputV3WithInputMethodV2Test.*", "XdgOutputV1Test.*",
     ]
 
     /// Excluded, with the reason; README's WLCS section says the same.
@@ -54,7 +54,7 @@ import Testing
         let failed = output.split(separator: "\n").filter { $0.hasPrefix("[  FAILED  ]") && !$0.contains("tests failed") && !$0.contains("test failed") }
         #expect(failed.isEmpty, "WLCS failures:\n\(failed.joined(separator: "\n"))")
         #expect(output.contains("[  SKIPPED ] 4 tests"), "only SelfTest's four expected-failure tests may skip")
-        #expect(output.contains("[  PASSED  ] 962 tests"), "\(output.suffix(2000))")
+        #expect(output.contains("[  PASSED  ] 963 tests"), "\(output.suffix(2000))")
     }
 
     @Test func theExclusionsStillFail() throws {
