@@ -1,6 +1,6 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
-// text-input v3, wlr-screencopy, wlr-layer-shell, input-method v2, virtual-keyboard and our
-// protocols, server and client sides (the generated headers and code
+// text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
+// wlr-virtual-pointer, input-method v2, virtual-keyboard and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -22,6 +22,10 @@
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "text-input-unstable-v3-server-protocol.h"
 #include "text-input-unstable-v3-client-protocol.h"
+#include "wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
+#include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "input-method-unstable-v2-server-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
@@ -58,6 +62,10 @@ TACTILE_PROTOCOL_INTERFACE(zwlr_layer_shell_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_layer_surface_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_text_input_manager_v3)
 TACTILE_PROTOCOL_INTERFACE(zwp_text_input_v3)
+TACTILE_PROTOCOL_INTERFACE(zwlr_foreign_toplevel_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_foreign_toplevel_handle_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_virtual_pointer_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_virtual_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_manager_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_popup_surface_v2)
