@@ -110,6 +110,8 @@ static const struct wl_interface *const bindable[] = {
     &zwp_virtual_keyboard_manager_v1_interface,
     &zwp_text_input_manager_v3_interface,
     &zwp_input_method_manager_v2_interface,
+    &zwlr_foreign_toplevel_manager_v1_interface,
+    &zwlr_virtual_pointer_manager_v1_interface,
     &tactile_inspector_v1_interface,
 };
 

@@ -23,6 +23,9 @@ extension WaylandServer {
             createGlobal(interface: tactile_zwlr_layer_shell_v1_interface(), version: Layers.version, requests: Self.layerShellRequests),
             createGlobal(interface: tactile_zwp_virtual_keyboard_manager_v1_interface(), version: VirtualKeyboard.version,
                          requests: Self.virtualKeyboardManagerRequests),
+            foreignToplevelManagerGlobal(),
+            createGlobal(interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
+                         requests: Self.virtualPointerManagerRequests),
             createGlobal(interface: tactile_zwp_text_input_manager_v3_interface(), version: 1, requests: Self.textInputManagerRequests),
             createGlobal(interface: tactile_zwp_input_method_manager_v2_interface(), version: 1, requests: Self.inputMethodManagerRequests),
         ]

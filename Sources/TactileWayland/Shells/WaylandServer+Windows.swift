@@ -12,6 +12,8 @@ extension WaylandServer {
     /// A toplevel mapped for the first time: it is what the user looks at now.
     func windowMapped(_ node: NodeID) {
         dismissPopupGrabs()
+        // It comes to the front of the windows, whenever its role was made.
+        updateScene { [position = windowStackPosition] in _ = $0.restack(node, to: position) }
         // A layer surface holding focus exclusively (a lock, a launcher) keeps it.
         if windows.policy.focusesNewWindows, !router.keyboardFocusIsPinned { focusKeyboard(on: node, because: "window-mapped") }
     }
@@ -19,6 +21,12 @@ extension WaylandServer {
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it. Run
     /// after every routing step; cheap when nothing moved.
     func updateActivation() {
+        let window = router.keyboardFocus.flatMap { router.scene.toplevel(containing: $0) }.flatMap { surface(at: $0)?.listedWindow }
+        if window !== windows.focusedWindow {
+            let previous = windows.focusedWindow
+            windows.focusedWindow = window
+            for changed in [previous, window].compactMap({ $0 }) { foreignToplevelChanged(changed) }
+        }
         let focused = router.keyboardFocus.flatMap { surface(at: $0)?.xdgSurface?.toplevel }
         guard focused !== windows.activated else { return }
         let previous = windows.activated

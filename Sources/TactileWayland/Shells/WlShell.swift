@@ -1,5 +1,6 @@
 import CWaylandServer
 import Responder
+import WaylandProtocols
 
 extension WaylandServer {
     /// wl_shell, deprecated but still what older kiosk Qt apps speak.
@@ -19,7 +20,7 @@ extension WaylandServer {
 /// wl_shell_surface: a toplevel (set_toplevel, maximized, fullscreen) or a surface placed
 /// relative to a parent (set_transient, set_popup). Nothing is shown until one of those says
 /// which; then the surface is mapped by its next buffer.
-final class ShellSurface: ResourceObject, SurfaceRole {
+final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
     weak var surface: Surface?
     private var isPlaced = false
     /// set_title and set_class (the app id of wl_shell), for traces and the inspector.
@@ -29,8 +30,24 @@ final class ShellSurface: ResourceObject, SurfaceRole {
 
     init(surface: Surface) { self.surface = surface }
 
-    private var isToplevel = false
+    private(set) var isToplevel = false
     private var hasMapped = false
+    /// What set_toplevel, set_maximized or set_fullscreen asked for.
+    private var state = WindowState()
+    var isMinimized = false
+
+    var windowSurface: Surface? { surface }
+
+    /// wl_shell has no requests to change a window's state after the fact, nor to close it:
+    /// a dock may only minimize and activate it.
+    func request(maximized: Bool?, fullscreen: Bool?) {}
+    func sendClose() {}
+
+    func foreignState(server: WaylandServer) -> [UInt32] {
+        (state.isMaximized ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED.rawValue] : [])
+            + commonForeignState(server: server)
+            + (state.isFullscreen ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN.rawValue] : [])
+    }
 
     var isMapped: Bool { resource != nil && isPlaced }
 
@@ -39,11 +56,13 @@ final class ShellSurface: ResourceObject, SurfaceRole {
         guard isToplevel, !hasMapped, surface.hasBuffer, let node = surface.node else { return }
         hasMapped = true
         surface.server.windowMapped(node)
+        surface.server.foreignToplevelMapped(self)
     }
 
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
+        surface?.server.foreignToplevelClosed(self)
         surface?.removeNode()
     }
 
@@ -54,6 +73,7 @@ final class ShellSurface: ResourceObject, SurfaceRole {
         guard let surface, !isPlaced, let resource else { return }
         isPlaced = true
         isToplevel = true
+        self.state = state
         let server = surface.server
         let output = server.outputs.primary
         let size = server.windows.policy.configure(state, on: output).size
@@ -81,7 +101,15 @@ final class ShellSurface: ResourceObject, SurfaceRole {
         set_fullscreen: { _, r, _, _, _ in ShellSurface.from(r)?.placeToplevel(WindowState(isFullscreen: true)) },
         set_popup: { _, r, _, _, parent, x, y, _ in ShellSurface.from(r)?.place(relativeTo: parent, x: x, y: y) },
         set_maximized: { _, r, _ in ShellSurface.from(r)?.placeToplevel(WindowState(isMaximized: true)) },
-        set_title: { _, r, title in ShellSurface.from(r)?.title = printableLabel(title) },
-        set_class: { _, r, appID in ShellSurface.from(r)?.appID = printableLabel(appID) }
+        set_title: { _, r, title in
+            guard let shell = ShellSurface.from(r) else { return }
+            shell.title = printableLabel(title)
+            shell.surface?.server.foreignToplevelChanged(shell)
+        },
+        set_class: { _, r, appID in
+            guard let shell = ShellSurface.from(r) else { return }
+            shell.appID = printableLabel(appID)
+            shell.surface?.server.foreignToplevelChanged(shell)
+        }
     ))
 }

@@ -5,7 +5,7 @@ import WaylandProtocols
 /// xdg_toplevel (or zxdg_toplevel_v6): a window. Placed and sized by the window policy, mapped once
 /// it commits a buffer (WLCS and some clients commit before acking the first configure, so
 /// mapping does not wait for the ack).
-final class XdgToplevel: ResourceObject, XdgRole {
+final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     let xdg: XdgSurface
     var isAlive: Bool { resource != nil }
     var isMapped: Bool { resource != nil }
@@ -13,6 +13,9 @@ final class XdgToplevel: ResourceObject, XdgRole {
     private(set) var state = WindowState()
     private var hasCommitted = false
     private var hasMapped = false
+    /// Hidden by the user (xdg_toplevel.set_minimized, or a dock's foreign-toplevel handle)
+    /// until something activates, maximizes or fullscreens it.
+    var isMinimized = false
     /// The size an interactive resize asked for; kept as the window's size afterwards.
     private var requestedSize: Size?
     private var isResizing = false
@@ -24,6 +27,8 @@ final class XdgToplevel: ResourceObject, XdgRole {
     let roleName = "toplevel"
 
     init(xdg: XdgSurface) { self.xdg = xdg }
+
+    var windowSurface: Surface? { xdg.surface }
 
     static func create(_ xdg: XdgSurface, _ client: OpaquePointer, _ id: UInt32) -> XdgToplevel? {
         guard let surface = xdg.surface else { return nil }
@@ -56,6 +61,7 @@ final class XdgToplevel: ResourceObject, XdgRole {
             hasMapped = true
             let server = surface.server
             server.windowMapped(node)
+            server.foreignToplevelMapped(self)
             if server.windows.activated === self { return }
         }
         sendConfigure()
@@ -91,6 +97,7 @@ final class XdgToplevel: ResourceObject, XdgRole {
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
+        xdg.surface?.server.foreignToplevelClosed(self)
         decoration?.orphaned()
         xdg.surface?.removeNode()
     }
@@ -120,13 +127,30 @@ final class XdgToplevel: ResourceObject, XdgRole {
             }
         }
         xdg.sendConfigure()
+        server.foreignToplevelChanged(self)
     }
 
-    /// A maximize or fullscreen request (or its undoing): the answer is a configure.
-    private func request(maximized: Bool? = nil, fullscreen: Bool? = nil) {
+    /// A maximize or fullscreen request (or its undoing), from the client or a dock: the
+    /// answer is a configure. Either brings a minimized window back.
+    func request(maximized: Bool?, fullscreen: Bool?) {
         if let maximized { state.isMaximized = maximized }
         if let fullscreen { state.isFullscreen = fullscreen }
+        if maximized == true || fullscreen == true { setMinimized(false) }
         sendConfigure()
+    }
+
+    /// The states a dock's handle shows, as zwlr_foreign_toplevel_handle_v1.state values.
+    func foreignState(server: WaylandServer) -> [UInt32] {
+        let configuration = server.windows.policy.configure(state, on: output)
+        var states: [UInt32] = []
+        if configuration.isMaximized { states.append(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED.rawValue) }
+        states += commonForeignState(server: server)
+        if state.isFullscreen { states.append(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN.rawValue) }
+        return states
+    }
+
+    fileprivate func titleOrAppIDChanged() {
+        xdg.surface?.server.foreignToplevelChanged(self)
     }
 
     /// Whether a move or resize may start: the policy lets the window move (by default,
@@ -180,17 +204,25 @@ final class XdgToplevel: ResourceObject, XdgRole {
     static let requests = RequestTable(xdg_toplevel_interface(
         destroy: destroyResource,
         set_parent: { _, _, _ in },
-        set_title: { _, resource, title in XdgToplevel.from(resource)?.title = printableLabel(title) },
-        set_app_id: { _, resource, appID in XdgToplevel.from(resource)?.appID = printableLabel(appID) },
+        set_title: { _, resource, title in
+            guard let toplevel = XdgToplevel.from(resource) else { return }
+            toplevel.title = printableLabel(title)
+            toplevel.titleOrAppIDChanged()
+        },
+        set_app_id: { _, resource, appID in
+            guard let toplevel = XdgToplevel.from(resource) else { return }
+            toplevel.appID = printableLabel(appID)
+            toplevel.titleOrAppIDChanged()
+        },
         show_window_menu: { _, _, _, _, _, _ in },
         move: { _, resource, _, serial in XdgToplevel.from(resource)?.move(serial: serial) },
         resize: { _, resource, _, serial, edges in XdgToplevel.from(resource)?.resize(edges, serial: serial) },
         set_max_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
         set_min_size: { _, resource, width, height in XdgToplevel.from(resource)?.checkSize(width, height) },
-        set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true) },
-        unset_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: false) },
-        set_fullscreen: { _, r, _ in XdgToplevel.from(r)?.request(fullscreen: true) },
-        unset_fullscreen: { _, r in XdgToplevel.from(r)?.request(fullscreen: false) },
-        set_minimized: { _, _ in }
+        set_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: true, fullscreen: nil) },
+        unset_maximized: { _, r in XdgToplevel.from(r)?.request(maximized: false, fullscreen: nil) },
+        set_fullscreen: { _, r, _ in XdgToplevel.from(r)?.request(maximized: nil, fullscreen: true) },
+        unset_fullscreen: { _, r in XdgToplevel.from(r)?.request(maximized: nil, fullscreen: false) },
+        set_minimized: { _, r in XdgToplevel.from(r)?.setMinimized(true) }
     ))
 }

@@ -267,7 +267,11 @@ final class Surface: ResourceObject {
             for output in server.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
         }
         enteredOutputs = now
+        if let toplevel = xdgSurface?.roleObject as? XdgToplevel { server.foreignToplevelChanged(toplevel) }
     }
+
+    /// The outputs the client was told the surface is on.
+    var outputs: [OutputID] { enteredOutputs }
 
     /// Places the surface so that its window (the xdg window geometry, or the whole surface)
     /// starts at `position`, globally.

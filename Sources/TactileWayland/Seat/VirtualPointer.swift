@@ -1,0 +1,126 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// zwlr_virtual_pointer_v1: a client that moves, clicks and scrolls (remote control, a test
+/// driver). What it sends between two `frame` requests is held, then routed like a real
+/// pointer's input, in the order a device reports it: motion, buttons, scroll. Times are the
+/// server's: a client's clock could run backwards.
+final class VirtualPointer: ResourceObject {
+    static let version: Int32 = 2
+
+    unowned(unsafe) let server: WaylandServer
+    /// The output absolute motion is relative to (create_virtual_pointer_with_output); nil:
+    /// the whole layout.
+    private let output: OutputID?
+    private var motion: Point?
+    private var absolute: Point?
+    private var buttons: [(UInt32, PressState)] = []
+    private var axis = AxisMotion(source: .wheel)
+    private var hasAxis = false
+
+    init(server: WaylandServer, output: OutputID?) {
+        self.server = server
+        self.output = output
+    }
+
+    /// Where `x`/`extent` of the way across (and down) the output, or the layout, lies.
+    /// A zero extent says nothing: the motion is dropped.
+    private func moveAbsolute(_ x: UInt32, _ y: UInt32, _ width: UInt32, _ height: UInt32) {
+        guard width > 0, height > 0 else { return }
+        let area = output.flatMap { id in server.outputLayout.first { $0.id == id }?.rect }
+            ?? Rect(origin: .zero, size: server.outputs.extent)
+        absolute = Point(x: Double(area.x) + Double(area.width) * Double(min(x, width)) / Double(width),
+                         y: Double(area.y) + Double(area.height) * Double(min(y, height)) / Double(height))
+        motion = nil
+    }
+
+    private func moveBy(_ dx: wl_fixed_t, _ dy: wl_fixed_t) {
+        let (x, y) = (wl_fixed_to_double(dx), wl_fixed_to_double(dy))
+        let sum = motion ?? Point(x: 0, y: 0)
+        motion = Point(x: sum.x + x, y: sum.y + y)
+    }
+
+    private func scroll(_ axisValue: UInt32, _ value: wl_fixed_t, discrete: Int32?) {
+        let amount = wl_fixed_to_double(value)
+        let clicks = discrete.map { Int32(clamping: Int($0) * 120) } ?? 0
+        switch axisValue {
+        case WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue:
+            axis.vertical += amount
+            axis.verticalValue120 = axis.verticalValue120 &+ clicks
+        case WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue:
+            axis.horizontal += amount
+            axis.horizontalValue120 = axis.horizontalValue120 &+ clicks
+        default: return postError(ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS.rawValue, "\(axisValue) is not a wl_pointer.axis")
+        }
+        hasAxis = true
+    }
+
+    private func stop(_ axisValue: UInt32) {
+        switch axisValue {
+        case WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue: axis.stops.insert(.vertical)
+        case WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue: axis.stops.insert(.horizontal)
+        default: return postError(ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS.rawValue, "\(axisValue) is not a wl_pointer.axis")
+        }
+        hasAxis = true
+    }
+
+    private func setSource(_ value: UInt32) {
+        let sources: [UInt32: AxisMotion.Source] = [
+            WL_POINTER_AXIS_SOURCE_WHEEL.rawValue: .wheel, WL_POINTER_AXIS_SOURCE_FINGER.rawValue: .finger,
+            WL_POINTER_AXIS_SOURCE_CONTINUOUS.rawValue: .continuous, WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue: .wheelTilt,
+        ]
+        guard let source = sources[value] else { return postError(ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE.rawValue, "\(value) is not a wl_pointer.axis_source") }
+        axis.source = source
+    }
+
+    /// Routes what the frame holds. A relative move starts from where the pointer is (the
+    /// layout's origin before it has been anywhere) and stays inside the layout.
+    private func frame() {
+        let time = server.currentTime
+        let extent = server.outputs.extent
+        var target = absolute
+        if let motion {
+            let from = server.router.pointerPosition ?? Point(x: 0, y: 0)
+            target = Point(x: from.x + motion.x, y: from.y + motion.y)
+        }
+        if let target, extent.width > 0, extent.height > 0 {
+            let clamped = Point(x: min(max(target.x, 0), Double(extent.width) - 1), y: min(max(target.y, 0), Double(extent.height) - 1))
+            server.handle(.pointerMotion(global: clamped, time: time))
+        }
+        for (button, state) in buttons { server.handle(.pointerButton(button: button, state: state, time: time)) }
+        if hasAxis { server.handle(.pointerAxis(axis, time: time)) }
+        (motion, absolute, buttons, axis, hasAxis) = (nil, nil, [], AxisMotion(source: .wheel), false)
+    }
+
+    static let requests = RequestTable(zwlr_virtual_pointer_v1_interface(
+        motion: { _, r, _, dx, dy in VirtualPointer.from(r)?.moveBy(dx, dy) },
+        motion_absolute: { _, r, _, x, y, width, height in VirtualPointer.from(r)?.moveAbsolute(x, y, width, height) },
+        button: { _, r, _, button, state in
+            VirtualPointer.from(r)?.buttons.append((button, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue ? .pressed : .released))
+        },
+        axis: { _, r, _, axis, value in VirtualPointer.from(r)?.scroll(axis, value, discrete: nil) },
+        frame: { _, r in VirtualPointer.from(r)?.frame() },
+        axis_source: { _, r, source in VirtualPointer.from(r)?.setSource(source) },
+        axis_stop: { _, r, _, axis in VirtualPointer.from(r)?.stop(axis) },
+        axis_discrete: { _, r, _, axis, value, discrete in VirtualPointer.from(r)?.scroll(axis, value, discrete: discrete) },
+        destroy: destroyResource
+    ))
+}
+
+extension WaylandServer {
+    static let virtualPointerManagerRequests = RequestTable(zwlr_virtual_pointer_manager_v1_interface(
+        create_virtual_pointer: { client, manager, _, id in
+            guard let client, let server = WaylandServer.from(manager) else { return }
+            VirtualPointer(server: server, output: nil).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
+                                                             version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
+        },
+        destroy: destroyResource,
+        create_virtual_pointer_with_output: { client, manager, _, output, id in
+            guard let client, let server = WaylandServer.from(manager) else { return }
+            let outputID = output.flatMap { Global.context(of: $0, as: Output.self)?.id }
+            VirtualPointer(server: server, output: outputID).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
+                                                                  version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
+        }
+    ))
+}

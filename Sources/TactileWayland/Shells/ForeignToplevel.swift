@@ -1,0 +1,172 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// wlr-foreign-toplevel-management: every client that binds the manager (a dock, a task bar,
+/// a kiosk's own switcher on a layer surface) is told of each mapped xdg toplevel through a
+/// handle of its own, with the title, app id, outputs and state as they change, and may
+/// activate, close, maximize, minimize or fullscreen it.
+final class ForeignToplevels {
+    static let version: Int32 = 3
+    /// The managers clients bound (their user data is the server, the global's context).
+    var managers: [OpaquePointer] = []
+    /// The handles made for each toplevel, one per manager.
+    var handles: [ObjectIdentifier: [ForeignToplevelHandle]] = [:]
+}
+
+/// A window docks list: an xdg toplevel, or a wl_shell toplevel (what WLCS's clients make).
+protocol ListedWindow: AnyObject {
+    var title: String? { get }
+    var appID: String? { get }
+    var windowSurface: Surface? { get }
+    var isMinimized: Bool { get set }
+    /// zwlr_foreign_toplevel_handle_v1.state values.
+    func foreignState(server: WaylandServer) -> [UInt32]
+    func request(maximized: Bool?, fullscreen: Bool?)
+    func sendClose()
+}
+
+extension ListedWindow {
+    /// Hides or shows the window; keyboard focus leaves a window that hides.
+    func setMinimized(_ minimized: Bool) {
+        guard minimized != isMinimized, let surface = windowSurface, let node = surface.node else { return }
+        isMinimized = minimized
+        let server = surface.server
+        server.updateScene { $0.update(node) { $0.isHidden = minimized } }
+        if minimized { server.unfocusKeyboard(from: node) }
+        server.foreignToplevelChanged(self)
+    }
+
+    /// A dock activated the window: shown, raised above the other windows, and focused.
+    func activate() {
+        guard let surface = windowSurface, let node = surface.node else { return }
+        setMinimized(false)
+        let server = surface.server
+        server.updateScene { [position = server.windowStackPosition] in _ = $0.restack(node, to: position) }
+        guard !server.router.keyboardFocusIsPinned else { return }
+        server.focusKeyboard(on: node, because: "activated")
+    }
+
+    /// The states every window kind shares: minimized, and activated (holding keyboard focus).
+    func commonForeignState(server: WaylandServer) -> [UInt32] {
+        (isMinimized ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED.rawValue] : [])
+            + (server.windows.focusedWindow === self ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED.rawValue] : [])
+    }
+}
+
+extension Surface {
+    /// The window this surface is, for docks: an xdg or wl_shell toplevel.
+    var listedWindow: ListedWindow? {
+        (xdgSurface?.roleObject as? XdgToplevel) ?? (role as? ShellSurface).flatMap { $0.isToplevel ? $0 : nil }
+    }
+}
+
+/// zwlr_foreign_toplevel_handle_v1: one client's view of one window.
+final class ForeignToplevelHandle: ResourceObject {
+    weak var window: ListedWindow?
+    /// What it was last told, so only changes are sent again.
+    private var told: (title: String?, appID: String?, outputs: [OutputID], state: [UInt32])?
+
+    init(window: ListedWindow) { self.window = window }
+
+    /// Sends what changed since last time (all of it the first time), then `done`.
+    func describe(server: WaylandServer, everything: Bool = false) {
+        guard let resource, let toplevel = window, let client = wl_resource_get_client(resource) else { return }
+        let state = toplevel.foreignState(server: server)
+        let outputs = toplevel.windowSurface?.outputs ?? []
+        let old = told
+        guard everything || old?.title != toplevel.title || old?.appID != toplevel.appID || old?.outputs != outputs || old?.state != state else { return }
+        if let title = toplevel.title, everything || old?.title != title { zwlr_foreign_toplevel_handle_v1_send_title(resource, title) }
+        if let appID = toplevel.appID, everything || old?.appID != appID { zwlr_foreign_toplevel_handle_v1_send_app_id(resource, appID) }
+        let before = old?.outputs ?? []
+        for id in before where !outputs.contains(id) {
+            for output in server.outputs.output(id)?.resources(of: client) ?? [] { zwlr_foreign_toplevel_handle_v1_send_output_leave(resource, output) }
+        }
+        for id in outputs where !before.contains(id) {
+            for output in server.outputs.output(id)?.resources(of: client) ?? [] { zwlr_foreign_toplevel_handle_v1_send_output_enter(resource, output) }
+        }
+        withArray(state) { zwlr_foreign_toplevel_handle_v1_send_state(resource, $0) }
+        zwlr_foreign_toplevel_handle_v1_send_done(resource)
+        told = (toplevel.title, toplevel.appID, outputs, state)
+    }
+
+    /// The window unmapped or went: the client should destroy the handle; its requests do nothing.
+    func close() {
+        guard let resource, window != nil else { return }
+        window = nil
+        zwlr_foreign_toplevel_handle_v1_send_closed(resource)
+    }
+
+    static let requests = RequestTable(zwlr_foreign_toplevel_handle_v1_interface(
+        set_maximized: { _, r in ForeignToplevelHandle.from(r)?.window?.request(maximized: true, fullscreen: nil) },
+        unset_maximized: { _, r in ForeignToplevelHandle.from(r)?.window?.request(maximized: false, fullscreen: nil) },
+        set_minimized: { _, r in ForeignToplevelHandle.from(r)?.window?.setMinimized(true) },
+        unset_minimized: { _, r in ForeignToplevelHandle.from(r)?.window?.activate() },
+        activate: { _, r, _ in ForeignToplevelHandle.from(r)?.window?.activate() },
+        close: { _, r in ForeignToplevelHandle.from(r)?.window?.sendClose() },
+        set_rectangle: { _, _, _, _, _, _, _ in },
+        destroy: destroyResource,
+        set_fullscreen: { _, r, _ in ForeignToplevelHandle.from(r)?.window?.request(maximized: nil, fullscreen: true) },
+        unset_fullscreen: { _, r in ForeignToplevelHandle.from(r)?.window?.request(maximized: nil, fullscreen: false) }
+    ))
+}
+
+extension WaylandServer {
+    static let foreignToplevelManagerRequests = RequestTable(zwlr_foreign_toplevel_manager_v1_interface(
+        stop: { _, r in
+            // The manager says it is finished and goes; handles already made stay the client's.
+            guard let r, let server = WaylandServer.from(r) else { return }
+            server.windows.foreignToplevels.managers.removeAll { $0 == r }
+            zwlr_foreign_toplevel_manager_v1_send_finished(r)
+            wl_resource_destroy(r)
+        }
+    ))
+
+    /// The global: a client that binds it hears of every window mapped now, and of those to come.
+    func foreignToplevelManagerGlobal() -> Global {
+        Global(display: display, interface: tactile_zwlr_foreign_toplevel_manager_v1_interface(), version: ForeignToplevels.version,
+               context: self, requests: Self.foreignToplevelManagerRequests, destroyed: { resource in
+                   guard let resource, let server = WaylandServer.from(resource) else { return }
+                   server.windows.foreignToplevels.managers.removeAll { $0 == resource }
+               }) { [unowned self] resource, _ in
+            windows.foreignToplevels.managers.append(resource)
+            for toplevel in mappedToplevels() { announce(toplevel, to: resource) }
+        }
+    }
+
+    /// A handle for `toplevel` in `manager`'s client, announced and described.
+    private func announce(_ toplevel: ListedWindow, to manager: OpaquePointer) {
+        guard let client = wl_resource_get_client(manager) else { return }
+        let handle = ForeignToplevelHandle(window: toplevel)
+        guard handle.bind(client: client, interface: tactile_zwlr_foreign_toplevel_handle_v1_interface(), version: wl_resource_get_version(manager),
+                          id: 0, implementation: ForeignToplevelHandle.requests), let made = handle.resource else { return }
+        windows.foreignToplevels.handles[ObjectIdentifier(toplevel), default: []].append(handle)
+        zwlr_foreign_toplevel_manager_v1_send_toplevel(manager, made)
+        handle.describe(server: self, everything: true)
+    }
+
+    /// A window mapped: every manager hears of it.
+    func foreignToplevelMapped(_ toplevel: ListedWindow) {
+        for manager in windows.foreignToplevels.managers { announce(toplevel, to: manager) }
+    }
+
+    /// A window's title, app id, outputs or state may have changed: handles hear what did.
+    func foreignToplevelChanged(_ toplevel: ListedWindow) {
+        for handle in windows.foreignToplevels.handles[ObjectIdentifier(toplevel)] ?? [] { handle.describe(server: self) }
+    }
+
+    /// A window unmapped or went: its handles are closed.
+    func foreignToplevelClosed(_ toplevel: ListedWindow) {
+        let handles = windows.foreignToplevels.handles.removeValue(forKey: ObjectIdentifier(toplevel)) ?? []
+        for handle in handles { handle.close() }
+    }
+
+    /// Every mapped xdg toplevel, bottom to top.
+    private func mappedToplevels() -> [ListedWindow] {
+        let (below, above) = router.scene.children(of: router.scene.root)
+        return (below + above).compactMap { id in
+            guard router.scene.node(id)?.isMapped == true else { return nil }
+            return surface(at: id)?.listedWindow
+        }
+    }
+}
