@@ -16,6 +16,7 @@ TACTILE_CLIENT_INTERFACE(wl_shm)
 TACTILE_CLIENT_INTERFACE(wl_seat)
 TACTILE_CLIENT_INTERFACE(wl_output)
 TACTILE_CLIENT_INTERFACE(wl_shell)
+TACTILE_CLIENT_INTERFACE(wl_data_device_manager)
 
 static inline int tactile_client_memfd_create(const char *name) {
     return (int)syscall(SYS_memfd_create, name, 0x0001U /* MFD_CLOEXEC */);

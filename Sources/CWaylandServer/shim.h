@@ -49,6 +49,7 @@ TACTILE_INTERFACE(wl_output)
 TACTILE_INTERFACE(wl_data_device_manager)
 TACTILE_INTERFACE(wl_data_device)
 TACTILE_INTERFACE(wl_data_source)
+TACTILE_INTERFACE(wl_data_offer)
 TACTILE_INTERFACE(wl_shell)
 TACTILE_INTERFACE(wl_shell_surface)
 

@@ -50,6 +50,7 @@ final class TestClient {
     var layerShell: OpaquePointer?
     var virtualKeyboardManager: OpaquePointer?
     var textInputManager: OpaquePointer?
+    var dataDeviceManager: OpaquePointer?
     var inputMethodManager: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
@@ -214,6 +215,7 @@ final class TestClient {
         case "xdg_wm_base": wmBase = bind(tactile_xdg_wm_base_interface(), 5)
         case "zxdg_shell_v6": shellV6 = bind(tactile_zxdg_shell_v6_interface(), 1)
         case "wl_shell": shell = bind(tactile_client_wl_shell_interface(), 1)
+        case "wl_data_device_manager": dataDeviceManager = bind(tactile_client_wl_data_device_manager_interface(), 3)
         case "wl_seat": seat = bind(tactile_client_wl_seat_interface(), 8)
         case "wl_output":
             let output = bind(tactile_client_wl_output_interface(), 4)!

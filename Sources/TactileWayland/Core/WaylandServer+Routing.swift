@@ -18,6 +18,7 @@ extension WaylandServer {
         if let client = sink.pressed { pressDelivered(to: client) }
         updateActivation()
         updateTextInputFocus()
+        updateSelectionFocus()
         gestures.publish(sink.gestureEvents, server: self)
     }
 

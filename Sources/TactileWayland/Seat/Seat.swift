@@ -20,6 +20,10 @@ final class Seat {
     let textInputs = TextInputs()
     /// The clipboard's current source, if a client set one.
     weak var selection: DataSource?
+    /// Every client's wl_data_device, and the client last offered the selection because it
+    /// had keyboard focus (`updateSelectionFocus`).
+    var dataDevices: [DataDevice] = []
+    var selectionFocus: ClientID?
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.
