@@ -26,6 +26,8 @@
 #include "input-method-unstable-v2-client-protocol.h"
 #include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "primary-selection-unstable-v1-client-protocol.h"
+#include "gtk-primary-selection-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

@@ -24,6 +24,9 @@ final class Seat {
     /// had keyboard focus (`updateSelectionFocus`).
     var dataDevices: [DataDevice] = []
     var selectionFocus: ClientID?
+    /// The primary selection's source, and every client's primary selection device.
+    weak var primarySelection: PrimarySource?
+    var primaryDevices: [PrimaryDevice] = []
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.
