@@ -33,7 +33,7 @@ struct touch { WlcsTouch base; void *context; };
 static const WlcsExtensionDescriptor extensions[] = {
     {"wl_compositor", 5}, {"wl_subcompositor", 1}, {"wl_shm", 1}, {"wl_seat", 8}, {"wl_output", 4},
     {"wl_data_device_manager", 3}, {"xdg_wm_base", 5}, {"zxdg_shell_v6", 1}, {"wl_shell", 1},
-    {"zwlr_layer_shell_v1", 4}, {"zwp_text_input_manager_v3", 1}, {"zwp_input_method_manager_v2", 1},
+    {"zwlr_layer_shell_v1", 5}, {"zwp_text_input_manager_v3", 1}, {"zwp_input_method_manager_v2", 1},
     {"zwp_virtual_keyboard_manager_v1", 1}, {"zxdg_output_manager_v1", 3}, {"zwlr_foreign_toplevel_manager_v1", 3},
     {"zwlr_virtual_pointer_manager_v1", 2}, {"zwp_primary_selection_device_manager_v1", 1},
     {"gtk_primary_selection_device_manager", 1},

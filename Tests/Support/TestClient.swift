@@ -225,7 +225,7 @@ final class TestClient {
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 1)
         case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
         case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
-        case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 4)
+        case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 5)
         case "zwp_virtual_keyboard_manager_v1": virtualKeyboardManager = bind(tactile_zwp_virtual_keyboard_manager_v1_interface(), 1)
         case "zwp_text_input_manager_v3": textInputManager = bind(tactile_zwp_text_input_manager_v3_interface(), 1)
         case "zwp_input_method_manager_v2": inputMethodManager = bind(tactile_zwp_input_method_manager_v2_interface(), 1)

@@ -49,6 +49,34 @@ import WaylandProtocols
         #expect(window.configuredSize?.width == output.width && window.configuredSize?.height == output.height)
     }
 
+    /// A dock in the top left corner is anchored to two edges: only its exclusive edge (v5)
+    /// says which one its zone takes from a kiosk window.
+    @Test func aCornerPanelTakesItsZoneFromItsExclusiveEdge() throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: true))
+        let app = try TestClient(socket: server.socket)
+        let output = try #require(app.outputModes.values.first)
+        let window = try app.toplevel(width: 100, height: 100)
+        let dock = LayerClientSurface(client: app, layer: ZWLR_LAYER_SHELL_V1_LAYER_TOP.rawValue, namespace: "dock")
+        zwlr_layer_surface_v1_set_anchor(dock.layerSurface, ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue)
+        zwlr_layer_surface_v1_set_size(dock.layerSurface, 64, 64)
+        zwlr_layer_surface_v1_set_exclusive_zone(dock.layerSurface, 64)
+        wl_surface_commit(dock.surface)
+        try app.roundtrip()
+        try dock.map(client: app)
+        #expect(window.configuredSize?.width == output.width && window.configuredSize?.height == output.height, "a corner without an exclusive edge took a strip")
+        zwlr_layer_surface_v1_set_exclusive_edge(dock.layerSurface, ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue)
+        wl_surface_commit(dock.surface)
+        try app.roundtrip()
+        #expect(window.configuredSize?.width == output.width - 64 && window.configuredSize?.height == output.height)
+        // Its 100 × 100 buffer now starts at x = 64, right of the strip.
+        #expect(try app.surfaceHit(at: 130, 50) == app.id(window.surface), "the kiosk window did not move right of the dock's strip")
+        // An edge it is not anchored to is an error.
+        zwlr_layer_surface_v1_set_exclusive_edge(dock.layerSurface, ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue)
+        wl_surface_commit(dock.surface)
+        #expect(throws: ClientError.self) { try app.roundtrip() }
+        #expect(app.lastError.hasSuffix(": \(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_EXCLUSIVE_EDGE.rawValue)"))
+    }
+
     @Test func backgroundLayersStackBelowWindowsAndOverlaysAbove() throws {
         let server = try TestServer()
         let client = try TestClient(socket: server.socket)

@@ -9,7 +9,7 @@ import WaylandProtocols
 /// composition then put panels and keyboards above windows and wallpapers below them with
 /// no rule of their own.
 final class Layers {
-    static let version: Int32 = 4
+    static let version: Int32 = 5
     /// Never removed: an empty layer's node is an empty container.
     private(set) var nodes: [LayerSurface.Layer: NodeID] = [:]
     var surfaces: [LayerSurface] = []

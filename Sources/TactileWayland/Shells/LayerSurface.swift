@@ -92,6 +92,9 @@ final class LayerSurface: ResourceObject, SurfaceRole {
             return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue,
                              "a width or height of 0 needs anchors on both sides of it")
         }
+        guard pending.request.anchor.isSuperset(of: pending.request.exclusiveEdge) else {
+            return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_EXCLUSIVE_EDGE.rawValue, "the exclusive edge is not anchored")
+        }
         let server = surface.server
         let wasShown = frame != nil && hadBuffer
         if hadBuffer, !surface.hasBuffer { configured = nil }
