@@ -1,7 +1,7 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
-// wlr-virtual-pointer, primary selection (zwp and GTK), input-method v2, virtual-keyboard and
-// our protocols, server and client sides (the generated headers and code
+// wlr-virtual-pointer, primary selection (zwp and GTK), relative pointer, pointer constraints,
+// input-method v2, virtual-keyboard and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -31,6 +31,10 @@
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "gtk-primary-selection-server-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
+#include "relative-pointer-unstable-v1-server-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
+#include "pointer-constraints-unstable-v1-server-protocol.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "input-method-unstable-v2-server-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
@@ -79,6 +83,11 @@ TACTILE_PROTOCOL_INTERFACE(gtk_primary_selection_device_manager)
 TACTILE_PROTOCOL_INTERFACE(gtk_primary_selection_device)
 TACTILE_PROTOCOL_INTERFACE(gtk_primary_selection_offer)
 TACTILE_PROTOCOL_INTERFACE(gtk_primary_selection_source)
+TACTILE_PROTOCOL_INTERFACE(zwp_relative_pointer_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_relative_pointer_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_pointer_constraints_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_locked_pointer_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_confined_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_manager_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_popup_surface_v2)
