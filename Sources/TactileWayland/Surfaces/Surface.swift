@@ -317,10 +317,12 @@ final class Surface: ResourceObject {
         server.updateScene { $0.remove(node) }
     }
 
-    /// The surface itself is gone: its node goes without leave events (there is nothing left
-    /// to leave), and its touches end with up and frame.
+    /// The surface itself is gone: its touches end with up and frame. The pointer, if it was
+    /// on it, leaves it first, while its resource still stands: clients (and WLCS) expect a
+    /// leave before the next enter, as wlroots and Mir send it.
     private func removeNodeOfDestroyedSurface() {
         guard let node else { return }
+        if server.router.pointerFocus == node { server.updateScene { $0.update(node) { $0.isMapped = false } } }
         forgetNodes()
         server.updateScene { $0.remove(node) }
     }
