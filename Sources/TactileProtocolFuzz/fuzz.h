@@ -28,6 +28,8 @@
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

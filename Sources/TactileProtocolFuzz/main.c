@@ -114,6 +114,8 @@ static const struct wl_interface *const bindable[] = {
     &zwlr_virtual_pointer_manager_v1_interface,
     &zwp_primary_selection_device_manager_v1_interface,
     &gtk_primary_selection_device_manager_interface,
+    &zwp_relative_pointer_manager_v1_interface,
+    &zwp_pointer_constraints_v1_interface,
     &tactile_inspector_v1_interface,
 };
 

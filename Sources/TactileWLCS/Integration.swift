@@ -15,7 +15,6 @@ final class WLCSServer {
     /// The configuration file's gesture actions, if it has any.
     let actions: GestureActions
     var nextTouchID: Int32 = 0
-    var pointerPosition = Point(x: 0, y: 0)
 
     init(_ server: WaylandServer, headless: HeadlessBackend.Options, logger: Logger) {
         self.server = server
@@ -99,10 +98,13 @@ func wlcsPointerCreate(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawP
 
 @_cdecl("tactile_wlcs_pointer_move")
 func wlcsPointerMove(_ pointer: UnsafeMutableRawPointer?, _ x: Double, _ y: Double, _ relative: Int32) {
-    let owner = (object(pointer) as WLCSPointer).owner
-    let p = owner.pointerPosition
-    owner.pointerPosition = relative != 0 ? Point(x: p.x + x, y: p.y + y) : Point(x: x, y: y)
-    owner.server.handle(.pointerMotion(global: owner.pointerPosition, time: owner.server.currentTime))
+    let server = (object(pointer) as WLCSPointer).owner.server
+    // Relative moves go as a mouse's do, so pointer locks and confinement apply to them.
+    if relative != 0 {
+        server.handleRelativeMotion(RelativeMotion(dx: x, dy: y, unacceleratedDX: x, unacceleratedDY: y), time: server.currentTime)
+    } else {
+        server.handle(.pointerMotion(global: Point(x: x, y: y), time: server.currentTime))
+    }
 }
 
 @_cdecl("tactile_wlcs_pointer_button")

@@ -36,7 +36,8 @@ static const WlcsExtensionDescriptor extensions[] = {
     {"zwlr_layer_shell_v1", 5}, {"zwp_text_input_manager_v3", 1}, {"zwp_input_method_manager_v2", 1},
     {"zwp_virtual_keyboard_manager_v1", 1}, {"zxdg_output_manager_v1", 3}, {"zwlr_foreign_toplevel_manager_v1", 3},
     {"zwlr_virtual_pointer_manager_v1", 2}, {"zwp_primary_selection_device_manager_v1", 1},
-    {"gtk_primary_selection_device_manager", 1},
+    {"gtk_primary_selection_device_manager", 1}, {"zwp_relative_pointer_manager_v1", 1},
+    {"zwp_pointer_constraints_v1", 1},
 };
 static const WlcsIntegrationDescriptor descriptor = {1, sizeof extensions / sizeof extensions[0], extensions};
 

@@ -50,11 +50,12 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "pointer_axis", "ffii", tactile_test_input_v1_types + 0 },
 	{ "key", "uu", tactile_test_input_v1_types + 0 },
 	{ "move_toplevel", "oii", tactile_test_input_v1_types + 4 },
+	{ "pointer_motion_relative", "2ffff", tactile_test_input_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_test_input_v1_interface = {
-	"tactile_test_input_v1", 1,
-	11, tactile_test_input_v1_requests,
+	"tactile_test_input_v1", 2,
+	12, tactile_test_input_v1_requests,
 	0, NULL,
 };
 

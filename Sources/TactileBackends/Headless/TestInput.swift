@@ -12,7 +12,7 @@ final class TestInput {
 
     init(host: any BackendHost) {
         self.host = host
-        global = Global(display: host.display, interface: tactile_tactile_test_input_v1_interface(), version: 1, context: self, requests: Self.requests)
+        global = Global(display: host.display, interface: tactile_tactile_test_input_v1_interface(), version: 2, context: self, requests: Self.requests)
     }
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
@@ -60,6 +60,12 @@ final class TestInput {
             guard input.host.placeToplevel(surface, at: Position(x: Int(x), y: Int(y))) else {
                 return tactile_post_error(r, TACTILE_TEST_INPUT_V1_ERROR_NOT_TOPLEVEL.rawValue, "move_toplevel needs a toplevel surface (xdg_toplevel or wl_shell)")
             }
+        },
+        pointer_motion_relative: { _, r, dx, dy, rawDX, rawDY in
+            guard let input = Global.context(of: r, as: TestInput.self) else { return }
+            let motion = RelativeMotion(dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
+                                        unacceleratedDX: wl_fixed_to_double(rawDX), unacceleratedDY: wl_fixed_to_double(rawDY))
+            input.host.handleRelativeMotion(motion, time: input.host.currentTime)
         }
     ))
 }

@@ -66,33 +66,21 @@ extension LibinputBackend {
         return (named ?? layout.first)?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
     }
 
-    /// Relative motion moves the cursor within the output it is on; it crosses to a
-    /// neighbour where the layout continues, and stops at the layout's outer edges.
-    private func moved(by dx: Double, _ dy: Double) -> Point {
-        let target = Point(x: cursor.x + dx, y: cursor.y + dy)
-        let layout = host.outputLayout.map(\.rect)
-        if layout.contains(where: { $0.contains(target) }) { return target }
-        guard let current = layout.first(where: { $0.contains(cursor) }) ?? layout.first else { return cursor }
-        // The last pixel is the furthest it goes.
-        return Point(
-            x: min(max(target.x, Double(current.x)), Double(current.maxX - 1)),
-            y: min(max(target.y, Double(current.y)), Double(current.maxY - 1))
-        )
-    }
-
     private func pointer(_ event: OpaquePointer, _ type: libinput_event_type) {
         let time = Instant(microseconds: libinput_event_pointer_get_time_usec(event))
         switch type {
         case LIBINPUT_EVENT_POINTER_MOTION:
-            cursor = moved(by: libinput_event_pointer_get_dx(event), libinput_event_pointer_get_dy(event))
-            host.handle(.pointerMotion(global: cursor, time: time))
+            host.handleRelativeMotion(RelativeMotion(
+                dx: libinput_event_pointer_get_dx(event), dy: libinput_event_pointer_get_dy(event),
+                unacceleratedDX: libinput_event_pointer_get_dx_unaccelerated(event), unacceleratedDY: libinput_event_pointer_get_dy_unaccelerated(event)
+            ), time: time)
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
             let rect = outputRect(of: libinput_event_get_device(libinput_event_pointer_get_base_event(event)))
-            cursor = Point(
+            let point = Point(
                 x: Double(rect.x) + libinput_event_pointer_get_absolute_x_transformed(event, UInt32(clamping: rect.width)),
                 y: Double(rect.y) + libinput_event_pointer_get_absolute_y_transformed(event, UInt32(clamping: rect.height))
             )
-            host.handle(.pointerMotion(global: cursor, time: time))
+            host.handle(.pointerMotion(global: point, time: time))
         case LIBINPUT_EVENT_POINTER_BUTTON:
             // Count 1 on press and 0 on release: two mice holding one button act as one.
             let count = libinput_event_pointer_get_seat_button_count(event)

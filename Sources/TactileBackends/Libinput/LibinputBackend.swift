@@ -38,8 +38,6 @@ public final class LibinputBackend {
     private var watches: [EventSource] = []
     /// The devices libinput has added and not yet removed.
     var devices: [OpaquePointer: InputDevice] = [:]
-    /// Where relative pointer motion has taken the cursor, in global coordinates.
-    var cursor: Point
     /// The output each touchscreen or absolute pointer maps to, by name (device settings'
     /// `output`); devices not listed map to the first output.
     var mappedOutputs: [OpaquePointer: String] = [:]
@@ -50,9 +48,6 @@ public final class LibinputBackend {
         self.host = host
         self.logger = logger
         settings = options.devices
-        // The cursor starts in the middle of the first output.
-        let first = host.outputLayout.first?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
-        cursor = Point(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
         let session = try session ?? Session(host: host, logger: logger)
         self.session = session
         logger.info("input devices: \(session.mode)")

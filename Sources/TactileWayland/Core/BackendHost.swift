@@ -13,6 +13,10 @@ public protocol BackendHost: AnyObject {
     /// Routes one input event (global layout coordinates) to clients.
     func handle(_ event: InputEvent)
 
+    /// A mouse or touchpad moved: the server moves the cursor (within the layout, and as
+    /// pointer locks and confinement allow) and tells relative-pointer clients.
+    func handleRelativeMotion(_ motion: RelativeMotion, time: Instant)
+
     /// The kinds of device the seat has now, as wl_seat.capabilities tells clients.
     func setSeatCapabilities(_ capabilities: InputCapabilities)
 

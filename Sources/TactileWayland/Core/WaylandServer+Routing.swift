@@ -19,12 +19,15 @@ extension WaylandServer {
         updateActivation()
         updateTextInputFocus()
         updateSelectionFocus()
+        updatePointerConstraints()
         gestures.publish(sink.gestureEvents, server: self)
     }
 
     /// Routes one input event from a backend. Keys also drive the XKB state, so the focused
     /// client hears about modifier changes; a key the core refuses does not touch it.
     public func handle(_ event: InputEvent) {
+        // A locked pointer stays where it is, whatever moves it.
+        if case .pointerMotion = event, activePointerConstraint?.kind == .lock { return }
         var modifiersChanged = false
         if case .key(let key, let state, _) = event {
             // A real key: heard under the seat's keymap again, if a virtual keyboard typed last.

@@ -24,6 +24,9 @@ final class Seat {
     /// had keyboard focus (`updateSelectionFocus`).
     var dataDevices: [DataDevice] = []
     var selectionFocus: ClientID?
+    /// Every client's relative pointers, and the pointer locks and confinements asked for.
+    var relativePointers: [RelativePointer] = []
+    var constraints: [PointerConstraint] = []
     /// The primary selection's source, and every client's primary selection device.
     weak var primarySelection: PrimarySource?
     var primaryDevices: [PrimaryDevice] = []

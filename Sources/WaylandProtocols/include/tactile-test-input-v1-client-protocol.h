@@ -89,6 +89,7 @@ enum tactile_test_input_v1_error {
 #define TACTILE_TEST_INPUT_V1_POINTER_AXIS 8
 #define TACTILE_TEST_INPUT_V1_KEY 9
 #define TACTILE_TEST_INPUT_V1_MOVE_TOPLEVEL 10
+#define TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE 11
 
 
 /**
@@ -135,6 +136,10 @@ enum tactile_test_input_v1_error {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_MOVE_TOPLEVEL_SINCE_VERSION 1
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE_SINCE_VERSION 2
 
 /** @ingroup iface_tactile_test_input_v1 */
 static inline void
@@ -269,6 +274,20 @@ tactile_test_input_v1_move_toplevel(struct tactile_test_input_v1 *tactile_test_i
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_MOVE_TOPLEVEL, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, surface, x, y);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * Relative motion, accelerated (what moves the cursor) and unaccelerated (what relative
+ * pointer clients hear), as libinput reports a mouse's: subject to pointer locks and
+ * confinement, as a real mouse is.
+ */
+static inline void
+tactile_test_input_v1_pointer_motion_relative(struct tactile_test_input_v1 *tactile_test_input_v1, wl_fixed_t dx, wl_fixed_t dy, wl_fixed_t dx_unaccelerated, wl_fixed_t dy_unaccelerated)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, dx, dy, dx_unaccelerated, dy_unaccelerated);
 }
 
 #ifdef  __cplusplus

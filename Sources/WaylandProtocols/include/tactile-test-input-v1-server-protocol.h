@@ -173,6 +173,21 @@ struct tactile_test_input_v1_interface {
 			      struct wl_resource *surface,
 			      int32_t x,
 			      int32_t y);
+	/**
+	 * move the pointer as a mouse does
+	 *
+	 * Relative motion, accelerated (what moves the cursor) and
+	 * unaccelerated (what relative pointer clients hear), as libinput
+	 * reports a mouse's: subject to pointer locks and confinement, as
+	 * a real mouse is.
+	 * @since 2
+	 */
+	void (*pointer_motion_relative)(struct wl_client *client,
+					struct wl_resource *resource,
+					wl_fixed_t dx,
+					wl_fixed_t dy,
+					wl_fixed_t dx_unaccelerated,
+					wl_fixed_t dy_unaccelerated);
 };
 
 
@@ -220,6 +235,10 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_MOVE_TOPLEVEL_SINCE_VERSION 1
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE_SINCE_VERSION 2
 
 #ifdef  __cplusplus
 }

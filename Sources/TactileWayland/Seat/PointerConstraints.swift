@@ -1,0 +1,131 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// zwp_locked_pointer_v1 or zwp_confined_pointer_v1: a client holds the pointer still (a game
+/// or a 3D view turning with relative motion) or inside a region of its surface. The
+/// constraint is active while the pointer is on the surface, inside the region; a oneshot
+/// one ends for good when it stops being active, a persistent one comes back.
+final class PointerConstraint: ResourceObject {
+    enum Kind { case lock, confine }
+
+    let kind: Kind
+    weak var surface: Surface?
+    unowned(unsafe) let server: WaylandServer
+    private let isPersistent: Bool
+    /// Surface-local; nil: all of the surface. Set requests take effect at once.
+    private var region: Region?
+    private(set) var isActive = false
+    /// A oneshot constraint that was active once: it never activates again.
+    private var isDefunct = false
+
+    init(kind: Kind, surface: Surface, server: WaylandServer, region: Region?, isPersistent: Bool) {
+        self.kind = kind
+        self.surface = surface
+        self.server = server
+        self.region = region
+        self.isPersistent = isPersistent
+    }
+
+    /// Where on the surface the pointer may be: the region within the surface's bounds.
+    private var allowed: Region {
+        let bounds = Rect(origin: .zero, size: surface?.size ?? .zero)
+        return (region ?? Region(bounds)).intersection(bounds)
+    }
+
+    /// Whether it should be active with the pointer at `point` (global) over `focus`.
+    func applies(focus: NodeID?, at point: Point?) -> Bool {
+        guard !isDefunct, resource != nil, let surface, let node = surface.node, node == focus, let point,
+              let origin = server.router.scene.absolutePosition(of: node) else { return false }
+        return allowed.contains(point.relative(to: origin))
+    }
+
+    func setActive(_ active: Bool) {
+        guard active != isActive, let resource else { return }
+        isActive = active
+        switch (kind, active) {
+        case (.lock, true): zwp_locked_pointer_v1_send_locked(resource)
+        case (.lock, false): zwp_locked_pointer_v1_send_unlocked(resource)
+        case (.confine, true): zwp_confined_pointer_v1_send_confined(resource)
+        case (.confine, false): zwp_confined_pointer_v1_send_unconfined(resource)
+        }
+        if !active, !isPersistent { isDefunct = true }
+    }
+
+    /// `target` (global) kept inside the allowed region: each axis clamped to the region's
+    /// extents, or the pointer stays at `from` if that still leaves the region (an L shape).
+    func confine(_ target: Point, from: Point) -> Point {
+        guard let node = surface?.node, let origin = server.router.scene.absolutePosition(of: node) else { return from }
+        let region = allowed
+        let local = target.relative(to: origin)
+        if region.contains(local) { return target }
+        let box = region.extents
+        let clamped = Point(x: min(max(local.x, Double(box.x)), Double(box.x + box.width - 1)),
+                            y: min(max(local.y, Double(box.y)), Double(box.y + box.height - 1)))
+        guard region.contains(clamped) else { return from }
+        return Point(x: clamped.x + Double(origin.x), y: clamped.y + Double(origin.y))
+    }
+
+    override func resourceDestroyed() {
+        server.seat.constraints.removeAll { $0 === self }
+    }
+
+    private func setRegion(_ regionResource: OpaquePointer?) {
+        region = regionResource.flatMap { WlRegion.from($0)?.region }
+        server.updatePointerConstraints()
+    }
+
+    static let lockedRequests = RequestTable(zwp_locked_pointer_v1_interface(
+        destroy: destroyResource,
+        set_cursor_position_hint: { _, _, _, _ in },
+        set_region: { _, r, region in PointerConstraint.from(r)?.setRegion(region) }
+    ))
+    static let confinedRequests = RequestTable(zwp_confined_pointer_v1_interface(
+        destroy: destroyResource,
+        set_region: { _, r, region in PointerConstraint.from(r)?.setRegion(region) }
+    ))
+}
+
+extension WaylandServer {
+    static let pointerConstraintsRequests = RequestTable(zwp_pointer_constraints_v1_interface(
+        destroy: destroyResource,
+        lock_pointer: { client, manager, id, surface, _, region, lifetime in
+            WaylandServer.from(manager)?.constrain(.lock, client, manager, id, surface, region, lifetime)
+        },
+        confine_pointer: { client, manager, id, surface, _, region, lifetime in
+            WaylandServer.from(manager)?.constrain(.confine, client, manager, id, surface, region, lifetime)
+        }
+    ))
+
+    private func constrain(_ kind: PointerConstraint.Kind, _ client: OpaquePointer?, _ manager: OpaquePointer?, _ id: UInt32,
+                           _ surfaceResource: OpaquePointer?, _ regionResource: OpaquePointer?, _ lifetime: UInt32) {
+        guard let client, let manager, let surface = Surface.from(surfaceResource) else { return }
+        guard [ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT.rawValue, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue].contains(lifetime) else {
+            // The interface defines no error for this; 0 is none of its others.
+            return tactile_post_error(manager, 0, "\(lifetime) is not a zwp_pointer_constraints_v1.lifetime")
+        }
+        guard !seat.constraints.contains(where: { $0.surface === surface }) else {
+            return tactile_post_error(manager, ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue, "the surface already has a pointer constraint")
+        }
+        let constraint = PointerConstraint(kind: kind, surface: surface, server: self, region: regionResource.flatMap { WlRegion.from($0)?.region },
+                                           isPersistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
+        let bound = switch kind {
+        case .lock: constraint.bind(client: client, interface: tactile_zwp_locked_pointer_v1_interface(), version: 1, id: id, implementation: PointerConstraint.lockedRequests)
+        case .confine: constraint.bind(client: client, interface: tactile_zwp_confined_pointer_v1_interface(), version: 1, id: id, implementation: PointerConstraint.confinedRequests)
+        }
+        guard bound else { return }
+        seat.constraints.append(constraint)
+        updatePointerConstraints()
+    }
+
+    /// After every routing step: the constraint on the surface under the pointer becomes
+    /// active when the pointer is in its region; every other one stops being active.
+    func updatePointerConstraints() {
+        guard !seat.constraints.isEmpty else { return }
+        let (focus, point) = (router.pointerFocus, router.pointerPosition)
+        for constraint in seat.constraints { constraint.setActive(constraint.applies(focus: focus, at: point)) }
+    }
+
+    /// The active constraint, if any.
+    var activePointerConstraint: PointerConstraint? { seat.constraints.first { $0.isActive } }
+}

@@ -1,0 +1,83 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// Relative motion of a mouse or touchpad, as libinput reports it: accelerated (what moves
+/// the cursor) and as the device measured it (what a game or a 3D view wants).
+public struct RelativeMotion: Sendable, Hashable {
+    public var dx, dy: Double
+    public var unacceleratedDX, unacceleratedDY: Double
+
+    public init(dx: Double, dy: Double, unacceleratedDX: Double, unacceleratedDY: Double) {
+        self.dx = dx
+        self.dy = dy
+        self.unacceleratedDX = unacceleratedDX
+        self.unacceleratedDY = unacceleratedDY
+    }
+}
+
+/// zwp_relative_pointer_v1: the client whose surface has pointer focus hears every relative
+/// motion, whether the cursor moves or not (it does not while a lock holds it).
+final class RelativePointer: ResourceObject {
+    unowned(unsafe) let seat: Seat
+    let client: ClientID
+
+    init(seat: Seat, client: ClientID) {
+        self.seat = seat
+        self.client = client
+    }
+
+    override func resourceDestroyed() {
+        seat.relativePointers.removeAll { $0 === self }
+    }
+
+    func send(_ motion: RelativeMotion, time: Instant) {
+        guard let resource else { return }
+        let microseconds = UInt64(max(0, time.microseconds))
+        zwp_relative_pointer_v1_send_relative_motion(
+            resource, UInt32(truncatingIfNeeded: microseconds >> 32), UInt32(truncatingIfNeeded: microseconds),
+            wl_fixed_from_double(motion.dx), wl_fixed_from_double(motion.dy),
+            wl_fixed_from_double(motion.unacceleratedDX), wl_fixed_from_double(motion.unacceleratedDY))
+    }
+
+    static let requests = RequestTable(zwp_relative_pointer_v1_interface(destroy: destroyResource))
+}
+
+extension WaylandServer {
+    static let relativePointerManagerRequests = RequestTable(zwp_relative_pointer_manager_v1_interface(
+        destroy: destroyResource,
+        get_relative_pointer: { client, manager, id, _ in
+            guard let client, let server = WaylandServer.from(manager), let owner = ClientState.of(client) else { return }
+            let pointer = RelativePointer(seat: server.seat, client: owner.id)
+            guard pointer.bind(client: client, interface: tactile_zwp_relative_pointer_v1_interface(), version: 1, id: id,
+                               implementation: RelativePointer.requests) else { return }
+            server.seat.relativePointers.append(pointer)
+        }
+    ))
+
+    /// A mouse or touchpad moved: the focused client's relative pointers hear it; then the
+    /// cursor moves from where it is, unless a lock holds it, kept inside a confining region
+    /// and inside the layout: it crosses to a neighbouring output where the layout continues
+    /// and stops at the layout's outer edges. It starts in the middle of the first output.
+    public func handleRelativeMotion(_ motion: RelativeMotion, time: Instant) {
+        if let focus = router.pointerFocus, let client = surface(at: focus)?.owner.id {
+            for pointer in seat.relativePointers where pointer.client == client { pointer.send(motion, time: time) }
+        }
+        let active = activePointerConstraint
+        guard active?.kind != .lock else { return }
+        let first = outputs.layout.first?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        let from = router.pointerPosition ?? Point(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
+        var to = withinLayout(Point(x: from.x + motion.dx, y: from.y + motion.dy), from: from)
+        if let active { to = active.confine(to, from: from) }
+        handle(.pointerMotion(global: to, time: time))
+    }
+
+    private func withinLayout(_ target: Point, from: Point) -> Point {
+        let layout = outputs.layout.map(\.rect)
+        if layout.contains(where: { $0.contains(target) }) { return target }
+        guard let current = layout.first(where: { $0.contains(from) }) ?? layout.first else { return from }
+        // The last pixel is the furthest it goes.
+        return Point(x: min(max(target.x, Double(current.x)), Double(current.maxX - 1)),
+                     y: min(max(target.y, Double(current.y)), Double(current.maxY - 1)))
+    }
+}
