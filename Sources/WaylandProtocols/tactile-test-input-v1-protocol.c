@@ -51,11 +51,14 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "key", "uu", tactile_test_input_v1_types + 0 },
 	{ "move_toplevel", "oii", tactile_test_input_v1_types + 4 },
 	{ "pointer_motion_relative", "2ffff", tactile_test_input_v1_types + 0 },
+	{ "touchpad_gesture_begin", "2uu", tactile_test_input_v1_types + 0 },
+	{ "touchpad_gesture_update", "2ffff", tactile_test_input_v1_types + 0 },
+	{ "touchpad_gesture_end", "2u", tactile_test_input_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_test_input_v1_interface = {
 	"tactile_test_input_v1", 2,
-	12, tactile_test_input_v1_requests,
+	15, tactile_test_input_v1_requests,
 	0, NULL,
 };
 

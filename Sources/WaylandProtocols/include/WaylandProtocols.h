@@ -35,6 +35,8 @@
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-server-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
+#include "pointer-gestures-unstable-v1-server-protocol.h"
+#include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "input-method-unstable-v2-server-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
@@ -88,6 +90,10 @@ TACTILE_PROTOCOL_INTERFACE(zwp_relative_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_constraints_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_locked_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_confined_pointer_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gestures_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_pinch_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_hold_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_manager_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_popup_surface_v2)

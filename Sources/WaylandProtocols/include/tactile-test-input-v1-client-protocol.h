@@ -75,8 +75,21 @@ enum tactile_test_input_v1_error {
 	 * move_toplevel named a surface without a toplevel role
 	 */
 	TACTILE_TEST_INPUT_V1_ERROR_NOT_TOPLEVEL = 1,
+	/**
+	 * a touchpad gesture kind other than swipe, pinch or hold
+	 */
+	TACTILE_TEST_INPUT_V1_ERROR_INVALID_GESTURE = 2,
 };
 #endif /* TACTILE_TEST_INPUT_V1_ERROR_ENUM */
+
+#ifndef TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
+enum tactile_test_input_v1_touchpad_gesture {
+	TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_SWIPE = 0,
+	TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_PINCH = 1,
+	TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_HOLD = 2,
+};
+#endif /* TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM */
 
 #define TACTILE_TEST_INPUT_V1_DESTROY 0
 #define TACTILE_TEST_INPUT_V1_TOUCH_DOWN 1
@@ -90,6 +103,9 @@ enum tactile_test_input_v1_error {
 #define TACTILE_TEST_INPUT_V1_KEY 9
 #define TACTILE_TEST_INPUT_V1_MOVE_TOPLEVEL 10
 #define TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE 11
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_BEGIN 12
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_UPDATE 13
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END 14
 
 
 /**
@@ -140,6 +156,18 @@ enum tactile_test_input_v1_error {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_BEGIN_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_UPDATE_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END_SINCE_VERSION 2
 
 /** @ingroup iface_tactile_test_input_v1 */
 static inline void
@@ -288,6 +316,43 @@ tactile_test_input_v1_pointer_motion_relative(struct tactile_test_input_v1 *tact
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, dx, dy, dx_unaccelerated, dy_unaccelerated);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * What libinput reports as a touchpad's gesture begins: it goes to the surface with
+ * pointer focus, and touchpad recognizers of the configuration meet its fingers. A begin
+ * while a gesture is under way ends that one as cancelled first.
+ */
+static inline void
+tactile_test_input_v1_touchpad_gesture_begin(struct tactile_test_input_v1 *tactile_test_input_v1, uint32_t kind, uint32_t fingers)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_BEGIN, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, kind, fingers);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * The centroid's motion since the last update, the spread over the spread at begin, and
+ * the rotation in degrees since the last update.
+ */
+static inline void
+tactile_test_input_v1_touchpad_gesture_update(struct tactile_test_input_v1 *tactile_test_input_v1, wl_fixed_t dx, wl_fixed_t dy, wl_fixed_t scale, wl_fixed_t rotation)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_UPDATE, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, dx, dy, scale, rotation);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+static inline void
+tactile_test_input_v1_touchpad_gesture_end(struct tactile_test_input_v1 *tactile_test_input_v1, uint32_t cancelled)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, cancelled);
 }
 
 #ifdef  __cplusplus

@@ -78,8 +78,21 @@ enum tactile_test_input_v1_error {
 	 * move_toplevel named a surface without a toplevel role
 	 */
 	TACTILE_TEST_INPUT_V1_ERROR_NOT_TOPLEVEL = 1,
+	/**
+	 * a touchpad gesture kind other than swipe, pinch or hold
+	 */
+	TACTILE_TEST_INPUT_V1_ERROR_INVALID_GESTURE = 2,
 };
 #endif /* TACTILE_TEST_INPUT_V1_ERROR_ENUM */
+
+#ifndef TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
+enum tactile_test_input_v1_touchpad_gesture {
+	TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_SWIPE = 0,
+	TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_PINCH = 1,
+	TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_HOLD = 2,
+};
+#endif /* TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM */
 
 /**
  * @ingroup iface_tactile_test_input_v1
@@ -188,6 +201,43 @@ struct tactile_test_input_v1_interface {
 					wl_fixed_t dy,
 					wl_fixed_t dx_unaccelerated,
 					wl_fixed_t dy_unaccelerated);
+	/**
+	 * fingers on a touchpad begin a gesture
+	 *
+	 * What libinput reports as a touchpad's gesture begins: it goes
+	 * to the surface with pointer focus, and touchpad recognizers of
+	 * the configuration meet its fingers. A begin while a gesture is
+	 * under way ends that one as cancelled first.
+	 * @since 2
+	 */
+	void (*touchpad_gesture_begin)(struct wl_client *client,
+				       struct wl_resource *resource,
+				       uint32_t kind,
+				       uint32_t fingers);
+	/**
+	 * the touchpad gesture's fingers moved
+	 *
+	 * The centroid's motion since the last update, the spread over
+	 * the spread at begin, and the rotation in degrees since the last
+	 * update.
+	 * @since 2
+	 */
+	void (*touchpad_gesture_update)(struct wl_client *client,
+					struct wl_resource *resource,
+					wl_fixed_t dx,
+					wl_fixed_t dy,
+					wl_fixed_t scale,
+					wl_fixed_t rotation);
+	/**
+	 * the touchpad gesture's fingers lifted, or the device cancelled it
+	 *
+	 * 
+	 * @param cancelled 0 the fingers lifted, 1 the device gave up
+	 * @since 2
+	 */
+	void (*touchpad_gesture_end)(struct wl_client *client,
+				     struct wl_resource *resource,
+				     uint32_t cancelled);
 };
 
 
@@ -239,6 +289,18 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_POINTER_MOTION_RELATIVE_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_BEGIN_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_UPDATE_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END_SINCE_VERSION 2
 
 #ifdef  __cplusplus
 }
