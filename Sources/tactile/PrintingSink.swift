@@ -38,6 +38,12 @@ struct PrintingSink: DeliverySink {
         case .keyboardEnter(_, let s, let keys): "wl_keyboard.enter \(name(s)) keys \(keys)"
         case .keyboardLeave(_, let s): "wl_keyboard.leave \(name(s))"
         case .key(_, let key, let state, let time): "wl_keyboard.key \(key) \(state) t=\(time.milliseconds)"
+        case .touchpadGestureBegin(_, let s, let kind, let fingers, let time):
+            "zwp_pointer_gesture_\(kind)_v1.begin \(fingers) fingers on \(name(s)) t=\(time.milliseconds)"
+        case .touchpadGestureUpdate(_, let kind, let delta, let scale, _, let time):
+            "zwp_pointer_gesture_\(kind)_v1.update by \(delta) scale \(scale) t=\(time.milliseconds)"
+        case .touchpadGestureEnd(_, let kind, let cancelled, let time):
+            "zwp_pointer_gesture_\(kind)_v1.end\(cancelled ? " cancelled" : "") t=\(time.milliseconds)"
         }
     }
 

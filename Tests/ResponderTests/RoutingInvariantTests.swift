@@ -8,6 +8,8 @@ import Testing
 /// - pointer and keyboard enters and leaves pair up, and nothing arrives between a leave and
 ///   the next enter;
 /// - nothing for a client that went away;
+/// - touchpad gestures begin on the client's surface, one at a time, and their updates and
+///   end are of the gesture begun;
 /// - once every finger, button and key is up and every deadline passed, no client holds a touch.
 @Suite struct RoutingInvariantTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
@@ -17,7 +19,9 @@ import Testing
         fuzz.liftEverything()
         #expect(fuzz.violations == [], "seed \(seed)")
         #expect(fuzz.clients.values.allSatisfy { $0.touches.isEmpty }, "a touch is stuck (seed \(seed))")
-        for kind in ["touchDown", "touchUp", "touchCancel", "pointerEnter", "pointerButton", "keyboardEnter", "key"] {
+        #expect(fuzz.clients.values.allSatisfy { $0.touchpadGesture == nil }, "a touchpad gesture is stuck (seed \(seed))")
+        for kind in ["touchDown", "touchUp", "touchCancel", "pointerEnter", "pointerButton", "keyboardEnter", "key",
+                     "touchpadGestureBegin", "touchpadGestureEnd"] {
             #expect(fuzz.delivered[kind, default: 0] > 0, "the stream never made a \(kind) (seed \(seed))")
         }
     }
@@ -28,6 +32,7 @@ struct ClientView {
     var touches: Set<Int32> = []
     var pointerFocus: NodeID?
     var keyboardFocus: NodeID?
+    var touchpadGesture: TouchpadGesture?
 }
 
 /// A router driven by a seeded stream, with each delivery checked against the clients' views.
@@ -42,6 +47,7 @@ struct RoutingFuzz {
     var fingers: Set<Int32> = []
     var buttons: Set<UInt32> = []
     var keys: Set<UInt32> = []
+    var gestureOnTouchpad = false
     var now = ms(1)
     var violations: [String] = []
     /// The latest steps (what was done, what a client was sent), for a violation's message.
@@ -56,6 +62,8 @@ struct RoutingFuzz {
         desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: edgeOptions)
         desk.router.addGesture(Swipe(fingers: 3), on: desk.root)
         desk.router.addGesture(Tap(count: 2), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        desk.router.addGesture(Swipe(fingers: 3, direction: .left), on: desk.root,
+                               options: GestureOptions(delaysTouchesBegan: seed % 3 == 0), device: .touchpad)
         for _ in 0..<3 { connect() }
         for _ in 0..<6 { addSurface() }
     }
@@ -63,7 +71,8 @@ struct RoutingFuzz {
     mutating func step() {
         now = now.advanced(by: .milliseconds(1 + rng.below(20)))
         switch rng.below(100) {
-        case 0..<55: touch()
+        case 0..<52: touch()
+        case 52..<55: touchpadGesture()
         case 55..<68: send(.pointerMotion(global: randomPoint(), time: now))
         case 68..<73: button()
         case 73..<77: key()
@@ -80,6 +89,7 @@ struct RoutingFuzz {
         for button in buttons.sorted() { send(.pointerButton(button: button, state: .released, time: now)) }
         for key in keys.sorted() { send(.key(key: key, state: .released, time: now)) }
         (buttons, keys) = ([], [])
+        if gestureOnTouchpad { send(.touchpadGestureEnd(cancelled: false, time: now)) }
         now = now.advanced(by: .seconds(10))
         _ = deliver(desk.fire(at: now))
     }
@@ -101,6 +111,24 @@ struct RoutingFuzz {
             fingers.insert(id)
         }
         if rng.below(2) == 0 { send(.touchFrame) }
+    }
+
+    private mutating func touchpadGesture() {
+        if !gestureOnTouchpad || rng.below(8) == 0 {
+            // Mostly over a surface, so that someone hears it.
+            if let node = randomNode(), let origin = desk.router.scene.absolutePosition(of: node) {
+                send(.pointerMotion(global: p(Double(origin.x) + 2, Double(origin.y) + 2), time: now))
+            }
+            let kinds = TouchpadGesture.allCases
+            send(.touchpadGestureBegin(kinds[rng.below(kinds.count)], fingers: 2 + rng.below(3), time: now))
+            gestureOnTouchpad = true
+        } else if rng.below(5) == 0 {
+            send(.touchpadGestureEnd(cancelled: rng.below(4) == 0, time: now))
+            gestureOnTouchpad = false
+        } else {
+            let delta = p(Double(rng.below(81)) - 60, Double(rng.below(41)) - 20)
+            send(.touchpadGestureUpdate(delta: delta, scale: Double(50 + rng.below(100)) / 100, rotation: 0, time: now))
+        }
     }
 
     private mutating func button() {
@@ -249,6 +277,15 @@ struct RoutingFuzz {
             view.keyboardFocus = nil
         case .key:
             if view.keyboardFocus == nil { fail("key without keyboard focus") }
+        case .touchpadGestureBegin(_, let node, let kind, _, _):
+            if !owned(node) { fail("surface not the client's") }
+            if view.touchpadGesture != nil { fail("begin during a gesture") }
+            view.touchpadGesture = kind
+        case .touchpadGestureUpdate(_, let kind, _, _, _, _):
+            if view.touchpadGesture != kind { fail("update of a gesture not begun") }
+        case .touchpadGestureEnd(_, let kind, _, _):
+            if view.touchpadGesture != kind { fail("end of a gesture not begun") }
+            view.touchpadGesture = nil
         case .touchFrame, .pointerFrame:
             break
         }

@@ -40,10 +40,27 @@ public protocol GestureRecognizer {
     /// The screen edge the gesture starts from, if it is a system edge gesture: a client may
     /// defer it over parts of its surfaces (`Node.edgeGestureDeferral`).
     var systemEdge: Edge? { get }
+    /// How many fingers the gesture is made of, if a fixed number: a touchpad gesture of
+    /// another count is not offered to it (a 4-finger swipe is no 3-finger swipe).
+    var fingerCount: Int? { get }
+    /// The one kind of touchpad gesture it reads, if it reads only one: a touchpad swipe
+    /// recognizer is not offered libinput's pinches, however far they travel.
+    var touchpadKind: TouchpadGesture? { get }
 }
 
 extension GestureRecognizer {
     public var systemEdge: Edge? { nil }
+    public var fingerCount: Int? { nil }
+    public var touchpadKind: TouchpadGesture? { nil }
+}
+
+/// Where a recognizer's fingers come from.
+public enum GestureDevice: String, Hashable, Sendable, CaseIterable {
+    /// Touches on the screen, offered along their hit path.
+    case touchscreen
+    /// The fingers of a touchpad gesture (`InputEvent.touchpadGestureBegin`), laid out around
+    /// the pointer and moved as the gesture reports.
+    case touchpad
 }
 
 /// A side of a node's rectangle: of the output, for system edge gestures.

@@ -4,6 +4,8 @@ struct GestureSlot {
     let node: NodeID
     var recognizer: any GestureRecognizer
     let options: GestureOptions
+    /// Which fingers it is offered: the touchscreen's, or a touchpad gesture's.
+    let device: GestureDevice
     let shouldBegin: ((GestureID) -> Bool)?
     var state: GestureState = .possible
     /// It won its touches (began or recognized, with nothing it must wait for).
@@ -30,15 +32,17 @@ struct GestureSlot {
 /// is won.
 extension InputRouter {
     /// Attaches a recognizer to a node: the output's root for system gestures, a window's
-    /// node for per-window ones. `shouldBegin` may veto the gesture as it would win.
+    /// node for per-window ones. `shouldBegin` may veto the gesture as it would win. A
+    /// touchpad recognizer reads the fingers of touchpad gestures instead of touches; the
+    /// node does not matter to it.
     @discardableResult
     public mutating func addGesture(
         _ recognizer: some GestureRecognizer, on node: NodeID, options: GestureOptions = GestureOptions(),
-        shouldBegin: ((GestureID) -> Bool)? = nil
+        device: GestureDevice = .touchscreen, shouldBegin: ((GestureID) -> Bool)? = nil
     ) -> GestureID {
         nextGestureID += 1
         let id = GestureID(value: nextGestureID)
-        gestures.append(GestureSlot(id: id, node: node, recognizer: recognizer, options: options, shouldBegin: shouldBegin))
+        gestures.append(GestureSlot(id: id, node: node, recognizer: recognizer, options: options, device: device, shouldBegin: shouldBegin))
         return id
     }
 
@@ -85,7 +89,7 @@ extension InputRouter {
         if !nodes.contains(scene.root) { nodes.append(scene.root) }
         var taken: [GestureID] = []
         for node in nodes {
-            for k in gestures.indices where gestures[k].node == node && gestures[k].state.isLive {
+            for k in gestures.indices where gestures[k].node == node && gestures[k].device == .touchscreen && gestures[k].state.isLive {
                 let bounds = scene.absoluteFrame(of: node) ?? .empty
                 guard gestures[k].recognizer.wantsTouch(at: global, in: bounds) else { continue }
                 if let edge = gestures[k].recognizer.systemEdge, let leaf, edgeGestureIsDeferred(at: global, edge, by: leaf, within: bounds) {
@@ -131,7 +135,7 @@ extension InputRouter {
 
     // MARK: Arbitration
 
-    private mutating func feed(_ k: Int, _ input: GestureInput, time: Instant, _ sink: inout some DeliverySink) {
+    mutating func feed(_ k: Int, _ input: GestureInput, time: Instant, _ sink: inout some DeliverySink) {
         let old = gestures[k].state
         let new = gestures[k].recognizer.handle(input)
         gestures[k].state = new
@@ -196,6 +200,7 @@ extension InputRouter {
         }
         guard winner.options.cancelsTouchesInView else { return }
         for id in winner.taken { claimTouch(id, by: winner.id, &sink) }
+        if winner.device == .touchpad { claimTouchpadGesture(by: winner.id, &sink) }
     }
 
     private func areSimultaneous(_ a: GestureID, _ b: GestureID) -> Bool {
@@ -250,5 +255,6 @@ extension InputRouter {
             touches[k].owesHeldFrame = false
         }
         removeSettledLiftedTouches()
+        releaseHeldTouchpadGesture(&sink)
     }
 }

@@ -14,6 +14,8 @@ public struct Pinch: GestureRecognizer, Sendable {
     private var startSpread: Double?
 
     public var fingers: Int { group.fingers }
+    public var fingerCount: Int? { group.fingers }
+    public var touchpadKind: TouchpadGesture? { .pinch }
     public var gatherTime: Duration { group.gatherTime }
     public var deadline: Instant? { group.deadline }
 

@@ -11,6 +11,8 @@ public struct Swipe: GestureRecognizer, Sendable {
     private var group: FingerGroup
 
     public var fingers: Int { group.fingers }
+    public var fingerCount: Int? { group.fingers }
+    public var touchpadKind: TouchpadGesture? { .swipe }
     public var gatherTime: Duration { group.gatherTime }
     public var deadline: Instant? { group.deadline }
 

@@ -19,6 +19,10 @@ public enum Delivery: Hashable, Sendable {
     case keyboardEnter(ClientID, surface: NodeID, pressedKeys: [UInt32])
     case keyboardLeave(ClientID, surface: NodeID)
     case key(ClientID, key: UInt32, state: PressState, time: Instant)
+    /// zwp_pointer_gesture_*: a touchpad gesture begun over the surface with pointer focus.
+    case touchpadGestureBegin(ClientID, surface: NodeID, TouchpadGesture, fingers: Int, time: Instant)
+    case touchpadGestureUpdate(ClientID, TouchpadGesture, delta: Point, scale: Double, rotation: Double, time: Instant)
+    case touchpadGestureEnd(ClientID, TouchpadGesture, cancelled: Bool, time: Instant)
 
     /// The client the event goes to.
     public var client: ClientID {
@@ -26,7 +30,9 @@ public enum Delivery: Hashable, Sendable {
         case .touchDown(let c, _, _, _, _), .touchMotion(let c, _, _, _, _), .touchUp(let c, _, _),
              .touchFrame(let c), .touchCancel(let c), .pointerEnter(let c, _, _), .pointerLeave(let c, _),
              .pointerMotion(let c, _, _, _), .pointerButton(let c, _, _, _), .pointerAxis(let c, _, _),
-             .pointerFrame(let c), .keyboardEnter(let c, _, _), .keyboardLeave(let c, _), .key(let c, _, _, _):
+             .pointerFrame(let c), .keyboardEnter(let c, _, _), .keyboardLeave(let c, _), .key(let c, _, _, _),
+             .touchpadGestureBegin(let c, _, _, _, _), .touchpadGestureUpdate(let c, _, _, _, _, _),
+             .touchpadGestureEnd(let c, _, _, _):
             c
         }
     }

@@ -18,6 +18,10 @@ public enum Diagnostic: Hashable, Sendable {
         case keyAlreadyPressed
         /// A key or button code above `InputEvent.maximumKeyCode`.
         case notAnEvdevCode
+        /// A touchpad gesture update or end with no gesture begun.
+        case noTouchpadGesture
+        /// A touchpad gesture of no fingers, or more than `InputEvent.maximumGestureFingers`.
+        case fingerCountOutOfRange
     }
 
     public enum DropReason: Hashable, Sendable {

@@ -37,6 +37,11 @@ public struct AxisMotion: Hashable, Sendable {
     }
 }
 
+/// The touchpad gestures of zwp_pointer_gestures_v1.
+public enum TouchpadGesture: String, Hashable, Sendable, CaseIterable {
+    case swipe, pinch, hold
+}
+
 /// Input as a backend hands it to the core, device-neutral, positions in global (layout)
 /// coordinates. libinput, a parent compositor and the test protocol all produce these.
 public enum InputEvent: Hashable, Sendable {
@@ -52,9 +57,19 @@ public enum InputEvent: Hashable, Sendable {
     case pointerButton(button: UInt32, state: PressState, time: Instant)
     case pointerAxis(AxisMotion, time: Instant)
     case key(key: UInt32, state: PressState, time: Instant)
+    /// A touchpad gesture as libinput recognizes it: fingers resting (hold), moving together
+    /// (swipe) or pinching. One at a time; a new begin ends the one before as cancelled.
+    case touchpadGestureBegin(TouchpadGesture, fingers: Int, time: Instant)
+    /// `delta`: the fingers' centroid's motion since the last update, in pointer pixels;
+    /// `scale`: their spread over the spread at begin; `rotation`: degrees since the last update.
+    case touchpadGestureUpdate(delta: Point, scale: Double, rotation: Double, time: Instant)
+    /// The fingers lifted (`cancelled` false), or the device gave up on the gesture.
+    case touchpadGestureEnd(cancelled: Bool, time: Instant)
 
     /// The highest evdev code a key or button can have (linux/input-event-codes.h's KEY_MAX).
     /// Higher codes come only from a buggy or hostile source and are refused, which also
     /// bounds the keys held at once, and so the size of wl_keyboard.enter's key array.
     public static let maximumKeyCode: UInt32 = 0x2ff
+    /// The most fingers a touchpad gesture can have: ten hands' worth is already hostile.
+    public static let maximumGestureFingers = 10
 }

@@ -30,6 +30,8 @@ public struct InputRouter {
     var nextGestureID = 0
     var simultaneousGestures: [(GestureID, GestureID)] = []
     var failureRequirements: [(GestureID, GestureID)] = []
+    /// The touchpad gesture under way (`InputRouter+TouchpadGestures`).
+    var touchpadGesture: ActiveTouchpadGesture?
 
     public init(scene: Scene = Scene(), policy: RoutingPolicy = RoutingPolicy()) {
         self.scene = scene
@@ -49,6 +51,10 @@ public struct InputRouter {
         case .pointerButton(let button, let state, let time): pointerButton(button, state, time, event, &sink)
         case .pointerAxis(let motion, let time): pointerAxis(motion, time, &sink)
         case .key(let key, let state, let time): keyEvent(key, state, time, event, &sink)
+        case .touchpadGestureBegin(let kind, let fingers, let time): touchpadGestureBegin(kind, fingers, time, event, &sink)
+        case .touchpadGestureUpdate(let delta, let scale, let rotation, let time):
+            touchpadGestureUpdate(delta, scale, rotation, time, event, &sink)
+        case .touchpadGestureEnd(let cancelled, let time): touchpadGestureEnd(cancelled, time, event, &sink)
         }
     }
 
@@ -65,6 +71,7 @@ public struct InputRouter {
             keyboard.focus = nil
             if sink.isTracing { sink.trace(.keyboardFocus(nil, nil, .surfaceRemoved)) }
         }
+        endTouchpadGestureOfRemovedSurface(&sink)
         if let focus = pointer.focus, !scene.contains(focus.node) {
             pointer.focus = nil
             if sink.isTracing { sink.trace(.pointerFocus(nil, nil, .surfaceRemoved)) }

@@ -34,6 +34,9 @@ public enum TraceFormatter {
             case .pressAbandoned(let client): ["\(head) press-abandoned \(naming.name(client))"]
             case .unowned: ["\(head) unowned"]
             }
+        case .touchpadGestureClaimed(let gesture, let client, let seen):
+            let outcome = seen ? "cancelled \(naming.name(client)) (zwp_pointer_gesture end cancelled=1)" : "unseen \(naming.name(client))"
+            return ["touchpad gesture claimed gesture=\(naming.name(gesture)) \(outcome)"]
         case .pointerFocus(let node, _, let cause):
             return ["pointer focus \(node.map(naming.name) ?? "none") cause=\(word(cause))"]
         case .keyboardFocus(let node, _, let cause):
