@@ -116,6 +116,7 @@ static const struct wl_interface *const bindable[] = {
     &gtk_primary_selection_device_manager_interface,
     &zwp_relative_pointer_manager_v1_interface,
     &zwp_pointer_constraints_v1_interface,
+    &zwp_pointer_gestures_v1_interface,
     &tactile_inspector_v1_interface,
 };
 

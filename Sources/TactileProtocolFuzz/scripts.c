@@ -319,6 +319,32 @@ static void script_pointer_and_keys(struct conn *c) {
     if (rng_chance(&c->rng, 30)) call(c, input, "move_toplevel", object_any(c, &wl_surface_interface), nearby(c), nearby(c));
 }
 
+/// Touchpad gestures over the windows: a client listening for some kinds, then a begin
+/// (now and then of no kind, or of no or countless fingers), updates with edge values, and an
+/// end, a second begin, or nothing; sometimes the listener goes mid-gesture.
+static void script_touchpad_gesture(struct conn *c) {
+    struct object *input = object_any(c, &tactile_test_input_v1_interface);
+    struct object *gestures = object_any(c, &zwp_pointer_gestures_v1_interface);
+    struct object *pointer = call(c, object_any(c, &wl_seat_interface), "get_pointer");
+    static const char *const kinds[] = { "get_swipe_gesture", "get_pinch_gesture", "get_hold_gesture" };
+    struct object *listener = call(c, gestures, kinds[rng_below(&c->rng, 3)], pointer);
+    call(c, input, "pointer_motion", on_windows(c), on_windows(c));
+    uint32_t kind = rng_chance(&c->rng, 95) ? rng_below(&c->rng, 3) : edge_uint(c);
+    uint32_t fingers = rng_chance(&c->rng, 90) ? 2 + rng_below(&c->rng, 3) : edge_uint(c);
+    call(c, input, "touchpad_gesture_begin", kind, fingers);
+    for (uint32_t moves = rng_below(&c->rng, 6); moves > 0; moves--) {
+        wl_fixed_t scale = rng_chance(&c->rng, 90) ? wl_fixed_from_double(0.5 + rng_below(&c->rng, 100) / 50.0) : edge_fixed(c);
+        call(c, input, "touchpad_gesture_update", nearby(c), nearby(c), scale, edge_fixed(c));
+        if (listener && rng_chance(&c->rng, 5)) {
+            call(c, listener, "destroy");
+            listener = NULL;
+        }
+    }
+    uint32_t roll = rng_below(&c->rng, 100);
+    if (roll < 80) call(c, input, "touchpad_gesture_end", rng_chance(&c->rng, 80) ? 0 : edge_uint(c));
+    else if (roll < 90) call(c, input, "touchpad_gesture_begin", rng_below(&c->rng, 3), 3);
+}
+
 /// Seat devices, a cursor surface, and a release now and then.
 static void script_seat(struct conn *c) {
     struct object *seat = object_any(c, &wl_seat_interface);
@@ -430,6 +456,7 @@ static const struct script {
     { "touch", script_touch, 10 },
     { "pointer and keys", script_pointer_and_keys, 6 },
     { "seat devices", script_seat, 5 },
+    { "touchpad gesture", script_touchpad_gesture, 4 },
     { "move or resize", script_move_or_resize, 5 },
     { "data device", script_data_device, 4 },
     { "edge deferral", script_edge_deferral, 4 },

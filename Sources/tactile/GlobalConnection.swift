@@ -33,10 +33,12 @@ final class GlobalConnection {
 nonisolated(unsafe) private let globalListener: UnsafeMutablePointer<wl_registry_listener> = {
     let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
     listener.initialize(to: wl_registry_listener(
-        global: { data, registry, name, interface, _ in
+        global: { data, registry, name, interface, version in
             let connection = Unmanaged<GlobalConnection>.fromOpaque(data!).takeUnretainedValue()
             guard connection.global == nil, let interface, strcmp(interface, connection.interface.pointee.name) == 0 else { return }
-            connection.global = OpaquePointer(wl_registry_bind(registry, name, connection.interface, 1))
+            // The newest both sides know: an older server still takes the older requests.
+            let known = UInt32(connection.interface.pointee.version)
+            connection.global = OpaquePointer(wl_registry_bind(registry, name, connection.interface, min(version, known)))
         },
         global_remove: { _, _, _ in }
     ))

@@ -13,6 +13,7 @@ struct InjectCommand: ParsableCommand {
           pointer motion X Y | pointer button BUTTON pressed|released   (BUTTON: left, right, middle or an evdev code)
           pointer scroll DX DY                                            (one wheel step: 120ths from the sign)
           key CODE pressed|released                                       (CODE: evdev key code, e.g. 30 for A)
+          touchpad swipe|pinch|hold FINGERS | touchpad update DX DY [SCALE [DEGREES]] | touchpad end [cancelled]
           sleep MILLISECONDS
         """
     )
@@ -47,6 +48,9 @@ enum InjectStep: Equatable {
     case pointerButton(button: UInt32, pressed: Bool)
     case pointerScroll(dx: Double, dy: Double)
     case key(code: UInt32, pressed: Bool)
+    case touchpadBegin(kind: UInt32, fingers: UInt32)
+    case touchpadUpdate(dx: Double, dy: Double, scale: Double, degrees: Double)
+    case touchpadEnd(cancelled: Bool)
     case sleep(milliseconds: UInt32)
 }
 
@@ -85,6 +89,15 @@ enum InjectScript {
         case ("pointer", "motion", 4): return num(2).flatMap { x in num(3).map { .pointerMotion(x: x, y: $0) } }
         case ("pointer", "button", 4): return button(w[2]).flatMap { b in pressed(3).map { .pointerButton(button: b, pressed: $0) } }
         case ("pointer", "scroll", 4): return num(2).flatMap { dx in num(3).map { .pointerScroll(dx: dx, dy: $0) } }
+        case ("touchpad", "swipe", 3), ("touchpad", "pinch", 3), ("touchpad", "hold", 3):
+            let kind: UInt32 = ["swipe": 0, "pinch": 1, "hold": 2][w[1]]!
+            return UInt32(w[2]).map { .touchpadBegin(kind: kind, fingers: $0) }
+        case ("touchpad", "update", 4...6):
+            return num(2).flatMap { dx in num(3).flatMap { dy in
+                (w.count > 4 ? num(4) : 1).flatMap { scale in (w.count > 5 ? num(5) : 0).map { .touchpadUpdate(dx: dx, dy: dy, scale: scale, degrees: $0) } }
+            } }
+        case ("touchpad", "end", 2): return .touchpadEnd(cancelled: false)
+        case ("touchpad", "end", 3) where w[2] == "cancelled": return .touchpadEnd(cancelled: true)
         case ("key", _, 3): return UInt32(w[1]).flatMap { code in pressed(2).map { .key(code: code, pressed: $0) } }
         case ("sleep", _, 2): return UInt32(w[1]).map { .sleep(milliseconds: $0) }
         default: return nil
@@ -119,6 +132,10 @@ final class InjectConnection {
             let steps = { (v: Double) -> Int32 in v == 0 ? 0 : (v > 0 ? 120 : -120) }
             tactile_test_input_v1_pointer_axis(input, wl_fixed_from_double(dx), wl_fixed_from_double(dy), steps(dx), steps(dy))
         case .key(let code, let pressed): tactile_test_input_v1_key(input, code, pressed ? 1 : 0)
+        case .touchpadBegin(let kind, let fingers): tactile_test_input_v1_touchpad_gesture_begin(input, kind, fingers)
+        case .touchpadUpdate(let dx, let dy, let scale, let degrees):
+            tactile_test_input_v1_touchpad_gesture_update(input, wl_fixed_from_double(dx), wl_fixed_from_double(dy), wl_fixed_from_double(scale), wl_fixed_from_double(degrees))
+        case .touchpadEnd(let cancelled): tactile_test_input_v1_touchpad_gesture_end(input, cancelled ? 1 : 0)
         case .sleep(let ms):
             guard wl_display_roundtrip(display) >= 0 else { throw GlobalConnection.Failure(description: "connection lost") }
             usleep(ms * 1000)

@@ -53,6 +53,7 @@ final class TestClient {
     var dataDeviceManager: OpaquePointer?
     var relativePointerManager: OpaquePointer?
     var pointerConstraints: OpaquePointer?
+    var pointerGestures: OpaquePointer?
     var inputMethodManager: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
@@ -227,6 +228,7 @@ final class TestClient {
         case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 2)
         case "zwp_relative_pointer_manager_v1": relativePointerManager = bind(tactile_zwp_relative_pointer_manager_v1_interface(), 1)
         case "zwp_pointer_constraints_v1": pointerConstraints = bind(tactile_zwp_pointer_constraints_v1_interface(), 1)
+        case "zwp_pointer_gestures_v1": pointerGestures = bind(tactile_zwp_pointer_gestures_v1_interface(), 3)
         case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
         case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 5)

@@ -66,6 +66,20 @@ final class TestInput {
             let motion = RelativeMotion(dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
                                         unacceleratedDX: wl_fixed_to_double(rawDX), unacceleratedDY: wl_fixed_to_double(rawDY))
             input.host.handleRelativeMotion(motion, time: input.host.currentTime)
+        },
+        touchpad_gesture_begin: { _, r, kind, fingers in
+            let kinds: [TouchpadGesture] = [.swipe, .pinch, .hold]
+            guard kind < kinds.count else {
+                return tactile_post_error(r, TACTILE_TEST_INPUT_V1_ERROR_INVALID_GESTURE.rawValue, "touchpad gesture \(kind) is not 0 (swipe), 1 (pinch) or 2 (hold)")
+            }
+            // Out-of-range counts reach the core, which refuses them as a device's would be.
+            inject(r) { .touchpadGestureBegin(kinds[Int(kind)], fingers: Int(clamping: fingers), time: $0) }
+        },
+        touchpad_gesture_update: { _, r, dx, dy, scale, rotation in
+            inject(r) { .touchpadGestureUpdate(delta: point(dx, dy), scale: wl_fixed_to_double(scale), rotation: wl_fixed_to_double(rotation), time: $0) }
+        },
+        touchpad_gesture_end: { _, r, cancelled in
+            inject(r) { .touchpadGestureEnd(cancelled: cancelled != 0, time: $0) }
         }
     ))
 }

@@ -22,9 +22,13 @@ extension LibinputBackend {
             pointer(libinput_event_get_pointer_event(event), type)
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             key(libinput_event_get_keyboard_event(event))
+        case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_SWIPE_END,
+             LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
+             LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
+            gesture(libinput_event_get_gesture_event(event), type)
         default:
             // LIBINPUT_EVENT_POINTER_AXIS repeats the three scroll events above for older
-            // callers; gestures, tablets and switches have no wl_seat counterpart here.
+            // callers; tablets and switches have no wl_seat counterpart here.
             break
         }
     }
@@ -64,6 +68,25 @@ extension LibinputBackend {
         let layout = host.outputLayout
         let named = device.flatMap { mappedOutputs[$0] }.flatMap { name in layout.first { $0.description.name == name } }
         return (named ?? layout.first)?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    /// libinput's touchpad gestures, one at a time: its pinch scale is already against the
+    /// begin, and its angle a delta, as zwp_pointer_gestures_v1 wants them.
+    private func gesture(_ event: OpaquePointer, _ type: libinput_event_type) {
+        let time = Instant(microseconds: libinput_event_gesture_get_time_usec(event))
+        switch type {
+        case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_BEGIN:
+            let kind: TouchpadGesture = type == LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN ? .swipe : type == LIBINPUT_EVENT_GESTURE_PINCH_BEGIN ? .pinch : .hold
+            host.handle(.touchpadGestureBegin(kind, fingers: Int(libinput_event_gesture_get_finger_count(event)), time: time))
+        case LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE:
+            let delta = Point(x: libinput_event_gesture_get_dx(event), y: libinput_event_gesture_get_dy(event))
+            let pinch = type == LIBINPUT_EVENT_GESTURE_PINCH_UPDATE
+            host.handle(.touchpadGestureUpdate(
+                delta: delta, scale: pinch ? libinput_event_gesture_get_scale(event) : 1,
+                rotation: pinch ? libinput_event_gesture_get_angle_delta(event) : 0, time: time))
+        default:
+            host.handle(.touchpadGestureEnd(cancelled: libinput_event_gesture_get_cancelled(event) != 0, time: time))
+        }
     }
 
     private func pointer(_ event: OpaquePointer, _ type: libinput_event_type) {

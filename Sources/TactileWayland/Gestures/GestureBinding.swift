@@ -7,6 +7,8 @@ public struct GestureBinding: Sendable {
     public var name: String
     public var recognizer: any GestureRecognizer & Sendable
     public var options: GestureOptions
+    /// Whose fingers it reads: the touchscreen's, or a touchpad's gestures.
+    public var device: GestureDevice
     public var action: GestureAction
     /// When a continuous gesture's action runs: as it begins (wins), or when it ends
     /// normally. A discrete gesture acts when it is recognized either way.
@@ -18,12 +20,13 @@ public struct GestureBinding: Sendable {
 
     public init(
         name: String, recognizer: any GestureRecognizer & Sendable, options: GestureOptions = GestureOptions(),
-        action: GestureAction = .none, actsWhen: ActionMoment = .recognized, simultaneousWith: [String] = [],
+        device: GestureDevice = .touchscreen, action: GestureAction = .none, actsWhen: ActionMoment = .recognized, simultaneousWith: [String] = [],
         requiresFailureOf: [String] = []
     ) {
         self.name = name
         self.recognizer = recognizer
         self.options = options
+        self.device = device
         self.action = action
         self.actsWhen = actsWhen
         self.simultaneousWith = simultaneousWith

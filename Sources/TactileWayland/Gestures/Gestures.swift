@@ -8,7 +8,8 @@ public protocol GestureDelegate: AnyObject {
     func gesture(_ event: GestureEvent, of binding: GestureBinding)
 }
 
-/// The configured system gestures: installed on the scene's root, woken by a timer when a
+/// The configured system gestures: installed on the scene's root (touchpad ones read
+/// touchpad gestures instead of touches), woken by a timer when a
 /// recognizer has a deadline, logged and published after each routing step.
 final class Gestures {
     private let configured: [GestureBinding]
@@ -24,7 +25,7 @@ final class Gestures {
     func install(on server: WaylandServer) {
         var ids: [String: GestureID] = [:]
         for binding in configured {
-            let id = server.router.addGesture(binding.recognizer, on: server.router.scene.root, options: binding.options)
+            let id = server.router.addGesture(binding.recognizer, on: server.router.scene.root, options: binding.options, device: binding.device)
             bindings[id] = binding
             ids[binding.name] = id
         }

@@ -59,6 +59,12 @@ struct ProtocolSink: DeliverySink {
             guard let surface = surface(node) else { return }
             seat.keyboardLeave(client, surface: surface)
         case .key(_, let key, let state, let time): seat.key(client, key, state, time: time)
+        case .touchpadGestureBegin(_, let node, let kind, let fingers, let time):
+            guard let surface = surface(node) else { return }
+            seat.touchpadGestureBegin(client, kind, surface: surface, fingers: fingers, time: time)
+        case .touchpadGestureUpdate(_, let kind, let delta, let scale, let rotation, let time):
+            seat.touchpadGestureUpdate(client, kind, delta: delta, scale: scale, rotation: rotation, time: time)
+        case .touchpadGestureEnd(_, let kind, let cancelled, let time): seat.touchpadGestureEnd(client, kind, cancelled: cancelled, time: time)
         }
     }
 

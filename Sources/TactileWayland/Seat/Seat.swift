@@ -27,6 +27,8 @@ final class Seat {
     /// Every client's relative pointers, and the pointer locks and confinements asked for.
     var relativePointers: [RelativePointer] = []
     var constraints: [PointerConstraint] = []
+    /// Every client's touchpad gesture objects (swipe, pinch, hold).
+    var pointerGestures: [PointerGesture] = []
     /// The primary selection's source, and every client's primary selection device.
     weak var primarySelection: PrimarySource?
     var primaryDevices: [PrimaryDevice] = []
@@ -34,7 +36,7 @@ final class Seat {
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.
     var cursorChanged: () -> Void = {}
-    private let nextSerial: () -> UInt32
+    let nextSerial: () -> UInt32
     private var global: Global?
 
     init(display: OpaquePointer, keymap: Keymap?) {
