@@ -72,13 +72,13 @@ struct ConfigurationReader {
             guard let edge = try g.choice("edge", Edge.self) else { throw g.missing("edge", "left, right, top or bottom") }
             recognizer = EdgeSwipe(edge: edge, startBand: try g.number("start-band", atLeast: 1) ?? 24, distance: try g.number("distance", atLeast: 1) ?? 80)
         case "swipe":
-            try g.only(common + ["fingers", "direction", "distance", "gather-time"])
+            try g.only(common + ["device", "fingers", "direction", "distance", "gather-time"])
             recognizer = Swipe(
                 fingers: try g.integer("fingers", in: 1...10) ?? 3, direction: try g.choice("direction", Swipe.Direction.self),
                 distance: try g.number("distance", atLeast: 1) ?? 100, gatherTime: try g.milliseconds("gather-time") ?? .milliseconds(150)
             )
         case "pinch":
-            try g.only(common + ["fingers", "scale", "direction", "max-translation", "gather-time"])
+            try g.only(common + ["device", "fingers", "scale", "direction", "max-translation", "gather-time"])
             recognizer = Pinch(
                 fingers: try g.integer("fingers", in: 2...10) ?? 2, scale: try g.number("scale", atLeast: 1.01) ?? 1.25,
                 direction: try g.choice("direction", Pinch.Direction.self), maximumTranslation: try g.number("max-translation", atLeast: 1) ?? 80,
@@ -104,7 +104,7 @@ struct ConfigurationReader {
             delaysTouchesEnded: try g.bool("delays-touches-ended") ?? defaults.delaysTouchesEnded
         )
         return GestureBinding(
-            name: name, recognizer: recognizer, options: options, action: try action(g), actsWhen: try g.choice("when", ActionMoment.self) ?? .recognized,
+            name: name, recognizer: recognizer, options: options, device: try g.choice("device", GestureDevice.self) ?? .touchscreen, action: try action(g), actsWhen: try g.choice("when", ActionMoment.self) ?? .recognized,
             simultaneousWith: try g.strings("simultaneous-with"), requiresFailureOf: try g.strings("requires-failure-of")
         )
     }

@@ -150,6 +150,19 @@ import Testing
         #expect(axisEvents.contains { $0.contains("axis_stop: time:") && $0.contains("axis: 0 (vertical)") }, "\(axisEvents.suffix(3))")
     }
 
+    /// libinput's 3-finger touchpad swipe is a system gesture when the configuration file says
+    /// so: it goes to wev, under the pointer, until the kiosk's swipe wins and ends it cancelled.
+    @Test func aThreeFingerTouchpadSwipeIsTheKiosksAndCancelsTheClientsSwipe() throws {
+        let log = try GuestRun.shared.get().tactileLog.split(separator: "\n")
+        let gesture = log.filter { $0.contains("gesture 'touchpad-left'") && !$0.contains("changed") }
+        #expect(gesture.count == 2 && gesture.first?.contains("began") == true && gesture.last?.contains("ended") == true,
+                "\(gesture.joined(separator: "\n"))")
+        #expect(gesture.first.map { $0.contains("count 3") } == true)
+        let claimed = log.filter { $0.contains("touchpad gesture claimed") }
+        #expect(claimed.count == 1 && claimed.first?.contains("gesture=touchpad-left cancelled") == true && claimed.first?.contains("wev") == true,
+                "\(claimed.joined(separator: "\n"))")
+    }
+
     @Test func theConfigurationFilesGermanLayoutTurnsTheYKeyIntoZ() throws {
         let wev = try GuestRun.shared.get().wev
         // KEY_Y (21) is XKB keycode 29; on a German layout it types z.

@@ -4,7 +4,8 @@
 Makes a mouse and a keyboard with uinput, starts `tactile serve --backend libinput`, then
 weston-simple-touch and wev, hot-plugs a touchscreen and drives it, the mouse and the keyboard,
 unplugs the touchscreen mid-touch and plugs in a calibrated one, taps and scrolls on a
-touchpad, and switches VT mid-touch and back. Last, a second server opens one device
+touchpad, swipes three fingers on it (a system gesture of the configuration file), and
+switches VT mid-touch and back. Last, a second server opens one device
 directly, without a seat manager, and a third runs as `nobody` through seatd. Everything
 the clients print goes to OUTDIR, where LibinputGuestTests (on the host) reads and checks it.
 
@@ -36,6 +37,14 @@ devices:
   - match: Tactile Test Touchpad
     tap-to-click: true
     natural-scroll: true
+trace: true
+gestures:
+  - name: touchpad-left
+    kind: swipe
+    device: touchpad
+    fingers: 3
+    direction: left
+    distance: 100
 """
 
 started = time.monotonic()
@@ -47,13 +56,14 @@ def log(message):
 
 
 class Touchpad:
-    """A touchpad (BTN_TOOL_FINGER, no INPUT_PROP_DIRECT), 100 x 66 mm at 12 units per mm."""
+    """A touchpad (BTN_TOOL_FINGER, no INPUT_PROP_DIRECT), 100 x 66 mm at 12 units per mm,
+    with three slots."""
 
     def __init__(self, name):
         x = AbsInfo(value=0, min=0, max=1200, fuzz=0, flat=0, resolution=12)
         y = AbsInfo(value=0, min=0, max=800, fuzz=0, flat=0, resolution=12)
-        keys = [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_TOUCH, e.BTN_TOOL_FINGER, e.BTN_TOOL_DOUBLETAP]
-        self.device = multitouch(name, x, y, 2, keys, e.INPUT_PROP_POINTER)
+        keys = [e.BTN_LEFT, e.BTN_RIGHT, e.BTN_TOUCH, e.BTN_TOOL_FINGER, e.BTN_TOOL_DOUBLETAP, e.BTN_TOOL_TRIPLETAP]
+        self.device = multitouch(name, x, y, 3, keys, e.INPUT_PROP_POINTER)
         self.tracking = 0
 
     def fingers(self, positions):
@@ -71,6 +81,7 @@ class Touchpad:
         self.device.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)
         self.device.write(e.EV_KEY, e.BTN_TOOL_FINGER, 1 if down == 1 else 0)
         self.device.write(e.EV_KEY, e.BTN_TOOL_DOUBLETAP, 1 if down == 2 else 0)
+        self.device.write(e.EV_KEY, e.BTN_TOOL_TRIPLETAP, 1 if down == 3 else 0)
         self.device.syn()
 
     def move(self, positions):
@@ -195,6 +206,18 @@ def main():
     pad.fingers([None, None])
     wait_for(wev_log, "axis_stop: time:")
     log("touchpad: two-finger scroll")
+
+    # Three fingers swiping left: libinput's swipe, which the configured touchpad gesture
+    # wins from wev (under the pointer), whose swipe then ends cancelled.
+    time.sleep(0.3)
+    pad.fingers([(700, 400), (850, 400), (1000, 400)])
+    for step in range(1, 31):
+        time.sleep(0.012)
+        pad.move([(700 - 15 * step, 400), (850 - 15 * step, 400), (1000 - 15 * step, 400)])
+    time.sleep(0.012)
+    pad.fingers([None, None, None])
+    wait_for(tactile_log, "gesture 'touchpad-left' ended")
+    log("touchpad: three-finger swipe")
 
     # Switching to another VT mid-touch: the seat manager (libseat's built-in one, as root)
     # takes the devices away, and the touch is cancelled. Back on our VT, input works again.

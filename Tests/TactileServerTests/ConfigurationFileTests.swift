@@ -21,10 +21,12 @@ import Testing
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/kiosk.yaml").path
         let file = try ConfigurationFile.load(path)
         let configuration = file.applied(to: ServerConfiguration(keyboardLayout: KeyboardLayout(layout: "de")))
-        #expect(configuration.gestures.map(\.name) == ["next-app", "launcher", "close-app", "zoom", "staff-menu"])
+        #expect(configuration.gestures.map(\.name) == ["next-app", "launcher", "close-app", "zoom", "staff-menu", "touchpad-next-app"])
         #expect(configuration.gestures.map(\.action) == [
-            .focusNext, .run("echo \"launcher at $TACTILE_GESTURE_X\" >&2"), .closeFocused, .none, .run("echo \"staff menu\" >&2"),
+            .focusNext, .run("echo \"launcher at $TACTILE_GESTURE_X\" >&2"), .closeFocused, .none, .run("echo \"staff menu\" >&2"), .focusNext,
         ])
+        #expect(configuration.gestures.map(\.device) == [.touchscreen, .touchscreen, .touchscreen, .touchscreen, .touchscreen, .touchpad])
+        #expect((configuration.gestures[5].recognizer as? Swipe).map { ($0.fingers, $0.direction, $0.distance) } ?? (0, nil, 0) == (3, .left, 200))
         let launcher = configuration.gestures[1]
         #expect(launcher.options == GestureOptions(cancelsTouchesInView: true, delaysTouchesBegan: true, delaysTouchesEnded: true))
         #expect(launcher.actsWhen == .ended)
@@ -102,6 +104,9 @@ import Testing
         ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, accel-speed, accel-profile, tap-to-click, natural-scroll)"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: left\n    distanse: 80\n",
          "kiosk.yaml:5:5: gestures[0].distanse: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, simultaneous-with, requires-failure-of, edge, start-band, distance)"),
+        ("gestures:\n  - name: a\n    kind: swipe\n    device: mouse\n", "kiosk.yaml:4:13: gestures[0].device: expected one of touchscreen, touchpad, got 'mouse'"),
+        ("gestures:\n  - name: a\n    kind: tap\n    device: touchpad\n",
+         "kiosk.yaml:4:5: gestures[0].device: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, simultaneous-with, requires-failure-of, taps, interval, max-duration, slop, max-distance)"),
         ("gestures:\n  - name: a\n    kind: tap\n    taps: many\n", "kiosk.yaml:4:11: gestures[0].taps: expected a whole number from 1 to 10, got 'many'"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: middle\n", "kiosk.yaml:4:11: gestures[0].edge: expected one of left, right, top, bottom, got 'middle'"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n", "kiosk.yaml:2:5: gestures[0].edge: missing: left, right, top or bottom"),
