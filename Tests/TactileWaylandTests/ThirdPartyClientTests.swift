@@ -152,6 +152,42 @@ import WaylandProtocols
         #expect(client.isRunning)
     }
 
+    /// GTK listens for touchpad swipes and pinches on its pointer: a pinch over its window
+    /// reaches it whole; a 3-finger swipe to the left, the kiosk's touchpad gesture, reaches it
+    /// until the kiosk's swipe wins, then ends cancelled (GTK then drops its own swipe).
+    @Test func gtk3DemoHearsTouchpadGesturesUntilTheKiosksSwipeWins() throws {
+        let server = try TestServer(ServerConfiguration(gestures: [
+            GestureBinding(name: "next-app", recognizer: Swipe(fingers: 3, direction: .left, distance: 100), device: .touchpad),
+        ]))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let client = try ClientProcess(["gtk3-demo"], socket: server.socket, protocolLog: true, environment: ["GDK_BACKEND": "wayland"])
+        defer { client.stop() }
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitForOutput(containing: "get_pinch_gesture(")
+        try client.waitUntil(".motion(", within: 30) { try injector.inject { tactile_test_input_v1_pointer_motion($0, f(150), f(150)) } }
+        try injector.inject { input in
+            tactile_test_input_v1_touchpad_gesture_begin(input, TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_PINCH.rawValue, 2)
+            tactile_test_input_v1_touchpad_gesture_update(input, f(1), f(2), f(1.5), f(10))
+            tactile_test_input_v1_touchpad_gesture_end(input, 0)
+            tactile_test_input_v1_touchpad_gesture_begin(input, TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_SWIPE.rawValue, 3)
+            for _ in 0..<3 { tactile_test_input_v1_touchpad_gesture_update(input, f(-40), f(0), f(1), f(0)) }
+            tactile_test_input_v1_touchpad_gesture_end(input, 0)
+        }
+        // Events GTK heard, as "pinch.begin", "swipe.end" and so on.
+        func heard() -> [String] {
+            client.outputSoFar.split(separator: "\n").filter { $0.contains("zwp_pointer_gesture_") && !$0.contains(" -> ") }.map { line in
+                let event = line.split(separator: "zwp_pointer_gesture_").last ?? ""
+                return String(event.prefix { $0 != "_" }) + String(event.drop { $0 != "." }.prefix { $0 != "(" })
+            }
+        }
+        for _ in 0..<50 where heard().filter({ $0.hasSuffix(".end") }).count < 2 { _ = try? client.waitForOutput(containing: "\u{1}", within: 0.1) }
+        #expect(heard() == ["pinch.begin", "pinch.update", "pinch.end", "swipe.begin", "swipe.update", "swipe.update", "swipe.end"],
+                "\(client.outputSoFar.suffix(3000))")
+        #expect(client.outputSoFar.contains("1.50000000, 10.00000000)"), "the pinch's scale and rotation")
+        let swipeEnd = client.outputSoFar.split(separator: "\n").last { $0.contains("zwp_pointer_gesture_swipe_v1@") && $0.contains(".end(") }
+        #expect(swipeEnd?.hasSuffix(", 1)") == true, "the swipe should end cancelled: \(swipeEnd ?? "no end")")
+    }
+
     /// A touch down and up at a point, one frame each.
     private func tap(_ x: Double, _ y: Double) throws {
         try injector.inject { input in
