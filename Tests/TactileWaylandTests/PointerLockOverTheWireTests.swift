@@ -60,6 +60,51 @@ import WaylandProtocols
         #expect(game.take().contains(.pointerMotion(x: f(110), y: f(105))))
     }
 
+    /// A client unlocking puts the cursor where it says its own cursor is (the hint takes
+    /// effect with the surface's commit, like the region).
+    @Test func unlockingPutsTheCursorAtTheCommittedHint() throws {
+        let server = try TestServer()
+        let game = try TestClient(socket: server.socket)
+        let window = try game.toplevel(width: 200, height: 200, at: (0, 0))
+        try game.inject { tactile_test_input_v1_pointer_motion($0, f(100), f(100)) }
+        let lock = try #require(zwp_pointer_constraints_v1_lock_pointer(game.pointerConstraints, window.surface, game.pointer, nil,
+                                                                          ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue))
+        zwp_locked_pointer_v1_set_cursor_position_hint(lock, f(20), f(30))
+        wl_surface_commit(window.surface)
+        zwp_locked_pointer_v1_set_cursor_position_hint(lock, f(150), f(150))
+        try game.roundtrip()
+        _ = game.take()
+        zwp_locked_pointer_v1_destroy(lock)
+        try game.roundtrip()
+        #expect(game.take().contains(.pointerMotion(x: f(20), y: f(30))), "the uncommitted hint must not count")
+    }
+
+    /// A confinement to the left half of the window, set after the lock was made: it holds
+    /// only from the commit on; motion past its edge stops at its last pixel.
+    @Test func aConfinementsRegionHoldsFromTheCommitOn() throws {
+        let server = try TestServer()
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 200, height: 200, at: (0, 0))
+        try client.inject { tactile_test_input_v1_pointer_motion($0, f(50), f(50)) }
+        let confined = try #require(zwp_pointer_constraints_v1_confine_pointer(client.pointerConstraints, window.surface, client.pointer, nil,
+                                                                                ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue))
+        let half = try #require(wl_compositor_create_region(client.compositor))
+        wl_region_add(half, 0, 0, 100, 200)
+        zwp_confined_pointer_v1_set_region(confined, half)
+        try client.roundtrip()
+        _ = client.take()
+        try client.inject { tactile_test_input_v1_pointer_motion_relative($0, f(100), f(0), f(100), f(0)) }
+        #expect(client.take().contains(.pointerMotion(x: f(150), y: f(50))), "not committed yet: the whole window confines")
+        wl_surface_commit(window.surface)
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion_relative(input, f(-100), f(0), f(-100), f(0))
+            tactile_test_input_v1_pointer_motion_relative(input, f(100), f(10), f(100), f(10))
+        }
+        #expect(client.take().filter { if case .pointerMotion = $0 { true } else { false } } == [
+            .pointerMotion(x: f(50), y: f(50)), .pointerMotion(x: f(99), y: f(60)),
+        ])
+    }
+
     @Test func aSecondConstraintOnASurfaceIsAlreadyConstrained() throws {
         let server = try TestServer()
         let client = try TestClient(socket: server.socket)

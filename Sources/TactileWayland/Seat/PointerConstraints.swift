@@ -13,8 +13,15 @@ final class PointerConstraint: ResourceObject {
     weak var surface: Surface?
     unowned(unsafe) let server: WaylandServer
     private let isPersistent: Bool
-    /// Surface-local; nil: all of the surface. Set requests take effect at once.
+    /// Surface-local; nil: all of the surface.
     private var region: Region?
+    /// Where a lock's client says its cursor is, surface-local: the pointer goes there when
+    /// the client unlocks by destroying the lock, so the cursor does not jump back.
+    private var cursorHint: Point?
+    /// set_region and set_cursor_position_hint are double-buffered: applied on the surface's
+    /// next commit (`applyPending`). The outer nil is "not set since".
+    private var pendingRegion: Region??
+    private var pendingHint: Point?
     private(set) var isActive = false
     /// A oneshot constraint that was active once: it never activates again.
     private var isDefunct = false
@@ -27,17 +34,26 @@ final class PointerConstraint: ResourceObject {
         self.isPersistent = isPersistent
     }
 
-    /// Where on the surface the pointer may be: the region within the surface's bounds.
-    private var allowed: Region {
-        let bounds = Rect(origin: .zero, size: surface?.size ?? .zero)
-        return (region ?? Region(bounds)).intersection(bounds)
+    /// Whether the pointer may be at `local` on the surface: inside its bounds, its input
+    /// region and the constraint's region, as the protocol defines it. Tested point by
+    /// point: intersecting two regions of thousands of rectangles per motion would not be.
+    private func allows(_ local: Point) -> Bool {
+        guard let surface, Rect(origin: .zero, size: surface.size).contains(local) else { return false }
+        return surface.current.inputRegion.contains(local) && region?.contains(local) ?? true
+    }
+
+    /// A box that holds every allowed point: the bounds, cut to the two regions' extents.
+    private var allowedExtents: Rect {
+        var box = Rect(origin: .zero, size: surface?.size ?? .zero)
+        for extents in [surface?.current.inputRegion.extents, region?.extents].compactMap({ $0 }) { box = box.intersection(extents) }
+        return box
     }
 
     /// Whether it should be active with the pointer at `point` (global) over `focus`.
     func applies(focus: NodeID?, at point: Point?) -> Bool {
         guard !isDefunct, resource != nil, let surface, let node = surface.node, node == focus, let point,
               let origin = server.router.scene.absolutePosition(of: node) else { return false }
-        return allowed.contains(point.relative(to: origin))
+        return allows(point.relative(to: origin))
     }
 
     func setActive(_ active: Bool) {
@@ -56,13 +72,13 @@ final class PointerConstraint: ResourceObject {
     /// extents, or the pointer stays at `from` if that still leaves the region (an L shape).
     func confine(_ target: Point, from: Point) -> Point {
         guard let node = surface?.node, let origin = server.router.scene.absolutePosition(of: node) else { return from }
-        let region = allowed
         let local = target.relative(to: origin)
-        if region.contains(local) { return target }
-        let box = region.extents
+        if allows(local) { return target }
+        let box = allowedExtents
+        guard box.width > 0, box.height > 0 else { return from }
         let clamped = Point(x: min(max(local.x, Double(box.x)), Double(box.x + box.width - 1)),
                             y: min(max(local.y, Double(box.y)), Double(box.y + box.height - 1)))
-        guard region.contains(clamped) else { return from }
+        guard allows(clamped) else { return from }
         return Point(x: clamped.x + Double(origin.x), y: clamped.y + Double(origin.y))
     }
 
@@ -70,19 +86,40 @@ final class PointerConstraint: ResourceObject {
         server.seat.constraints.removeAll { $0 === self }
     }
 
-    private func setRegion(_ regionResource: OpaquePointer?) {
-        region = regionResource.flatMap { WlRegion.from($0)?.region }
+    /// The surface committed: what was set since takes effect.
+    func applyPending() {
+        guard pendingRegion != nil || pendingHint != nil else { return }
+        if let pendingRegion { region = pendingRegion }
+        if let pendingHint { cursorHint = pendingHint }
+        (pendingRegion, pendingHint) = (nil, nil)
         server.updatePointerConstraints()
     }
 
+    /// The client unlocks: the pointer is put where its hint says, on the surface, if the
+    /// lock held it. Only for the request: a departing client's objects go without moving
+    /// anything (its surfaces are going too).
+    private static func destroyLock(_ client: OpaquePointer?, _ resource: OpaquePointer?) {
+        let constraint = PointerConstraint.from(resource)
+        let warp: Point? = constraint.flatMap { lock in
+            guard lock.isActive, let hint = lock.cursorHint, let node = lock.surface?.node,
+                  let origin = lock.server.router.scene.absolutePosition(of: node) else { return nil }
+            return Point(x: Double(origin.x) + hint.x, y: Double(origin.y) + hint.y)
+        }
+        let server = constraint?.server
+        destroyResource(client, resource)
+        if let warp, let server { server.handle(.pointerMotion(global: warp, time: server.currentTime)) }
+    }
+
     static let lockedRequests = RequestTable(zwp_locked_pointer_v1_interface(
-        destroy: destroyResource,
-        set_cursor_position_hint: { _, _, _, _ in },
-        set_region: { _, r, region in PointerConstraint.from(r)?.setRegion(region) }
+        destroy: { client, resource in destroyLock(client, resource) },
+        set_cursor_position_hint: { _, r, x, y in
+            PointerConstraint.from(r)?.pendingHint = Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+        },
+        set_region: { _, r, region in PointerConstraint.from(r)?.pendingRegion = .some(region.flatMap { WlRegion.from($0)?.region }) }
     ))
     static let confinedRequests = RequestTable(zwp_confined_pointer_v1_interface(
         destroy: destroyResource,
-        set_region: { _, r, region in PointerConstraint.from(r)?.setRegion(region) }
+        set_region: { _, r, region in PointerConstraint.from(r)?.pendingRegion = .some(region.flatMap { WlRegion.from($0)?.region }) }
     ))
 }
 

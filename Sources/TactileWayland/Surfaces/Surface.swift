@@ -196,6 +196,7 @@ final class Surface: ResourceObject {
         }
         xdgSurface?.applyPendingGeometry()
         syncNode()
+        for constraint in server.seat.constraints where constraint.surface === self { constraint.applyPending() }
         // Roles act on the scene as it shows this commit (a window mapping takes focus).
         server.afterScene { [weak self] in
             guard let self else { return }
