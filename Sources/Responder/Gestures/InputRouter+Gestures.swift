@@ -127,9 +127,16 @@ extension InputRouter {
     /// recognizer took costs one emptiness check, which keeps plain touch routing fast.
     func gesturesHold(touchAt k: Int, up: Bool) -> Bool {
         guard !touches[k].contenders.isEmpty else { return false }
-        return touches[k].contenders.contains { id in
-            guard let slot = gestures.first(where: { $0.id == id }), slot.isUndecided else { return false }
-            return slot.options.delaysTouchesBegan || (up && slot.options.delaysTouchesEnded)
+        return contendersDelay(touches[k].contenders, finger: touches[k].id, end: up)
+    }
+
+    /// Whether one of `contenders` is undecided about `finger` and delays its events: any
+    /// event with delaysTouchesBegan, the end (`end`) with delaysTouchesEnded. A recognizer
+    /// reset since it took the finger has let go of it. Touches and touchpad gestures ask alike.
+    func contendersDelay(_ contenders: [GestureID], finger: Int32, end: Bool) -> Bool {
+        contenders.contains { id in
+            guard let slot = gestures.first(where: { $0.id == id }), slot.isUndecided, slot.taken.contains(finger) else { return false }
+            return slot.options.delaysTouchesBegan || (end && slot.options.delaysTouchesEnded)
         }
     }
 

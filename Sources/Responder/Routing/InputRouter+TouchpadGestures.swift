@@ -149,12 +149,7 @@ extension InputRouter {
 
     private func touchpadGestureIsHeld(end: Bool) -> Bool {
         guard let gesture = touchpadGesture else { return false }
-        let finger = gesture.fingerID(0)
-        return gesture.contenders.contains { id in
-            // A recognizer that has been reset since no longer holds this gesture.
-            guard let slot = gestures.first(where: { $0.id == id }), slot.isUndecided, slot.taken.contains(finger) else { return false }
-            return slot.options.delaysTouchesBegan || (end && slot.options.delaysTouchesEnded)
-        }
+        return contendersDelay(gesture.contenders, finger: gesture.fingerID(0), end: end)
     }
 
     /// A touchpad recognizer won and cancels touches in view: the owner's gesture ends as
