@@ -64,7 +64,7 @@ final class PointerGesture: ResourceObject {
 /// Touchpad gesture events, to every gesture object of the kind the client made.
 extension Seat {
     func touchpadGestureBegin(_ client: SeatClient, _ kind: TouchpadGesture, surface: OpaquePointer, fingers: Int, time: Instant) {
-        let serial = nextSerial()
+        let serial = self.serial()
         for gesture in pointerGestures where gesture.client == client.id && gesture.kind == kind {
             gesture.begin(serial: serial, time: time, surface: surface, fingers: fingers)
         }
@@ -77,7 +77,7 @@ extension Seat {
     }
 
     func touchpadGestureEnd(_ client: SeatClient, _ kind: TouchpadGesture, cancelled: Bool, time: Instant) {
-        let serial = nextSerial()
+        let serial = self.serial()
         for gesture in pointerGestures where gesture.client == client.id && gesture.kind == kind {
             gesture.end(serial: serial, time: time, cancelled: cancelled)
         }

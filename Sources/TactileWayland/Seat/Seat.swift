@@ -36,7 +36,7 @@ final class Seat {
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.
     var cursorChanged: () -> Void = {}
-    let nextSerial: () -> UInt32
+    private let nextSerial: () -> UInt32
     private var global: Global?
 
     init(display: OpaquePointer, keymap: Keymap?) {
