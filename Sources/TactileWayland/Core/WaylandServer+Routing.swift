@@ -42,9 +42,13 @@ extension WaylandServer {
         route { router, sink in router.handle(event, sink: &sink) }
         continueInteractiveGrab()
         if case .pointerMotion = event { composition.cursorMoved() }
-        if modifiersChanged, let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) {
-            seat.sendModifiers(to: client)
-        }
+        if modifiersChanged { sendModifiersToKeyboardFocus() }
+    }
+
+    /// The client with keyboard focus hears the active keymap's modifiers.
+    func sendModifiersToKeyboardFocus() {
+        guard let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) else { return }
+        seat.sendModifiers(to: client)
     }
 
     /// Applies a scene change and sends what it causes (touches ended, pointer re-entered).

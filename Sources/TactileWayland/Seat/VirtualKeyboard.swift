@@ -95,7 +95,6 @@ extension WaylandServer {
     /// A virtual keyboard stated its modifiers: the focused client hears them.
     func virtualModifiers(under keymap: Keymap) {
         seat.activeKeymap = keymap
-        guard let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) else { return }
-        seat.sendModifiers(to: client)
+        sendModifiersToKeyboardFocus()
     }
 }
