@@ -11,18 +11,12 @@ import WaylandProtocols
 /// input method causes names the number of commits so far.
 final class TextInput: ResourceObject {
     /// What the client last committed.
-    struct State: Equatable {
+    struct State {
         var isEnabled = false
         var surroundingText: (text: String, cursor: Int32, anchor: Int32)?
         var changeCause: UInt32 = 0
         var contentType: (hint: UInt32, purpose: UInt32) = (0, 0)
         var cursorRectangle: Rect?
-
-        static func == (a: State, b: State) -> Bool {
-            a.isEnabled == b.isEnabled && a.surroundingText?.text == b.surroundingText?.text
-                && a.surroundingText?.cursor == b.surroundingText?.cursor && a.surroundingText?.anchor == b.surroundingText?.anchor
-                && a.changeCause == b.changeCause && a.contentType == b.contentType && a.cursorRectangle == b.cursorRectangle
-        }
     }
 
     /// Unchecked: the server outlives every resource of its display.
@@ -65,14 +59,14 @@ final class TextInput: ResourceObject {
 
     private func commit() {
         commits &+= 1
-        let old = current
+        let wasEnabled = current.isEnabled
         current = pending
         let enabling = isEnabling
         isEnabling = false
         // Surrounding text and the change cause are sent once per commit that sets them.
         pending.surroundingText = nil
         pending.changeCause = 0
-        server.textInputCommitted(self, was: old, enabling: enabling)
+        server.textInputCommitted(self, wasEnabled: wasEnabled, enabling: enabling)
     }
 
     /// Enabling starts over (a new field): what was set before does not carry into it, and

@@ -70,9 +70,9 @@ extension WaylandServer {
 
     /// A text input committed: the input method activates for a field newly enabled, hears a
     /// changed state, or deactivates for a field disabled.
-    func textInputCommitted(_ input: TextInput, was old: TextInput.State, enabling: Bool) {
+    func textInputCommitted(_ input: TextInput, wasEnabled: Bool, enabling: Bool) {
         guard input.entered != nil, let method = textInputs.inputMethod else { return }
-        switch (old.isEnabled, input.current.isEnabled) {
+        switch (wasEnabled, input.current.isEnabled) {
         case (_, true) where enabling || !method.isActive: method.update(for: input, activating: true)
         case (true, true): method.update(for: input, activating: false)
         case (true, false): method.update(for: nil, activating: false)
