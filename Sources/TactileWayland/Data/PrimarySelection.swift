@@ -125,7 +125,7 @@ final class PrimaryDevice: ResourceObject {
             }
             return
         }
-        let offer = PrimaryOffer(flavor: flavor, source: source)
+        let offer = PrimaryOffer(source: source)
         let bound = switch flavor {
         case .zwp: offer.bind(client: client, interface: tactile_zwp_primary_selection_offer_v1_interface(), version: 1, id: 0, implementation: PrimaryOffer.zwpRequests)
         case .gtk: offer.bind(client: client, interface: tactile_gtk_primary_selection_offer_interface(), version: 1, id: 0, implementation: PrimaryOffer.gtkRequests)
@@ -167,13 +167,9 @@ final class PrimaryDevice: ResourceObject {
 /// zwp_primary_selection_offer_v1 (or gtk_primary_selection_offer): reading asks the source's
 /// client to write into the reader's fd.
 final class PrimaryOffer: ResourceObject {
-    let flavor: PrimaryFlavor
     weak var source: PrimarySource?
 
-    init(flavor: PrimaryFlavor, source: PrimarySource) {
-        self.flavor = flavor
-        self.source = source
-    }
+    init(source: PrimarySource) { self.source = source }
 
     /// The fd is ours once it arrives: passed to the source's client, then closed here.
     private static func receive(_ resource: OpaquePointer?, _ mime: UnsafePointer<CChar>?, _ fd: Int32) {
