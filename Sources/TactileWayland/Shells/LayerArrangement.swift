@@ -8,6 +8,9 @@ struct LayerAnchor: OptionSet, Hashable {
     static let left = LayerAnchor(rawValue: 4)
     static let right = LayerAnchor(rawValue: 8)
     static let all: LayerAnchor = [.top, .bottom, .left, .right]
+
+    /// Exactly one edge, as an exclusive edge must be.
+    var isOneEdge: Bool { [.top, .bottom, .left, .right].contains(self) }
 }
 
 /// Distances from the anchored edges, as the client set them (any int32).
@@ -43,8 +46,7 @@ struct LayerRequest: Hashable {
         case .left, [.left, .top, .bottom]: return .left
         case .right, [.right, .top, .bottom]: return .right
         default:
-            let edge = exclusiveEdge
-            return [.top, .bottom, .left, .right].contains(edge) && anchor.contains(edge) ? edge : nil
+            return exclusiveEdge.isOneEdge && anchor.contains(exclusiveEdge) ? exclusiveEdge : nil
         }
     }
 }

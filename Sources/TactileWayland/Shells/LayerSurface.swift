@@ -209,7 +209,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
 
     private func setExclusiveEdge(_ value: UInt32) {
         let edge = LayerAnchor(rawValue: value)
-        guard edge.isEmpty || [.top, .bottom, .left, .right].contains(edge) else {
+        guard edge.isEmpty || edge.isOneEdge else {
             return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_EXCLUSIVE_EDGE.rawValue, "\(value) is not one edge")
         }
         set { $0.request.exclusiveEdge = edge }
