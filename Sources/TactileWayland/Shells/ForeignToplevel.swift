@@ -20,8 +20,8 @@ protocol ListedWindow: AnyObject {
     var appID: String? { get }
     var windowSurface: Surface? { get }
     var isMinimized: Bool { get set }
-    /// zwlr_foreign_toplevel_handle_v1.state values.
-    func foreignState(server: WaylandServer) -> [UInt32]
+    /// Whether the window is shown maximized and fullscreen, as its shell knows.
+    func sizeState(server: WaylandServer) -> (maximized: Bool, fullscreen: Bool)
     func request(maximized: Bool?, fullscreen: Bool?)
     func sendClose()
 }
@@ -47,10 +47,17 @@ extension ListedWindow {
         server.focusKeyboard(on: node, because: "activated")
     }
 
-    /// The states every window kind shares: minimized, and activated (holding keyboard focus).
-    func commonForeignState(server: WaylandServer) -> [UInt32] {
-        (isMinimized ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED.rawValue] : [])
-            + (server.windows.focusedWindow === self ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED.rawValue] : [])
+    /// The states a dock's handle shows, as zwlr_foreign_toplevel_handle_v1.state values:
+    /// maximized, minimized, activated (holding keyboard focus), fullscreen.
+    func foreignState(server: WaylandServer) -> [UInt32] {
+        let size = sizeState(server: server)
+        let states: [(Bool, zwlr_foreign_toplevel_handle_v1_state)] = [
+            (size.maximized, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED),
+            (isMinimized, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED),
+            (server.windows.focusedWindow === self, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED),
+            (size.fullscreen, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN),
+        ]
+        return states.filter(\.0).map(\.1.rawValue)
     }
 }
 
@@ -73,7 +80,7 @@ final class ForeignToplevelHandle: ResourceObject {
     func describe(server: WaylandServer, everything: Bool = false) {
         guard let resource, let toplevel = window, let client = wl_resource_get_client(resource) else { return }
         let state = toplevel.foreignState(server: server)
-        let outputs = toplevel.windowSurface?.outputs ?? []
+        let outputs = toplevel.windowSurface?.enteredOutputs ?? []
         let old = told
         guard everything || old?.title != toplevel.title || old?.appID != toplevel.appID || old?.outputs != outputs || old?.state != state else { return }
         if let title = toplevel.title, everything || old?.title != title { zwlr_foreign_toplevel_handle_v1_send_title(resource, title) }
@@ -161,7 +168,7 @@ extension WaylandServer {
         for handle in handles { handle.close() }
     }
 
-    /// Every mapped xdg toplevel, bottom to top.
+    /// Every mapped window docks list (xdg or wl_shell), bottom to top.
     private func mappedToplevels() -> [ListedWindow] {
         let (below, above) = router.scene.children(of: router.scene.root)
         return (below + above).compactMap { id in

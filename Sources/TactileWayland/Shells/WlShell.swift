@@ -1,6 +1,5 @@
 import CWaylandServer
 import Responder
-import WaylandProtocols
 
 extension WaylandServer {
     /// wl_shell, deprecated but still what older kiosk Qt apps speak.
@@ -43,10 +42,8 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
     func request(maximized: Bool?, fullscreen: Bool?) {}
     func sendClose() {}
 
-    func foreignState(server: WaylandServer) -> [UInt32] {
-        (state.isMaximized ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED.rawValue] : [])
-            + commonForeignState(server: server)
-            + (state.isFullscreen ? [ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN.rawValue] : [])
+    func sizeState(server: WaylandServer) -> (maximized: Bool, fullscreen: Bool) {
+        (state.isMaximized, state.isFullscreen)
     }
 
     var isMapped: Bool { resource != nil && isPlaced }

@@ -139,14 +139,9 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         sendConfigure()
     }
 
-    /// The states a dock's handle shows, as zwlr_foreign_toplevel_handle_v1.state values.
-    func foreignState(server: WaylandServer) -> [UInt32] {
-        let configuration = server.windows.policy.configure(state, on: output)
-        var states: [UInt32] = []
-        if configuration.isMaximized { states.append(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED.rawValue) }
-        states += commonForeignState(server: server)
-        if state.isFullscreen { states.append(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN.rawValue) }
-        return states
+    /// Maximized as configured (a kiosk window always is).
+    func sizeState(server: WaylandServer) -> (maximized: Bool, fullscreen: Bool) {
+        (server.windows.policy.configure(state, on: output).isMaximized, state.isFullscreen)
     }
 
     fileprivate func titleOrAppIDChanged() {

@@ -40,7 +40,7 @@ final class Surface: ResourceObject {
     var pending = SurfaceState()
     private(set) var current = SurfaceState()
     /// The outputs the client was told the surface is on (wl_surface.enter).
-    private var enteredOutputs: [OutputID] = []
+    private(set) var enteredOutputs: [OutputID] = []
     /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
     var node: NodeID?
     var role: SurfaceRole?
@@ -270,9 +270,6 @@ final class Surface: ResourceObject {
         enteredOutputs = now
         if let toplevel = xdgSurface?.roleObject as? XdgToplevel { server.foreignToplevelChanged(toplevel) }
     }
-
-    /// The outputs the client was told the surface is on.
-    var outputs: [OutputID] { enteredOutputs }
 
     /// Places the surface so that its window (the xdg window geometry, or the whole surface)
     /// starts at `position`, globally.
