@@ -9,27 +9,30 @@ extension WaylandServer {
         destroy: destroyResource,
         get_edge_deferral: { client, manager, id, surfaceResource in
             guard let client, let server = WaylandServer.from(manager), let surface = Surface.from(surfaceResource) else { return }
-            guard surface.edgeDeferral == nil else {
+            guard surface.addon(EdgeDeferral.self) == nil else {
                 return tactile_post_error(manager, TACTILE_EDGE_DEFERRAL_MANAGER_V1_ERROR_ALREADY_DEFERRING.rawValue,
                                           "wl_surface@\(wl_resource_get_id(surfaceResource)) already has a tactile_edge_deferral_v1")
             }
             let deferral = EdgeDeferral(surface)
             guard deferral.bind(client: client, interface: tactile_tactile_edge_deferral_v1_interface(), version: 1, id: id,
                                 implementation: EdgeDeferral.requests), let resource = deferral.resource else { return }
-            surface.edgeDeferral = deferral
+            surface.attachAddon(deferral)
             tactile_edge_deferral_v1_send_limit(resource, UInt32(clamping: Int(server.configuration.routingPolicy.edgeDeferralLimit)))
         }
     ))
 }
 
 /// tactile_edge_deferral_v1: sets a surface's deferred regions, as pending surface state.
-final class EdgeDeferral: ResourceObject {
+final class EdgeDeferral: ResourceObject, SurfaceAddon {
     private weak var surface: Surface?
 
     init(_ surface: Surface) { self.surface = surface }
 
+    /// The deferral object went away: nothing is deferred any more, from now on.
     override func resourceDestroyed() {
-        surface?.stopDeferringEdgeGestures()
+        guard let surface else { return }
+        surface.detachAddon(self)
+        surface.resetState { $0.edgeDeferral.removeAll() }
     }
 
     static let requests = RequestTable(tactile_edge_deferral_v1_interface(
@@ -45,7 +48,7 @@ final class EdgeDeferral: ResourceObject {
                 return deferral.postError(TACTILE_EDGE_DEFERRAL_V1_ERROR_INVALID_EDGE.rawValue, "edges \(bits) names no edge or an unknown one (top 1, bottom 2, left 4, right 8)")
             }
             let region = regionResource.flatMap { WlRegion.from($0)?.region }
-            deferral.surface?.deferEdgeGestures(on: known.filter { bits & $0.0 != 0 }.map(\.1), over: region)
+            for edge in known.filter({ bits & $0.0 != 0 }).map(\.1) { deferral.surface?.pending.edgeDeferral[edge] = region }
         }
     ))
 }

@@ -63,7 +63,7 @@ extension WaylandServer {
 
     /// What outputs leave for windows changed: those that fill their area hear its new size.
     func windowAreasChanged() {
-        for (surface, _) in toplevelWindows() { surface.xdgSurface?.toplevel?.layoutChanged() }
+        for (surface, _) in toplevelWindows() { surface.addon(XdgSurface.self)?.toplevel?.layoutChanged() }
     }
 
     /// Each toplevel surface, with its window's origin in global coordinates.
@@ -71,7 +71,7 @@ extension WaylandServer {
         let (below, above) = router.scene.children(of: router.scene.root)
         return (below + above).compactMap { id in
             guard let surface = surface(at: id), let origin = router.scene.absolutePosition(of: id) else { return nil }
-            let window = surface.xdgSurface?.windowOrigin ?? .zero
+            let window = surface.windowOrigin
             return (surface, Position(x: origin.x + window.x, y: origin.y + window.y))
         }
     }

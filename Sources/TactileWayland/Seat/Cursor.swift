@@ -38,7 +38,7 @@ extension Seat {
             client.cursor = .surface(role)
             return cursorChanged()
         }
-        guard surface.role == nil, surface.xdgSurface == nil else {
+        guard !surface.hasRole else {
             return tactile_post_error(pointer, WL_POINTER_ERROR_ROLE.rawValue, "wl_surface already has another role; it cannot be a cursor")
         }
         let role = Cursor(surface: surface, hotspot: hotspot) { [weak self] in self?.cursorChanged() }

@@ -6,7 +6,7 @@ import WaylandProtocols
 /// or a 3D view turning with relative motion) or inside a region of its surface. The
 /// constraint is active while the pointer is on the surface, inside the region; a oneshot
 /// one ends for good when it stops being active, a persistent one comes back.
-final class PointerConstraint: ResourceObject {
+final class PointerConstraint: ResourceObject, SurfaceAddon {
     enum Kind { case lock, confine }
 
     let kind: Kind
@@ -84,10 +84,11 @@ final class PointerConstraint: ResourceObject {
 
     override func resourceDestroyed() {
         server.seat.constraints.removeAll { $0 === self }
+        surface?.detachAddon(self)
     }
 
     /// The surface committed: what was set since takes effect.
-    func applyPending() {
+    func applied(_ surface: Surface) {
         guard pendingRegion != nil || pendingHint != nil else { return }
         if let pendingRegion { region = pendingRegion }
         if let pendingHint { cursorHint = pendingHint }
@@ -152,6 +153,7 @@ extension WaylandServer {
         }
         guard bound else { return }
         seat.constraints.append(constraint)
+        surface.attachAddon(constraint)
         updatePointerConstraints()
     }
 

@@ -64,7 +64,7 @@ extension ListedWindow {
 extension Surface {
     /// The window this surface is, for docks: an xdg or wl_shell toplevel.
     var listedWindow: ListedWindow? {
-        (xdgSurface?.roleObject as? XdgToplevel) ?? (role as? ShellSurface).flatMap { $0.isToplevel ? $0 : nil }
+        (addon(XdgSurface.self)?.roleObject as? XdgToplevel) ?? (role as? ShellSurface).flatMap { $0.isToplevel ? $0 : nil }
     }
 }
 

@@ -66,7 +66,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     static func create(_ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?,
                        _ outputResource: OpaquePointer?, _ layerValue: UInt32, _ namespace: UnsafePointer<CChar>?) {
         guard let client, let shell, let surface = Surface.from(surfaceResource) else { return }
-        guard surface.role == nil, surface.xdgSurface == nil else {
+        guard !surface.hasRole else {
             return tactile_post_error(shell, ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue, "wl_surface already has a role")
         }
         guard let layer = Layer(rawValue: layerValue) else {

@@ -27,7 +27,7 @@ extension WaylandServer {
             windows.focusedWindow = window
             for changed in [previous, window].compactMap({ $0 }) { foreignToplevelChanged(changed) }
         }
-        let focused = router.keyboardFocus.flatMap { surface(at: $0)?.xdgSurface?.toplevel }
+        let focused = router.keyboardFocus.flatMap { surface(at: $0)?.addon(XdgSurface.self)?.toplevel }
         guard focused !== windows.activated else { return }
         let previous = windows.activated
         windows.activated = focused
@@ -69,7 +69,7 @@ extension WaylandServer {
             guard let node = router.scene.node(id) else { return false }
             return node.isToplevel && node.isMapped && surface(at: id) != nil
         }
-        let states = windowNodes.map { surface(at: $0)?.xdgSurface?.toplevel?.state ?? WindowState() }
+        let states = windowNodes.map { surface(at: $0)?.addon(XdgSurface.self)?.toplevel?.state ?? WindowState() }
         guard let index = windows.policy.nextFocus(bottomToTop: states), windowNodes.indices.contains(index) else {
             return logger.info("focus-next: no window")
         }
@@ -82,7 +82,7 @@ extension WaylandServer {
     /// Asks the window holding keyboard focus to close (xdg_toplevel.close).
     public func closeFocusedWindow() {
         guard let focus = router.keyboardFocus, let window = router.scene.toplevel(containing: focus),
-              let toplevel = surface(at: window)?.xdgSurface?.toplevel else {
+              let toplevel = surface(at: window)?.addon(XdgSurface.self)?.toplevel else {
             return logger.info("close-focused: no focused xdg toplevel")
         }
         toplevel.sendClose()

@@ -6,7 +6,7 @@ extension WaylandServer {
     static let shellRequests = RequestTable(wl_shell_interface(
         get_shell_surface: { client, shell, id, surfaceResource in
             guard let client, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.role == nil, surface.xdgSurface == nil else {
+            guard !surface.hasRole else {
                 return tactile_post_error(shell, WL_SHELL_ERROR_ROLE.rawValue, "wl_surface already has a role")
             }
             let shellSurface = ShellSurface(surface: surface)

@@ -200,7 +200,7 @@ final class XdgPopup: ResourceObject, XdgRole {
 
     /// The window it was placed on went (the client destroyed the toplevel first): the popup
     /// left the scene with it and is dismissed.
-    func parentWentAway() {
+    func ancestorRemoved() {
         xdg.surface?.server.endGrab(of: self)
         sendDone()
     }

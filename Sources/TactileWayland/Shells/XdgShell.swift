@@ -29,7 +29,7 @@ extension WaylandServer {
 }
 
 /// xdg_surface (or zxdg_surface_v6): the configure handshake shared by toplevels and popups.
-final class XdgSurface: ResourceObject {
+final class XdgSurface: ResourceObject, SurfaceAddon {
     let flavor: XdgFlavor
     weak var surface: Surface?
     /// Weak: the role object holds this xdg_surface (it needs it to configure), not the reverse.
@@ -58,7 +58,7 @@ final class XdgSurface: ResourceObject {
     /// get_xdg_surface: `shell` is the xdg_wm_base (or zxdg_shell_v6) the request came on.
     static func create(_ flavor: XdgFlavor, _ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?) {
         guard let client, let shell, let surface = Surface.from(surfaceResource) else { return }
-        guard surface.role == nil, surface.xdgSurface == nil else {
+        guard !surface.hasRole else {
             return tactile_post_error(shell, XDG_WM_BASE_ERROR_ROLE.rawValue, "wl_surface already has a role")
         }
         guard !surface.hasBuffer, !surface.hasPendingBuffer else {
@@ -69,20 +69,20 @@ final class XdgSurface: ResourceObject {
         case .stable: xdg.bind(client: client, interface: tactile_xdg_surface_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
         case .unstableV6: xdg.bind(client: client, interface: tactile_zxdg_surface_v6_interface(), version: 1, id: id, implementation: requests)
         }
-        if bound { surface.xdgSurface = xdg }
+        if bound { surface.attachAddon(xdg) }
     }
 
     override func resourceDestroyed() {
-        surface?.xdgSurface = nil
+        if let surface { surface.detachAddon(self) }
     }
 
     /// A buffer attached before the first configure went out is a client error (the value
     /// is the same in both flavors). Toplevels are configured as they are created, so only a
     /// surface without a role yet, or an unconfigured popup, can trip this.
-    func refusesBuffer() -> Bool {
-        guard !hasConfigured else { return false }
+    func mayAttachBuffer() -> Bool {
+        guard !hasConfigured else { return true }
         postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "buffer attached before the first configure")
-        return true
+        return false
     }
 
     /// The surface-level configure, after the role's own configure event.

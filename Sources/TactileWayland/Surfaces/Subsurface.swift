@@ -10,7 +10,7 @@ extension WaylandServer {
                 tactile_post_error(subcompositor, WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue, message)
             }
             guard surface !== parent else { return fail("a surface cannot be its own parent") }
-            guard surface.role == nil, surface.xdgSurface == nil else { return fail("wl_surface already has a role") }
+            guard !surface.hasRole else { return fail("wl_surface already has a role") }
             guard !parent.isDescendant(of: surface) else { return fail("the parent is a subsurface of the surface: that would be a cycle") }
             guard parent.nestingDepth + 1 + surface.subsurfaceHeight <= Subsurface.maximumNesting else {
                 return fail("subsurfaces may nest at most \(Subsurface.maximumNesting) levels deep")
@@ -54,6 +54,14 @@ final class Subsurface: ResourceObject, SurfaceRole {
     /// Synchronized itself, or below a synchronized subsurface: its commits wait for the parent.
     var isEffectivelySynchronized: Bool {
         isSynchronized || ((parent?.role as? Subsurface)?.isEffectivelySynchronized ?? false)
+    }
+
+    var waitsForParent: Bool { isEffectivelySynchronized }
+
+    /// Its node: on top of its parent's stack, at its position.
+    func createNode(under parent: Surface) {
+        guard let surface else { return }
+        surface.createNode(.surface(of: surface.owner.id, position: position, isMapped: false), under: { [weak parent] in parent?.node })
     }
 
     func committed(surface: Surface, hadBuffer: Bool) {}

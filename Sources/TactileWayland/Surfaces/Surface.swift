@@ -44,12 +44,8 @@ final class Surface: ResourceObject {
     /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
     var node: NodeID?
     var role: SurfaceRole?
-    /// The xdg_surface made for this surface, while it lives.
-    weak var xdgSurface: XdgSurface?
-    /// The surface's tactile_edge_deferral_v1, while it lives.
-    weak var edgeDeferral: EdgeDeferral?
-    /// The surface's wp_viewport, while it lives.
-    weak var viewport: ViewportObject?
+    /// What protocols attached besides the role (`SurfaceAddon`), in the order attached.
+    private var addons: [any SurfaceAddon] = []
     private var pendingFrameCallbacks: [FrameCallback] = []
     /// A synchronized subsurface's committed state, waiting for its parent's apply.
     private(set) var cached: SurfaceState?
@@ -87,16 +83,25 @@ final class Surface: ResourceObject {
         return buffer.image
     }
 
-    /// tactile_edge_deferral_v1.set_region, for the next commit.
-    func deferEdgeGestures(on edges: [Edge], over region: Region?) {
-        for edge in edges { pending.edgeDeferral[edge] = region }
+    /// Whether a role is taken: the role itself, or an add-on that is the first step to one
+    /// (an xdg_surface before get_toplevel).
+    var hasRole: Bool { role != nil || addons.contains { $0.reservesRole } }
+
+    /// The add-on of type `A`, if one is attached.
+    func addon<A: SurfaceAddon>(_ type: A.Type = A.self) -> A? {
+        addons.lazy.compactMap { $0 as? A }.first
     }
 
-    /// The deferral object went away: nothing is deferred any more, from now on.
-    func stopDeferringEdgeGestures() {
-        pending.edgeDeferral.removeAll()
-        current.edgeDeferral.removeAll()
-        cached?.edgeDeferral.removeAll()
+    func attachAddon(_ addon: any SurfaceAddon) { addons.append(addon) }
+
+    func detachAddon(_ addon: any SurfaceAddon) { addons.removeAll { $0 === addon } }
+
+    /// Changes the pending, cached and current state alike, now, without a commit: an
+    /// add-on whose object went takes its state with it at once.
+    func resetState(_ change: (inout SurfaceState) -> Void) {
+        change(&pending)
+        change(&current)
+        if cached != nil { change(&cached!) }
         syncNode()
     }
 
@@ -108,6 +113,7 @@ final class Surface: ResourceObject {
     override func resourceDestroyed() {
         pendingBuffer = nil
         role?.surfaceDestroyed()
+        for addon in addons { addon.surfaceDestroyed(self) }
         for callback in pendingFrameCallbacks + cachedFrameCallbacks { callback.discard() }
         for child in children + pendingChildren { child.parentDestroyed() }
         // A restack naming this surface itself (place_above its parent) would keep it alive.
@@ -116,7 +122,7 @@ final class Surface: ResourceObject {
     }
 
     fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
-        if buffer != nil, let xdgSurface, xdgSurface.refusesBuffer() { return }
+        if buffer != nil, !addons.allSatisfy({ $0.mayAttachBuffer() }) { return }
         pendingBuffer = buffer.map { BufferReference($0) }
         pending.attachment = .some(nil)
         if version < 5 { pending.offset = Position(x: Int(x), y: Int(y)) }
@@ -125,7 +131,7 @@ final class Surface: ResourceObject {
     /// wl_surface.commit: a synchronized subsurface caches the state for its parent's next
     /// apply; every other surface applies it now (with any state cached before).
     fileprivate func commit() {
-        let synchronized = (role as? Subsurface)?.isEffectivelySynchronized ?? false
+        let synchronized = role?.waitsForParent ?? false
         if let reference = pendingBuffer {
             // A synchronized subsurface's new pixels wait with its cached state; any other
             // surface's buffer of the same size updates the shown copy where it is damaged.
@@ -135,8 +141,8 @@ final class Surface: ResourceObject {
             pendingBuffer = nil
         }
         var state = pending
-        if let viewport, case .some(.some(let buffer)) = state.attachment ?? cached?.attachment ?? current.attachment,
-           !viewport.validate(state, buffer: buffer) { return }
+        if case .some(.some(let buffer)) = state.attachment ?? cached?.attachment ?? current.attachment,
+           !addons.allSatisfy({ $0.validate(state, buffer: buffer) }) { return }
         if let cached {
             if state.attachment == nil { state.attachment = cached.attachment }
             state.offset = state.offset + cached.offset
@@ -194,9 +200,8 @@ final class Surface: ResourceObject {
                 scene.update(node) { $0.position = $0.position.saturatingAdd(state.offset) }
             }
         }
-        xdgSurface?.applyPendingGeometry()
         syncNode()
-        for constraint in server.seat.constraints where constraint.surface === self { constraint.applyPending() }
+        for addon in addons { addon.applied(self) }
         // Roles act on the scene as it shows this commit (a window mapping takes focus).
         server.afterScene { [weak self] in
             guard let self else { return }
@@ -210,7 +215,7 @@ final class Surface: ResourceObject {
         let added = pendingChildren
         pendingChildren.removeAll()
         children += added
-        for child in added { child.surface?.createSubsurfaceNode(under: self) }
+        for child in added { child.createNode(under: self) }
         for child in children { child.applyPendingPosition() }
         let restacks = pendingRestacks
         pendingRestacks.removeAll()
@@ -268,13 +273,16 @@ final class Surface: ResourceObject {
             for output in server.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
         }
         enteredOutputs = now
-        if let toplevel = xdgSurface?.roleObject as? XdgToplevel { server.foreignToplevelChanged(toplevel) }
+        for addon in addons { addon.outputsChanged(self) }
     }
+
+    /// Where the window starts in the surface: an add-on's window geometry, else the origin.
+    var windowOrigin: Position { addons.lazy.compactMap(\.windowOrigin).first ?? .zero }
 
     /// Places the surface so that its window (the xdg window geometry, or the whole surface)
     /// starts at `position`, globally.
     func placeWindow(at position: Position) {
-        let origin = xdgSurface?.windowOrigin ?? .zero
+        let origin = windowOrigin
         server.updateScene { [unowned self] scene in
             guard let node else { return }
             scene.update(node) { $0.position = Position(x: position.x - origin.x, y: position.y - origin.y) }
@@ -291,17 +299,11 @@ final class Surface: ResourceObject {
             server.surfaces.set(self, at: created)
         }
         syncNode()
-        for child in children { child.surface?.createSubsurfaceNode(under: self) }
+        for child in children { child.createNode(under: self) }
     }
 
     func createNode(_ node: Node, under parent: NodeID, at position: StackPosition = .top) {
         createNode(node, under: { parent }, at: position)
-    }
-
-    /// A subsurface's node: on top of its parent's stack, at its position.
-    fileprivate func createSubsurfaceNode(under parent: Surface) {
-        guard let subsurface = role as? Subsurface else { return }
-        createNode(.surface(of: owner.id, position: subsurface.position, isMapped: false), under: { [weak parent] in parent?.node })
     }
 
     /// Takes the surface (and its subsurfaces with it) out of the scene when it loses its role.
@@ -338,7 +340,7 @@ final class Surface: ResourceObject {
             guard let surface = server.surface(at: id) else { continue }
             server.surfaces.set(nil, at: id)
             surface.node = nil
-            if surface !== self, let popup = surface.role as? XdgPopup { popup.parentWentAway() }
+            if surface !== self { surface.role?.ancestorRemoved() }
         }
     }
 
@@ -397,7 +399,16 @@ protocol SurfaceRole: AnyObject {
     var roleName: String { get }
     /// Whether the role lets the surface be shown once it has a buffer.
     var isMapped: Bool { get }
+    /// Whether the surface's commits wait for its parent's (a synchronized subsurface).
+    var waitsForParent: Bool { get }
     /// After the surface applied its pending state and its scene node shows it.
     func committed(surface: Surface, hadBuffer: Bool)
     func surfaceDestroyed()
+    /// A surface this one hangs under left the scene, taking this one's node with it.
+    func ancestorRemoved()
+}
+
+extension SurfaceRole {
+    var waitsForParent: Bool { false }
+    func ancestorRemoved() {}
 }

@@ -4,7 +4,7 @@ import WaylandProtocols
 
 /// wp_viewport: crops and scales a surface's buffer (Chromium and video players use it to
 /// show a buffer at another size). The state is double-buffered with the surface's.
-final class ViewportObject: ResourceObject {
+final class ViewportObject: ResourceObject, SurfaceAddon {
     weak var surface: Surface?
 
     init(surface: Surface) {
@@ -14,7 +14,7 @@ final class ViewportObject: ResourceObject {
     override func resourceDestroyed() {
         guard let surface else { return }
         surface.pending.viewport = Viewport()
-        surface.viewport = nil
+        surface.detachAddon(self)
     }
 
     private func setSource(x: Double, y: Double, width: Double, height: Double) {
@@ -66,12 +66,12 @@ extension WaylandServer {
         destroy: destroyResource,
         get_viewport: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.viewport == nil else {
+            guard surface.addon(ViewportObject.self) == nil else {
                 return tactile_post_error(resource, WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue, "the wl_surface already has a wp_viewport")
             }
             let viewport = ViewportObject(surface: surface)
             guard viewport.bind(client: client, interface: tactile_wp_viewport_interface(), version: 1, id: id, implementation: ViewportObject.requests) else { return }
-            surface.viewport = viewport
+            surface.attachAddon(viewport)
         }
     ))
 }

@@ -73,7 +73,7 @@ final class InputMethod: ResourceObject {
 
     private func popupSurface(_ client: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?) {
         guard let client, let surface = Surface.from(surfaceResource) else { return }
-        guard surface.role == nil, surface.xdgSurface == nil else {
+        guard !surface.hasRole else {
             return postError(ZWP_INPUT_METHOD_V2_ERROR_ROLE.rawValue, "wl_surface already has a role")
         }
         InputPopupSurface.create(client, id, surface: surface)

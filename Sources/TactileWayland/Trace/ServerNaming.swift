@@ -41,7 +41,7 @@ struct ServerNaming: TraceNaming {
     func windowLabels(of node: NodeID) -> (appID: String?, title: String?)? {
         let window = server.router.scene.toplevel(containing: node) ?? node
         guard let surface = server.surface(at: window) else { return nil }
-        if let toplevel = surface.xdgSurface?.toplevel { return (toplevel.appID, toplevel.title) }
+        if let toplevel = surface.addon(XdgSurface.self)?.toplevel { return (toplevel.appID, toplevel.title) }
         if let shell = surface.role as? ShellSurface { return (shell.appID, shell.title) }
         return nil
     }

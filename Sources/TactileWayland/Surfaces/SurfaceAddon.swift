@@ -1,0 +1,37 @@
+import Responder
+
+/// What a protocol attaches to a wl_surface besides its role: a viewport, edge deferral, a
+/// pointer constraint, an xdg_surface's window geometry. The surface tells each add-on of its
+/// attaches, commits, outputs and end through these hooks, and names none of their types, so
+/// a new protocol attaches state to surfaces without editing `Surface`. Every hook has an
+/// empty default beside it; an add-on implements the ones it cares about.
+///
+/// The add-on's object detaches itself (`Surface.detachAddon`) when its resource goes.
+protocol SurfaceAddon: AnyObject {
+    /// Whether the surface counts as having a role while this is attached (an xdg_surface is
+    /// the first step to a toplevel or popup, and excludes every other role).
+    var reservesRole: Bool { get }
+    /// Where the window starts in surface coordinates (xdg window geometry); nil: no opinion.
+    var windowOrigin: Position? { get }
+    /// A buffer is being attached: false refuses it, after posting the protocol error.
+    func mayAttachBuffer() -> Bool
+    /// Before a commit's state is applied or cached, with the buffer it will show: false
+    /// refuses the commit, after posting the protocol error.
+    func validate(_ state: SurfaceState, buffer: BufferAttachment) -> Bool
+    /// The surface applied a commit's state; scene changes made here join the commit's batch.
+    func applied(_ surface: Surface)
+    /// The surface was told it entered or left outputs.
+    func outputsChanged(_ surface: Surface)
+    /// The wl_surface is being destroyed.
+    func surfaceDestroyed(_ surface: Surface)
+}
+
+extension SurfaceAddon {
+    var reservesRole: Bool { false }
+    var windowOrigin: Position? { nil }
+    func mayAttachBuffer() -> Bool { true }
+    func validate(_ state: SurfaceState, buffer: BufferAttachment) -> Bool { true }
+    func applied(_ surface: Surface) {}
+    func outputsChanged(_ surface: Surface) {}
+    func surfaceDestroyed(_ surface: Surface) {}
+}
