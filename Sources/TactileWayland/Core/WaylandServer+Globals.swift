@@ -28,8 +28,6 @@ extension WaylandServer {
             createGlobal(interface: tactile_zwp_virtual_keyboard_manager_v1_interface(), version: VirtualKeyboard.version,
                          requests: Self.virtualKeyboardManagerRequests),
             foreignToplevelManagerGlobal(),
-            createGlobal(interface: tactile_zwp_relative_pointer_manager_v1_interface(), version: 1, requests: Self.relativePointerManagerRequests),
-            createGlobal(interface: tactile_zwp_pointer_constraints_v1_interface(), version: 1, requests: Self.pointerConstraintsRequests),
             createGlobal(interface: tactile_zwp_pointer_gestures_v1_interface(), version: PointerGesture.version, requests: Self.pointerGesturesRequests),
             createGlobal(interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
                          requests: Self.virtualPointerManagerRequests),

@@ -19,7 +19,7 @@ extension WaylandServer {
         updateActivation()
         updateTextInputFocus()
         updateSelectionFocus()
-        updatePointerConstraints()
+        parts.focusMayHaveChanged(focus)
         gestures.publish(sink.gestureEvents, server: self)
     }
 
@@ -27,7 +27,7 @@ extension WaylandServer {
     /// client hears about modifier changes; a key the core refuses does not touch it.
     public func handle(_ event: InputEvent) {
         // A locked pointer stays where it is, whatever moves it.
-        if case .pointerMotion = event, activePointerConstraint?.kind == .lock { return }
+        if case .pointerMotion = event, parts.pointerConstraints.active?.kind == .lock { return }
         var modifiersChanged = false
         if case .key(let key, let state, _) = event {
             // A real key: heard under the seat's keymap again, if a virtual keyboard typed last.

@@ -29,6 +29,8 @@ public final class WaylandServer {
     var sceneBatch: SceneBatch?
     /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
     let tracer = Tracer()
+    /// The protocol families' state, each with its globals (`ServerPart`).
+    private(set) lazy var parts = Parts(display: display, context: self)
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
@@ -51,6 +53,7 @@ public final class WaylandServer {
         seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
         seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
         globals = makeGlobals()
+        _ = parts
         gestures.install(on: self)
         if configuration.trace { tracer.output = Tracer.writeToStandardError }
         if configuration.showTouches || configuration.showInputRegions {
@@ -122,6 +125,7 @@ public final class WaylandServer {
     private func forget(_ state: ClientState) {
         route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
         seat.forget(state.id)
+        for part in parts.all { part.clientDisconnected(state.id) }
         composition.screencopy.forget(state.id)
     }
 }

@@ -11,7 +11,7 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
 
     let kind: Kind
     weak var surface: Surface?
-    unowned(unsafe) let server: WaylandServer
+    private unowned(unsafe) let part: PointerConstraints
     private let isPersistent: Bool
     /// Surface-local; nil: all of the surface.
     private var region: Region?
@@ -26,10 +26,10 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
     /// A oneshot constraint that was active once: it never activates again.
     private var isDefunct = false
 
-    init(kind: Kind, surface: Surface, server: WaylandServer, region: Region?, isPersistent: Bool) {
+    init(kind: Kind, surface: Surface, part: PointerConstraints, region: Region?, isPersistent: Bool) {
         self.kind = kind
         self.surface = surface
-        self.server = server
+        self.part = part
         self.region = region
         self.isPersistent = isPersistent
     }
@@ -52,7 +52,7 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
     /// Whether it should be active with the pointer at `point` (global) over `focus`.
     func applies(focus: NodeID?, at point: Point?) -> Bool {
         guard !isDefunct, resource != nil, let surface, let node = surface.node, node == focus, let point,
-              let origin = server.router.scene.absolutePosition(of: node) else { return false }
+              let origin = part.context.scene.absolutePosition(of: node) else { return false }
         return allows(point.relative(to: origin))
     }
 
@@ -71,7 +71,7 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
     /// `target` (global) kept inside the allowed region: each axis clamped to the region's
     /// extents, or the pointer stays at `from` if that still leaves the region (an L shape).
     func confine(_ target: Point, from: Point) -> Point {
-        guard let node = surface?.node, let origin = server.router.scene.absolutePosition(of: node) else { return from }
+        guard let node = surface?.node, let origin = part.context.scene.absolutePosition(of: node) else { return from }
         let local = target.relative(to: origin)
         if allows(local) { return target }
         let box = allowedExtents
@@ -83,7 +83,7 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
     }
 
     override func resourceDestroyed() {
-        server.seat.constraints.removeAll { $0 === self }
+        part.constraints.removeAll { $0 === self }
         surface?.detachAddon(self)
     }
 
@@ -93,7 +93,7 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
         if let pendingRegion { region = pendingRegion }
         if let pendingHint { cursorHint = pendingHint }
         (pendingRegion, pendingHint) = (nil, nil)
-        server.updatePointerConstraints()
+        part.update()
     }
 
     /// The client unlocks: the pointer is put where its hint says, on the surface, if the
@@ -103,12 +103,12 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
         let constraint = PointerConstraint.from(resource)
         let warp: Point? = constraint.flatMap { lock in
             guard lock.isActive, let hint = lock.cursorHint, let node = lock.surface?.node,
-                  let origin = lock.server.router.scene.absolutePosition(of: node) else { return nil }
+                  let origin = lock.part.context.scene.absolutePosition(of: node) else { return nil }
             return Point(x: Double(origin.x) + hint.x, y: Double(origin.y) + hint.y)
         }
-        let server = constraint?.server
+        let context = constraint?.part.context
         destroyResource(client, resource)
-        if let warp, let server { server.handle(.pointerMotion(global: warp, time: server.currentTime)) }
+        if let warp, let context { context.handle(.pointerMotion(global: warp, time: context.currentTime)) }
     }
 
     static let lockedRequests = RequestTable(zwp_locked_pointer_v1_interface(
@@ -124,14 +124,41 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
     ))
 }
 
-extension WaylandServer {
-    static let pointerConstraintsRequests = RequestTable(zwp_pointer_constraints_v1_interface(
+/// zwp_pointer_constraints_v1: the pointer locks and confinements clients asked for, and
+/// which of them is active.
+final class PointerConstraints: ServerPart {
+    unowned(unsafe) let context: any PartContext
+    fileprivate var constraints: [PointerConstraint] = []
+    private var global: Global?
+
+    init(display: OpaquePointer, context: any PartContext) {
+        self.context = context
+        global = Global(display: display, interface: tactile_zwp_pointer_constraints_v1_interface(), version: 1, context: self,
+                        requests: Self.requests)
+    }
+
+    /// The active constraint, if any.
+    var active: PointerConstraint? { constraints.first { $0.isActive } }
+
+    /// The constraint on the surface under the pointer becomes active when the pointer is in
+    /// its region; every other one stops being active.
+    func focusChanged(_ focus: SeatFocus) {
+        update()
+    }
+
+    func update() {
+        guard !constraints.isEmpty else { return }
+        let focus = context.focus
+        for constraint in constraints { constraint.setActive(constraint.applies(focus: focus.pointer, at: focus.pointerPosition)) }
+    }
+
+    private static let requests = RequestTable(zwp_pointer_constraints_v1_interface(
         destroy: destroyResource,
         lock_pointer: { client, manager, id, surface, _, region, lifetime in
-            WaylandServer.from(manager)?.constrain(.lock, client, manager, id, surface, region, lifetime)
+            Global.context(of: manager, as: PointerConstraints.self)?.constrain(.lock, client, manager, id, surface, region, lifetime)
         },
         confine_pointer: { client, manager, id, surface, _, region, lifetime in
-            WaylandServer.from(manager)?.constrain(.confine, client, manager, id, surface, region, lifetime)
+            Global.context(of: manager, as: PointerConstraints.self)?.constrain(.confine, client, manager, id, surface, region, lifetime)
         }
     ))
 
@@ -142,29 +169,18 @@ extension WaylandServer {
             // The interface defines no error for this; 0 is none of its others.
             return tactile_post_error(manager, 0, "\(lifetime) is not a zwp_pointer_constraints_v1.lifetime")
         }
-        guard !seat.constraints.contains(where: { $0.surface === surface }) else {
+        guard surface.addon(PointerConstraint.self) == nil else {
             return tactile_post_error(manager, ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue, "the surface already has a pointer constraint")
         }
-        let constraint = PointerConstraint(kind: kind, surface: surface, server: self, region: regionResource.flatMap { WlRegion.from($0)?.region },
+        let constraint = PointerConstraint(kind: kind, surface: surface, part: self, region: regionResource.flatMap { WlRegion.from($0)?.region },
                                            isPersistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
         let bound = switch kind {
         case .lock: constraint.bind(client: client, interface: tactile_zwp_locked_pointer_v1_interface(), version: 1, id: id, implementation: PointerConstraint.lockedRequests)
         case .confine: constraint.bind(client: client, interface: tactile_zwp_confined_pointer_v1_interface(), version: 1, id: id, implementation: PointerConstraint.confinedRequests)
         }
         guard bound else { return }
-        seat.constraints.append(constraint)
+        constraints.append(constraint)
         surface.attachAddon(constraint)
-        updatePointerConstraints()
+        update()
     }
-
-    /// After every routing step: the constraint on the surface under the pointer becomes
-    /// active when the pointer is in its region; every other one stops being active.
-    func updatePointerConstraints() {
-        guard !seat.constraints.isEmpty else { return }
-        let (focus, point) = (router.pointerFocus, router.pointerPosition)
-        for constraint in seat.constraints { constraint.setActive(constraint.applies(focus: focus, at: point)) }
-    }
-
-    /// The active constraint, if any.
-    var activePointerConstraint: PointerConstraint? { seat.constraints.first { $0.isActive } }
 }

@@ -16,19 +16,49 @@ public struct RelativeMotion: Sendable, Hashable {
     }
 }
 
-/// zwp_relative_pointer_v1: the client whose surface has pointer focus hears every relative
-/// motion, whether the cursor moves or not (it does not while a lock holds it).
-final class RelativePointer: ResourceObject {
-    unowned(unsafe) let seat: Seat
-    let client: ClientID
+/// zwp_relative_pointer_manager_v1: every client's relative pointers, and who hears a motion.
+final class RelativePointers: ServerPart {
+    private unowned(unsafe) let context: any PartContext
+    private var pointers: [RelativePointer] = []
+    private var global: Global?
 
-    init(seat: Seat, client: ClientID) {
-        self.seat = seat
+    init(display: OpaquePointer, context: any PartContext) {
+        self.context = context
+        global = Global(display: display, interface: tactile_zwp_relative_pointer_manager_v1_interface(), version: 1, context: self,
+                        requests: Self.managerRequests)
+    }
+
+    /// The client whose surface has pointer focus hears every relative motion, whether the
+    /// cursor moves or not (it does not while a lock holds it).
+    func send(_ motion: RelativeMotion, time: Instant) {
+        guard let client = context.focus.pointer.flatMap({ context.surface(at: $0)?.owner.id }) else { return }
+        for pointer in pointers where pointer.client == client { pointer.send(motion, time: time) }
+    }
+
+    private static let managerRequests = RequestTable(zwp_relative_pointer_manager_v1_interface(
+        destroy: destroyResource,
+        get_relative_pointer: { client, manager, id, _ in
+            guard let client, let part = Global.context(of: manager, as: RelativePointers.self), let owner = ClientState.of(client) else { return }
+            let pointer = RelativePointer(client: owner.id) { [unowned part] gone in part.pointers.removeAll { $0 === gone } }
+            guard pointer.bind(client: client, interface: tactile_zwp_relative_pointer_v1_interface(), version: 1, id: id,
+                               implementation: RelativePointer.requests) else { return }
+            part.pointers.append(pointer)
+        }
+    ))
+}
+
+/// zwp_relative_pointer_v1: one client's channel for relative motion.
+final class RelativePointer: ResourceObject {
+    let client: ClientID
+    private let destroyed: (RelativePointer) -> Void
+
+    init(client: ClientID, destroyed: @escaping (RelativePointer) -> Void) {
         self.client = client
+        self.destroyed = destroyed
     }
 
     override func resourceDestroyed() {
-        seat.relativePointers.removeAll { $0 === self }
+        destroyed(self)
     }
 
     func send(_ motion: RelativeMotion, time: Instant) {
@@ -44,26 +74,13 @@ final class RelativePointer: ResourceObject {
 }
 
 extension WaylandServer {
-    static let relativePointerManagerRequests = RequestTable(zwp_relative_pointer_manager_v1_interface(
-        destroy: destroyResource,
-        get_relative_pointer: { client, manager, id, _ in
-            guard let client, let server = WaylandServer.from(manager), let owner = ClientState.of(client) else { return }
-            let pointer = RelativePointer(seat: server.seat, client: owner.id)
-            guard pointer.bind(client: client, interface: tactile_zwp_relative_pointer_v1_interface(), version: 1, id: id,
-                               implementation: RelativePointer.requests) else { return }
-            server.seat.relativePointers.append(pointer)
-        }
-    ))
-
     /// A mouse or touchpad moved: the focused client's relative pointers hear it; then the
     /// cursor moves from where it is, unless a lock holds it, kept inside a confining region
     /// and inside the layout: it crosses to a neighbouring output where the layout continues
     /// and stops at the layout's outer edges. It starts in the middle of the first output.
     public func handleRelativeMotion(_ motion: RelativeMotion, time: Instant) {
-        if let focus = router.pointerFocus, let client = surface(at: focus)?.owner.id {
-            for pointer in seat.relativePointers where pointer.client == client { pointer.send(motion, time: time) }
-        }
-        let active = activePointerConstraint
+        parts.relativePointers.send(motion, time: time)
+        let active = parts.pointerConstraints.active
         guard active?.kind != .lock else { return }
         let first = outputs.layout.first?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
         let from = router.pointerPosition ?? Point(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
@@ -71,7 +88,6 @@ extension WaylandServer {
         if let active { to = active.confine(to, from: from) }
         handle(.pointerMotion(global: to, time: time))
     }
-
     private func withinLayout(_ target: Point, from: Point) -> Point {
         let layout = outputs.layout.map(\.rect)
         if layout.contains(where: { $0.contains(target) }) { return target }

@@ -24,9 +24,6 @@ final class Seat {
     /// had keyboard focus (`updateSelectionFocus`).
     var dataDevices: [DataDevice] = []
     var selectionFocus: ClientID?
-    /// Every client's relative pointers, and the pointer locks and confinements asked for.
-    var relativePointers: [RelativePointer] = []
-    var constraints: [PointerConstraint] = []
     /// Every client's touchpad gesture objects (swipe, pinch, hold).
     var pointerGestures: [PointerGesture] = []
     /// The primary selection's source, and every client's primary selection device.

@@ -42,12 +42,20 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
     private var pendingGeometry: Rect?
 
     /// The committed geometry's origin: where the window starts inside its surface.
-    var windowOrigin: Position { geometry.map { Position(x: $0.x, y: $0.y) } ?? .zero }
+    var windowOrigin: Position? { geometry.map { Position(x: $0.x, y: $0.y) } }
+
+    /// An xdg_surface excludes every other role, before it has its own.
+    var reservesRole: Bool { true }
 
     /// Window geometry is double-buffered: it takes effect with the surface's commit.
-    func applyPendingGeometry() {
+    func applied(_ surface: Surface) {
         if let pendingGeometry { geometry = pendingGeometry }
         pendingGeometry = nil
+    }
+
+    /// A toplevel's docks hear which outputs it is on.
+    func outputsChanged(_ surface: Surface) {
+        if let toplevel = roleObject as? XdgToplevel { surface.server.foreignToplevelChanged(toplevel) }
     }
 
     init(flavor: XdgFlavor, surface: Surface) {

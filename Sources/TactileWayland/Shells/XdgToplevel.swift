@@ -91,7 +91,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         guard let surface = xdg.surface else { return nil }
         let server = surface.server
         let origin = surface.node.flatMap { server.router.scene.absolutePosition(of: $0) } ?? .zero
-        return server.output(at: origin + xdg.windowOrigin)
+        return server.output(at: origin + surface.windowOrigin)
     }
 
     func surfaceDestroyed() {}

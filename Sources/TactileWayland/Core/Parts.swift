@@ -1,0 +1,25 @@
+/// The server's parts (`ServerPart`), made with it, in the order their globals are offered.
+/// A new protocol family is one more part here: its state, its globals, its hooks.
+final class Parts {
+    let relativePointers: RelativePointers
+    let pointerConstraints: PointerConstraints
+    /// Every part, for the hooks.
+    let all: [any ServerPart]
+    /// Focus as the parts last heard it.
+    private var focus = SeatFocus()
+
+    init(display: OpaquePointer, context: any PartContext) {
+        relativePointers = RelativePointers(display: display, context: context)
+        pointerConstraints = PointerConstraints(display: display, context: context)
+        all = [relativePointers, pointerConstraints]
+    }
+}
+
+extension Parts {
+    /// After a routing step: the parts hear of focus if it moved.
+    func focusMayHaveChanged(_ now: SeatFocus) {
+        guard now != focus else { return }
+        focus = now
+        for part in all { part.focusChanged(now) }
+    }
+}
