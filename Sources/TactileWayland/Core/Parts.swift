@@ -3,15 +3,23 @@
 final class Parts {
     let relativePointers: RelativePointers
     let pointerConstraints: PointerConstraints
+    let pointerGestures: PointerGestures
+    let virtualKeyboards: VirtualKeyboards
+    let virtualPointers: VirtualPointers
+    let selections: Selections
     /// Every part, for the hooks.
     let all: [any ServerPart]
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, context: any PartContext) {
+    init(display: OpaquePointer, context: any PartContext, seat: Seat, outputs: Outputs) {
         relativePointers = RelativePointers(display: display, context: context)
         pointerConstraints = PointerConstraints(display: display, context: context)
-        all = [relativePointers, pointerConstraints]
+        pointerGestures = PointerGestures(display: display, seat: seat)
+        virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
+        virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
+        selections = Selections(display: display, context: context)
+        all = [relativePointers, pointerConstraints, pointerGestures, virtualKeyboards, virtualPointers, selections]
     }
 }
 

@@ -46,6 +46,8 @@ protocol PartContext: AnyObject {
     func afterScene(_ work: @escaping () -> Void)
     func focusKeyboard(on node: NodeID?, because reason: String)
     func handle(_ event: InputEvent)
+    /// Runs one routing step on the core, with what follows every step (`WaylandServer.route`).
+    func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void)
     func nextSerial() -> UInt32
 }
 

@@ -8,7 +8,7 @@ extension WaylandServer {
     /// the activated window follows keyboard focus; the gestures' events are published and
     /// their timer re-armed.
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
-        var sink = ProtocolSink(seat: seat, surfaces: surfaces, logger: logger, tracing: tracer.isOn)
+        var sink = ProtocolSink(seat: seat, pointerGestures: parts.pointerGestures, surfaces: surfaces, logger: logger, tracing: tracer.isOn)
         step(&router, &sink)
         if !sink.traced.isEmpty { tracer.publish(sink.traced, server: self) }
         if let marks = composition.touchMarks {
@@ -18,7 +18,6 @@ extension WaylandServer {
         if let client = sink.pressed { pressDelivered(to: client) }
         updateActivation()
         updateTextInputFocus()
-        updateSelectionFocus()
         parts.focusMayHaveChanged(focus)
         gestures.publish(sink.gestureEvents, server: self)
     }
@@ -42,14 +41,9 @@ extension WaylandServer {
         route { router, sink in router.handle(event, sink: &sink) }
         continueInteractiveGrab()
         if case .pointerMotion = event { composition.cursorMoved() }
-        if modifiersChanged { sendModifiersToKeyboardFocus() }
+        if modifiersChanged { seat.sendModifiers(toFocused: keyboardFocusClient) }
     }
 
-    /// The client with keyboard focus hears the active keymap's modifiers.
-    func sendModifiersToKeyboardFocus() {
-        guard let focus = router.keyboardFocus, let client = surface(at: focus).flatMap({ seat.clients[$0.owner.id] }) else { return }
-        seat.sendModifiers(to: client)
-    }
 
     /// Applies a scene change and sends what it causes (touches ended, pointer re-entered).
     /// During a commit the change waits for the commit's others (`inSceneBatch`).

@@ -30,7 +30,7 @@ public final class WaylandServer {
     /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
     let tracer = Tracer()
     /// The protocol families' state, each with its globals (`ServerPart`).
-    private(set) lazy var parts = Parts(display: display, context: self)
+    private(set) lazy var parts = Parts(display: display, context: self, seat: seat, outputs: outputs)
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }

@@ -1,38 +1,44 @@
 import CWaylandServer
 import Glibc
 import Responder
+import WaylandProtocols
 
-extension WaylandServer {
-    /// wl_data_device_manager: the clipboard. A client sets the selection from its source;
-    /// the client with keyboard focus is offered it (when it gains focus, and whenever the
-    /// selection changes while it has focus) and reads it through the offer, straight from
-    /// the source's client. Drags are cancelled at once: there is no drag and drop yet.
-    static let dataDeviceManagerRequests = RequestTable(wl_data_device_manager_interface(
-        create_data_source: { client, manager, id in
-            guard let client, let server = WaylandServer.from(manager) else { return }
-            DataSource(seat: server.seat).bind(client: client, interface: tactile_wl_data_source_interface(), version: wl_resource_get_version(manager), id: id, implementation: DataSource.requests)
-        },
-        get_data_device: { client, manager, id, _ in
-            guard let client, let server = WaylandServer.from(manager), let owner = ClientState.of(client) else { return }
-            let device = DataDevice(seat: server.seat, client: owner.id)
-            guard device.bind(client: client, interface: tactile_wl_data_device_interface(), version: wl_resource_get_version(manager), id: id,
-                              implementation: DataDevice.requests) else { return }
-            server.seat.dataDevices.append(device)
-            // A client that already has focus hears of the selection now.
-            if server.seat.selectionFocus == owner.id { device.offerSelection(server.seat.selection) }
-        }
-    ))
+/// The clipboard and the primary selection: the sources clients set, every client's devices,
+/// and who is offered what. The clipboard is offered to the client with keyboard focus; the
+/// primary selection to every client (`PrimarySelection.swift`).
+final class Selections: ServerPart {
+    private unowned(unsafe) let context: any PartContext
+    /// The clipboard's current source, if a client set one.
+    weak var selection: DataSource?
+    /// Every client's wl_data_device, and the client last offered the selection because it
+    /// had keyboard focus.
+    var dataDevices: [DataDevice] = []
+    var selectionFocus: ClientID?
+    /// The primary selection's source, and every client's primary selection device.
+    weak var primarySelection: PrimarySource?
+    var primaryDevices: [PrimaryDevice] = []
+    private var globals: [Global] = []
 
-    /// After every routing step: a client that gained keyboard focus is offered the selection.
-    func updateSelectionFocus() {
-        let client = router.keyboardFocus.flatMap { surface(at: $0)?.owner.id }
-        guard client != seat.selectionFocus else { return }
-        seat.selectionFocus = client
-        if let client { seat.offerSelection(to: client) }
+    init(display: OpaquePointer, context: any PartContext) {
+        self.context = context
+        globals = [
+            Global(display: display, interface: tactile_wl_data_device_manager_interface(), version: 3, context: self,
+                   requests: Self.dataDeviceManagerRequests),
+            Global(display: display, interface: tactile_zwp_primary_selection_device_manager_v1_interface(), version: 1, context: self,
+                   requests: Self.primarySelectionManagerRequests),
+            Global(display: display, interface: tactile_gtk_primary_selection_device_manager_interface(), version: 1, context: self,
+                   requests: Self.gtkPrimarySelectionManagerRequests),
+        ]
     }
-}
 
-extension Seat {
+    /// A client that gained keyboard focus is offered the selection.
+    func focusChanged(_ focus: SeatFocus) {
+        let client = context.keyboardFocusClient
+        guard client != selectionFocus else { return }
+        selectionFocus = client
+        if let client { offerSelection(to: client) }
+    }
+
     /// Offers the current selection to every data device of `client`.
     func offerSelection(to client: ClientID) {
         for device in dataDevices where device.client == client { device.offerSelection(selection) }
@@ -42,19 +48,35 @@ extension Seat {
     func selectionChanged() {
         if let selectionFocus { offerSelection(to: selectionFocus) }
     }
+
+    fileprivate static let dataDeviceManagerRequests = RequestTable(wl_data_device_manager_interface(
+        create_data_source: { client, manager, id in
+            guard let client, let part = Global.context(of: manager, as: Selections.self) else { return }
+            DataSource(selections: part).bind(client: client, interface: tactile_wl_data_source_interface(), version: wl_resource_get_version(manager), id: id, implementation: DataSource.requests)
+        },
+        get_data_device: { client, manager, id, _ in
+            guard let client, let part = Global.context(of: manager, as: Selections.self), let owner = ClientState.of(client) else { return }
+            let device = DataDevice(selections: part, client: owner.id)
+            guard device.bind(client: client, interface: tactile_wl_data_device_interface(), version: wl_resource_get_version(manager), id: id,
+                              implementation: DataDevice.requests) else { return }
+            part.dataDevices.append(device)
+            // A client that already has focus hears of the selection now.
+            if part.selectionFocus == owner.id { device.offerSelection(part.selection) }
+        }
+    ))
+
 }
 
-/// wl_data_source: the MIME types a client offers, and where readers' fds go.
 final class DataSource: ResourceObject {
-    unowned(unsafe) let seat: Seat
+    unowned(unsafe) let selections: Selections
     var mimeTypes: [String] = []
 
-    init(seat: Seat) { self.seat = seat }
+    init(selections: Selections) { self.selections = selections }
 
     override func resourceDestroyed() {
-        guard seat.selection === self else { return }
-        seat.selection = nil
-        seat.selectionChanged()
+        guard selections.selection === self else { return }
+        selections.selection = nil
+        selections.selectionChanged()
     }
 
     static let requests = RequestTable(wl_data_source_interface(
@@ -70,11 +92,11 @@ final class DataSource: ResourceObject {
 /// wl_data_device: where a client sets the selection, and hears of the one it is offered.
 final class DataDevice: ResourceObject {
     /// Unchecked for the same reason as the other back-references: it dies with the display.
-    unowned(unsafe) let seat: Seat
+    unowned(unsafe) let selections: Selections
     let client: ClientID
 
-    init(seat: Seat, client: ClientID) {
-        self.seat = seat
+    init(selections: Selections, client: ClientID) {
+        self.selections = selections
         self.client = client
     }
 
@@ -91,16 +113,16 @@ final class DataDevice: ResourceObject {
     }
 
     override func resourceDestroyed() {
-        seat.dataDevices.removeAll { $0 === self }
+        selections.dataDevices.removeAll { $0 === self }
     }
 
     private func setSelection(_ sourceResource: OpaquePointer?) {
-        let previous = seat.selection
+        let previous = selections.selection
         let source = DataSource.from(sourceResource)
         guard source !== previous else { return }
-        seat.selection = source
+        selections.selection = source
         if let old = previous?.resource { wl_data_source_send_cancelled(old) }
-        seat.selectionChanged()
+        selections.selectionChanged()
     }
 
     static let requests = RequestTable(wl_data_device_interface(

@@ -19,7 +19,7 @@ enum PrimaryFlavor {
 /// the clipboard's model (`DataDevice`), except that it is offered to every client, as X11's
 /// PRIMARY is readable by all and as GTK's clients (and WLCS) expect: a middle click pastes
 /// into a window that did not have focus. The clipboard stays with the focused client.
-extension WaylandServer {
+extension Selections {
     static let primarySelectionManagerRequests = RequestTable(zwp_primary_selection_device_manager_v1_interface(
         create_source: { client, manager, id in PrimarySource.create(client, manager, id) },
         get_device: { client, manager, id, _ in PrimaryDevice.create(client, manager, id) },
@@ -30,9 +30,7 @@ extension WaylandServer {
         get_device: { client, manager, id, _ in PrimaryDevice.create(client, manager, id) },
         destroy: destroyResource
     ))
-}
 
-extension Seat {
     func primarySelectionChanged() {
         for device in primaryDevices { device.offer(primarySelection) }
     }
@@ -41,18 +39,18 @@ extension Seat {
 /// zwp_primary_selection_source_v1 (or gtk_primary_selection_source).
 final class PrimarySource: ResourceObject {
     let flavor: PrimaryFlavor
-    unowned(unsafe) let seat: Seat
+    unowned(unsafe) let selections: Selections
     var mimeTypes: [String] = []
 
-    init(flavor: PrimaryFlavor, seat: Seat) {
+    init(flavor: PrimaryFlavor, selections: Selections) {
         self.flavor = flavor
-        self.seat = seat
+        self.selections = selections
     }
 
     static func create(_ client: OpaquePointer?, _ manager: OpaquePointer?, _ id: UInt32) {
-        guard let client, let server = WaylandServer.from(manager) else { return }
+        guard let client, let part = Global.context(of: manager, as: Selections.self) else { return }
         let flavor = PrimaryFlavor(of: manager)
-        let source = PrimarySource(flavor: flavor, seat: server.seat)
+        let source = PrimarySource(flavor: flavor, selections: part)
         switch flavor {
         case .zwp: source.bind(client: client, interface: tactile_zwp_primary_selection_source_v1_interface(), version: 1, id: id, implementation: zwpRequests)
         case .gtk: source.bind(client: client, interface: tactile_gtk_primary_selection_source_interface(), version: 1, id: id, implementation: gtkRequests)
@@ -76,9 +74,9 @@ final class PrimarySource: ResourceObject {
     }
 
     override func resourceDestroyed() {
-        guard seat.primarySelection === self else { return }
-        seat.primarySelection = nil
-        seat.primarySelectionChanged()
+        guard selections.primarySelection === self else { return }
+        selections.primarySelection = nil
+        selections.primarySelectionChanged()
     }
 
     private static func addType(_ resource: OpaquePointer?, _ mime: UnsafePointer<CChar>?) {
@@ -95,24 +93,24 @@ final class PrimarySource: ResourceObject {
 /// zwp_primary_selection_device_v1 (or gtk_primary_selection_device).
 final class PrimaryDevice: ResourceObject {
     let flavor: PrimaryFlavor
-    unowned(unsafe) let seat: Seat
+    unowned(unsafe) let selections: Selections
 
-    init(flavor: PrimaryFlavor, seat: Seat) {
+    init(flavor: PrimaryFlavor, selections: Selections) {
         self.flavor = flavor
-        self.seat = seat
+        self.selections = selections
     }
 
     static func create(_ client: OpaquePointer?, _ manager: OpaquePointer?, _ id: UInt32) {
-        guard let client, let server = WaylandServer.from(manager) else { return }
+        guard let client, let part = Global.context(of: manager, as: Selections.self) else { return }
         let flavor = PrimaryFlavor(of: manager)
-        let device = PrimaryDevice(flavor: flavor, seat: server.seat)
+        let device = PrimaryDevice(flavor: flavor, selections: part)
         let bound = switch flavor {
         case .zwp: device.bind(client: client, interface: tactile_zwp_primary_selection_device_v1_interface(), version: 1, id: id, implementation: zwpRequests)
         case .gtk: device.bind(client: client, interface: tactile_gtk_primary_selection_device_interface(), version: 1, id: id, implementation: gtkRequests)
         }
         guard bound else { return }
-        server.seat.primaryDevices.append(device)
-        device.offer(server.seat.primarySelection)
+        part.primaryDevices.append(device)
+        device.offer(part.primarySelection)
     }
 
     /// A new offer for `source` (none: the selection is empty), with its types.
@@ -144,18 +142,18 @@ final class PrimaryDevice: ResourceObject {
     }
 
     override func resourceDestroyed() {
-        seat.primaryDevices.removeAll { $0 === self }
+        selections.primaryDevices.removeAll { $0 === self }
     }
 
     private static func setSelection(_ resource: OpaquePointer?, _ sourceResource: OpaquePointer?, _ serial: UInt32) {
         guard let device = PrimaryDevice.from(resource) else { return }
-        let seat = device.seat
+        let selections = device.selections
         let source = PrimarySource.from(sourceResource)
-        guard source !== seat.primarySelection else { return }
-        let previous = seat.primarySelection
-        seat.primarySelection = source
+        guard source !== selections.primarySelection else { return }
+        let previous = selections.primarySelection
+        selections.primarySelection = source
         previous?.cancel()
-        seat.primarySelectionChanged()
+        selections.primarySelectionChanged()
     }
 
     static let zwpRequests = RequestTable(zwp_primary_selection_device_v1_interface(

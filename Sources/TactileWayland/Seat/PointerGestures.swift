@@ -6,21 +6,21 @@ import WaylandProtocols
 /// gestures over its surfaces. The core decides who hears a gesture and when it is cancelled
 /// (`InputRouter+TouchpadGestures`); these only write.
 final class PointerGesture: ResourceObject {
-    unowned(unsafe) let seat: Seat
     let client: ClientID
     let kind: TouchpadGesture
+    private let destroyed: (PointerGesture) -> Void
 
     /// Hold arrived in version 3; 2 added only `release`.
     static let version: Int32 = 3
 
-    init(seat: Seat, client: ClientID, kind: TouchpadGesture) {
-        self.seat = seat
+    init(client: ClientID, kind: TouchpadGesture, destroyed: @escaping (PointerGesture) -> Void) {
         self.client = client
         self.kind = kind
+        self.destroyed = destroyed
     }
 
     override func resourceDestroyed() {
-        seat.pointerGestures.removeAll { $0 === self }
+        destroyed(self)
     }
 
     func begin(serial: UInt32, time: Instant, surface: OpaquePointer, fingers: Int) {
@@ -61,31 +61,41 @@ final class PointerGesture: ResourceObject {
     static let holdRequests = RequestTable(zwp_pointer_gesture_hold_v1_interface(destroy: destroyResource))
 }
 
-/// Touchpad gesture events, to every gesture object of the kind the client made.
-extension Seat {
+/// zwp_pointer_gestures_v1: every client's swipe, pinch and hold objects, which the routing
+/// core's touchpad gesture deliveries are written to (through `ProtocolSink`).
+final class PointerGestures: ServerPart {
+    private let seat: Seat
+    private var gestures: [PointerGesture] = []
+    private var global: Global?
+
+    init(display: OpaquePointer, seat: Seat) {
+        self.seat = seat
+        global = Global(display: display, interface: tactile_zwp_pointer_gestures_v1_interface(), version: PointerGesture.version,
+                        context: self, requests: Self.requests)
+    }
+
+    /// Touchpad gesture events go to every gesture object of the kind the client made.
     func touchpadGestureBegin(_ client: SeatClient, _ kind: TouchpadGesture, surface: OpaquePointer, fingers: Int, time: Instant) {
-        let serial = self.serial()
-        for gesture in pointerGestures where gesture.client == client.id && gesture.kind == kind {
+        let serial = seat.serial()
+        for gesture in gestures where gesture.client == client.id && gesture.kind == kind {
             gesture.begin(serial: serial, time: time, surface: surface, fingers: fingers)
         }
     }
 
     func touchpadGestureUpdate(_ client: SeatClient, _ kind: TouchpadGesture, delta: Point, scale: Double, rotation: Double, time: Instant) {
-        for gesture in pointerGestures where gesture.client == client.id && gesture.kind == kind {
+        for gesture in gestures where gesture.client == client.id && gesture.kind == kind {
             gesture.update(time: time, delta: delta, scale: scale, rotation: rotation)
         }
     }
 
     func touchpadGestureEnd(_ client: SeatClient, _ kind: TouchpadGesture, cancelled: Bool, time: Instant) {
-        let serial = self.serial()
-        for gesture in pointerGestures where gesture.client == client.id && gesture.kind == kind {
+        let serial = seat.serial()
+        for gesture in gestures where gesture.client == client.id && gesture.kind == kind {
             gesture.end(serial: serial, time: time, cancelled: cancelled)
         }
     }
-}
 
-extension WaylandServer {
-    static let pointerGesturesRequests = RequestTable(zwp_pointer_gestures_v1_interface(
+    private static let requests = RequestTable(zwp_pointer_gestures_v1_interface(
         get_swipe_gesture: { client, manager, id, _ in makePointerGesture(.swipe, client, manager, id) },
         get_pinch_gesture: { client, manager, id, _ in makePointerGesture(.pinch, client, manager, id) },
         release: destroyResource,
@@ -94,8 +104,8 @@ extension WaylandServer {
 
     /// The gesture object speaks the manager's version, as the protocol asks of new objects.
     private static func makePointerGesture(_ kind: TouchpadGesture, _ client: OpaquePointer?, _ manager: OpaquePointer?, _ id: UInt32) {
-        guard let client, let manager, let server = WaylandServer.from(manager), let owner = ClientState.of(client) else { return }
-        let gesture = PointerGesture(seat: server.seat, client: owner.id, kind: kind)
+        guard let client, let manager, let part = Global.context(of: manager, as: PointerGestures.self), let owner = ClientState.of(client) else { return }
+        let gesture = PointerGesture(client: owner.id, kind: kind) { [unowned part] gone in part.gestures.removeAll { $0 === gone } }
         let version = wl_resource_get_version(manager)
         let bound = switch kind {
         case .swipe: gesture.bind(client: client, interface: tactile_zwp_pointer_gesture_swipe_v1_interface(), version: version, id: id,
@@ -105,6 +115,6 @@ extension WaylandServer {
         case .hold: gesture.bind(client: client, interface: tactile_zwp_pointer_gesture_hold_v1_interface(), version: version, id: id,
                                  implementation: PointerGesture.holdRequests)
         }
-        if bound { server.seat.pointerGestures.append(gesture) }
+        if bound { part.gestures.append(gesture) }
     }
 }

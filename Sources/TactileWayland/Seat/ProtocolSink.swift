@@ -6,6 +6,7 @@ import Responder
 /// client last pressed on, and what the gesture recognizers did.
 struct ProtocolSink: DeliverySink {
     let seat: Seat
+    let pointerGestures: PointerGestures
     let surfaces: SurfaceIndex
     let logger: Logger
     /// The client a press (touch down, button) last went to in this step.
@@ -22,8 +23,9 @@ struct ProtocolSink: DeliverySink {
         case gesture(GestureEvent)
     }
 
-    init(seat: Seat, surfaces: SurfaceIndex, logger: Logger, tracing: Bool) {
+    init(seat: Seat, pointerGestures: PointerGestures, surfaces: SurfaceIndex, logger: Logger, tracing: Bool) {
         self.seat = seat
+        self.pointerGestures = pointerGestures
         self.surfaces = surfaces
         self.logger = logger
         isTracing = tracing
@@ -61,10 +63,10 @@ struct ProtocolSink: DeliverySink {
         case .key(_, let key, let state, let time): seat.key(client, key, state, time: time)
         case .touchpadGestureBegin(_, let node, let kind, let fingers, let time):
             guard let surface = surface(node) else { return }
-            seat.touchpadGestureBegin(client, kind, surface: surface, fingers: fingers, time: time)
+            pointerGestures.touchpadGestureBegin(client, kind, surface: surface, fingers: fingers, time: time)
         case .touchpadGestureUpdate(_, let kind, let delta, let scale, let rotation, let time):
-            seat.touchpadGestureUpdate(client, kind, delta: delta, scale: scale, rotation: rotation, time: time)
-        case .touchpadGestureEnd(_, let kind, let cancelled, let time): seat.touchpadGestureEnd(client, kind, cancelled: cancelled, time: time)
+            pointerGestures.touchpadGestureUpdate(client, kind, delta: delta, scale: scale, rotation: rotation, time: time)
+        case .touchpadGestureEnd(_, let kind, let cancelled, let time): pointerGestures.touchpadGestureEnd(client, kind, cancelled: cancelled, time: time)
         }
     }
 

@@ -32,6 +32,12 @@ extension Seat {
         keymap?.update(key: key, state: state) ?? false
     }
 
+    /// The client with keyboard focus, if any, hears the active keymap's modifiers.
+    func sendModifiers(toFocused client: ClientID?) {
+        guard let client = client.flatMap({ clients[$0] }) else { return }
+        sendModifiers(to: client)
+    }
+
     func sendModifiers(to client: SeatClient) {
         updateKeymap(of: client)
         guard let mods = activeKeymap?.modifiers else { return }

@@ -18,17 +18,6 @@ final class Seat {
     private(set) var clients: [ClientID: SeatClient] = [:]
     /// Text fields, the input method and its popups (`WaylandServer+TextInput`).
     let textInputs = TextInputs()
-    /// The clipboard's current source, if a client set one.
-    weak var selection: DataSource?
-    /// Every client's wl_data_device, and the client last offered the selection because it
-    /// had keyboard focus (`updateSelectionFocus`).
-    var dataDevices: [DataDevice] = []
-    var selectionFocus: ClientID?
-    /// Every client's touchpad gesture objects (swipe, pinch, hold).
-    var pointerGestures: [PointerGesture] = []
-    /// The primary selection's source, and every client's primary selection device.
-    weak var primarySelection: PrimarySource?
-    var primaryDevices: [PrimaryDevice] = []
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.

@@ -1,5 +1,6 @@
 import CWaylandServer
 import Glibc
+import Logging
 import Responder
 import WaylandProtocols
 
@@ -14,29 +15,30 @@ final class VirtualKeyboard: ResourceObject {
     /// Larger than any real keymap (a full pc105 one is about 60 KiB).
     static let maximumKeymapSize: UInt32 = 1 << 20
 
-    /// Unchecked: the server outlives every resource of its display.
-    unowned(unsafe) let server: WaylandServer
+    /// Unchecked: the part outlives every resource of its display.
+    private unowned(unsafe) let part: VirtualKeyboards
     private var keymap: Keymap?
+    private var logger: Logger { part.context.logger }
 
-    init(server: WaylandServer) { self.server = server }
+    init(part: VirtualKeyboards) { self.part = part }
 
     /// Reads the keymap with pread, not mmap: a client that shrinks the file under us would
     /// otherwise fault the server. The fd is always closed; it is ours once it arrives.
     private func setKeymap(format: UInt32, fd: Int32, size: UInt32) {
         defer { close(fd) }
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
-            return server.logger.info("virtual keyboard: keymap format \(format) is not XKB v1; ignored")
+            return logger.info("virtual keyboard: keymap format \(format) is not XKB v1; ignored")
         }
         guard size > 0, size <= Self.maximumKeymapSize else {
-            return server.logger.info("virtual keyboard: a keymap of \(size) bytes; ignored")
+            return logger.info("virtual keyboard: a keymap of \(size) bytes; ignored")
         }
         var bytes = [UInt8](repeating: 0, count: Int(size))
         let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(size), 0) }
-        guard read > 0 else { return server.logger.info("virtual keyboard: its keymap could not be read; ignored") }
+        guard read > 0 else { return logger.info("virtual keyboard: its keymap could not be read; ignored") }
         // The text ends at its NUL, or at what could be read.
         let text = String(decoding: bytes[..<(bytes[..<read].firstIndex(of: 0) ?? read)], as: UTF8.self)
         guard let compiled = Keymap(text: text) else {
-            return server.logger.info("virtual keyboard: its keymap does not compile; ignored")
+            return logger.info("virtual keyboard: its keymap does not compile; ignored")
         }
         keymap = compiled
     }
@@ -53,13 +55,13 @@ final class VirtualKeyboard: ResourceObject {
     private func key(_ key: UInt32, state: UInt32) {
         guard let keymap = requireKeymap() else { return }
         let pressed: PressState = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue ? .pressed : .released
-        server.virtualKey(key, pressed, under: keymap)
+        part.key(key, pressed, under: keymap)
     }
 
     private func modifiers(_ modifiers: Keymap.Modifiers) {
         guard let keymap = requireKeymap() else { return }
         keymap.setModifiers(modifiers)
-        server.virtualModifiers(under: keymap)
+        part.modifiers(under: keymap)
     }
 
     static let requests = RequestTable(zwp_virtual_keyboard_v1_interface(
@@ -75,26 +77,39 @@ final class VirtualKeyboard: ResourceObject {
     ))
 }
 
-extension WaylandServer {
-    static let virtualKeyboardManagerRequests = RequestTable(zwp_virtual_keyboard_manager_v1_interface(
+/// zwp_virtual_keyboard_manager_v1: keyboards clients type with, into the seat.
+final class VirtualKeyboards: ServerPart {
+    unowned(unsafe) let context: any PartContext
+    private let seat: Seat
+    private var global: Global?
+
+    init(display: OpaquePointer, context: any PartContext, seat: Seat) {
+        self.context = context
+        self.seat = seat
+        global = Global(display: display, interface: tactile_zwp_virtual_keyboard_manager_v1_interface(), version: VirtualKeyboard.version,
+                        context: self, requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(zwp_virtual_keyboard_manager_v1_interface(
         create_virtual_keyboard: { client, manager, _, id in
-            guard let client, let server = WaylandServer.from(manager) else { return }
-            VirtualKeyboard(server: server).bind(client: client, interface: tactile_zwp_virtual_keyboard_v1_interface(), version: 1,
-                                                 id: id, implementation: VirtualKeyboard.requests)
+            guard let client, let part = Global.context(of: manager, as: VirtualKeyboards.self) else { return }
+            VirtualKeyboard(part: part).bind(client: client, interface: tactile_zwp_virtual_keyboard_v1_interface(), version: 1,
+                                             id: id, implementation: VirtualKeyboard.requests)
         }
     ))
 
     /// A virtual keyboard's key: routed like a real one (the time is the server's: a client's
     /// clock could run backwards), heard under its keymap. Its modifiers do not follow its
     /// keys; it states them.
-    func virtualKey(_ key: UInt32, _ state: PressState, under keymap: Keymap) {
+    fileprivate func key(_ key: UInt32, _ state: PressState, under keymap: Keymap) {
         seat.activeKeymap = keymap
-        route { router, sink in router.handle(.key(key: key, state: state, time: currentTime), sink: &sink) }
+        let time = context.currentTime
+        context.route { router, sink in router.handle(.key(key: key, state: state, time: time), sink: &sink) }
     }
 
     /// A virtual keyboard stated its modifiers: the focused client hears them.
-    func virtualModifiers(under keymap: Keymap) {
+    fileprivate func modifiers(under keymap: Keymap) {
         seat.activeKeymap = keymap
-        sendModifiersToKeyboardFocus()
+        seat.sendModifiers(toFocused: context.keyboardFocusClient)
     }
 }

@@ -9,7 +9,7 @@ import WaylandProtocols
 final class VirtualPointer: ResourceObject {
     static let version: Int32 = 2
 
-    unowned(unsafe) let server: WaylandServer
+    private unowned(unsafe) let part: VirtualPointers
     /// The output absolute motion is relative to (create_virtual_pointer_with_output); nil:
     /// the whole layout.
     private let output: OutputID?
@@ -19,8 +19,8 @@ final class VirtualPointer: ResourceObject {
     private var axis = AxisMotion(source: .wheel)
     private var hasAxis = false
 
-    init(server: WaylandServer, output: OutputID?) {
-        self.server = server
+    init(part: VirtualPointers, output: OutputID?) {
+        self.part = part
         self.output = output
     }
 
@@ -28,8 +28,8 @@ final class VirtualPointer: ResourceObject {
     /// A zero extent says nothing: the motion is dropped.
     private func moveAbsolute(_ x: UInt32, _ y: UInt32, _ width: UInt32, _ height: UInt32) {
         guard width > 0, height > 0 else { return }
-        let area = output.flatMap { id in server.outputLayout.first { $0.id == id }?.rect }
-            ?? Rect(origin: .zero, size: server.outputs.extent)
+        let area = output.flatMap { id in part.outputs.layout.first { $0.id == id }?.rect }
+            ?? Rect(origin: .zero, size: part.outputs.extent)
         absolute = Point(x: Double(area.x) + Double(area.width) * Double(min(x, width)) / Double(width),
                          y: Double(area.y) + Double(area.height) * Double(min(y, height)) / Double(height))
         motion = nil
@@ -77,19 +77,20 @@ final class VirtualPointer: ResourceObject {
     /// Routes what the frame holds. A relative move starts from where the pointer is (the
     /// layout's origin before it has been anywhere) and stays inside the layout.
     private func frame() {
-        let time = server.currentTime
-        let extent = server.outputs.extent
+        let context = part.context
+        let time = context.currentTime
+        let extent = part.outputs.extent
         var target = absolute
         if let motion {
-            let from = server.router.pointerPosition ?? Point(x: 0, y: 0)
+            let from = context.focus.pointerPosition ?? Point(x: 0, y: 0)
             target = Point(x: from.x + motion.x, y: from.y + motion.y)
         }
         if let target, extent.width > 0, extent.height > 0 {
             let clamped = Point(x: min(max(target.x, 0), Double(extent.width) - 1), y: min(max(target.y, 0), Double(extent.height) - 1))
-            server.handle(.pointerMotion(global: clamped, time: time))
+            context.handle(.pointerMotion(global: clamped, time: time))
         }
-        for (button, state) in buttons { server.handle(.pointerButton(button: button, state: state, time: time)) }
-        if hasAxis { server.handle(.pointerAxis(axis, time: time)) }
+        for (button, state) in buttons { context.handle(.pointerButton(button: button, state: state, time: time)) }
+        if hasAxis { context.handle(.pointerAxis(axis, time: time)) }
         (motion, absolute, buttons, axis, hasAxis) = (nil, nil, [], AxisMotion(source: .wheel), false)
     }
 
@@ -108,19 +109,31 @@ final class VirtualPointer: ResourceObject {
     ))
 }
 
-extension WaylandServer {
-    static let virtualPointerManagerRequests = RequestTable(zwlr_virtual_pointer_manager_v1_interface(
+/// zwlr_virtual_pointer_manager_v1: pointers clients drive (remote input, test tools).
+final class VirtualPointers: ServerPart {
+    unowned(unsafe) let context: any PartContext
+    let outputs: Outputs
+    private var global: Global?
+
+    init(display: OpaquePointer, context: any PartContext, outputs: Outputs) {
+        self.context = context
+        self.outputs = outputs
+        global = Global(display: display, interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
+                        context: self, requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(zwlr_virtual_pointer_manager_v1_interface(
         create_virtual_pointer: { client, manager, _, id in
-            guard let client, let server = WaylandServer.from(manager) else { return }
-            VirtualPointer(server: server, output: nil).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
-                                                             version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
+            guard let client, let part = Global.context(of: manager, as: VirtualPointers.self) else { return }
+            VirtualPointer(part: part, output: nil).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
+                                                         version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
         },
         destroy: destroyResource,
         create_virtual_pointer_with_output: { client, manager, _, output, id in
-            guard let client, let server = WaylandServer.from(manager) else { return }
+            guard let client, let part = Global.context(of: manager, as: VirtualPointers.self) else { return }
             let outputID = output.flatMap { Global.context(of: $0, as: Output.self)?.id }
-            VirtualPointer(server: server, output: outputID).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
-                                                                  version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
+            VirtualPointer(part: part, output: outputID).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
+                                                              version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
         }
     ))
 }
