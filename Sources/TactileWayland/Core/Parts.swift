@@ -7,6 +7,7 @@ final class Parts {
     let virtualKeyboards: VirtualKeyboards
     let virtualPointers: VirtualPointers
     let selections: Selections
+    let textInputs: TextInputs
     /// Every part, for the hooks.
     let all: [any ServerPart]
     /// Focus as the parts last heard it.
@@ -19,7 +20,8 @@ final class Parts {
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
         selections = Selections(display: display, context: context)
-        all = [relativePointers, pointerConstraints, pointerGestures, virtualKeyboards, virtualPointers, selections]
+        textInputs = TextInputs(display: display, context: context, seat: seat)
+        all = [relativePointers, pointerConstraints, pointerGestures, virtualKeyboards, virtualPointers, selections, textInputs]
     }
 }
 

@@ -21,8 +21,6 @@ extension WaylandServer {
             createGlobal(interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Screencopy.version, requests: Self.screencopyManagerRequests),
             createGlobal(interface: tactile_zwlr_layer_shell_v1_interface(), version: Layers.version, requests: Self.layerShellRequests),
             foreignToplevelManagerGlobal(),
-            createGlobal(interface: tactile_zwp_text_input_manager_v3_interface(), version: 1, requests: Self.textInputManagerRequests),
-            createGlobal(interface: tactile_zwp_input_method_manager_v2_interface(), version: 1, requests: Self.inputMethodManagerRequests),
         ]
     }
 

@@ -17,7 +17,6 @@ extension WaylandServer {
         }
         if let client = sink.pressed { pressDelivered(to: client) }
         updateActivation()
-        updateTextInputFocus()
         parts.focusMayHaveChanged(focus)
         gestures.publish(sink.gestureEvents, server: self)
     }
@@ -34,7 +33,7 @@ extension WaylandServer {
             seat.activeKeymap = seat.keymap
             if router.changesHeldKeys(key: key, state: state) { modifiersChanged = seat.updateModifiers(key: key, state: state) || modifiersChanged }
         }
-        if case .key(let key, let state, let time) = event, keyToInputMethodGrab(key, state, time: time, modifiersChanged: modifiersChanged) {
+        if case .key(let key, let state, let time) = event, parts.textInputs.keyToInputMethodGrab(key, state, time: time, modifiersChanged: modifiersChanged) {
             return
         }
         composition.touchMarks?.input(event)

@@ -16,8 +16,6 @@ final class Seat {
     private(set) var capabilities: InputCapabilities = [.pointer, .keyboard, .touch]
     /// Each client's seat resources, from its first wl_seat until it disconnects.
     private(set) var clients: [ClientID: SeatClient] = [:]
-    /// Text fields, the input method and its popups (`WaylandServer+TextInput`).
-    let textInputs = TextInputs()
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.

@@ -8,7 +8,7 @@ import WaylandProtocols
 /// `unavailable` and does nothing.
 final class InputMethod: ResourceObject {
     /// Unchecked: the server outlives every resource of its display.
-    unowned(unsafe) let server: WaylandServer
+    unowned(unsafe) let textInputs: TextInputs
     let client: ClientID
     /// False for one that came while another was bound: it only hears `unavailable`.
     let isAvailable: Bool
@@ -17,8 +17,8 @@ final class InputMethod: ResourceObject {
     /// Its keyboard grab, while it keeps one: real keys go there instead of to the focus.
     weak var keyboardGrab: InputMethodKeyboardGrab?
 
-    init(server: WaylandServer, client: ClientID, isAvailable: Bool) {
-        self.server = server
+    init(textInputs: TextInputs, client: ClientID, isAvailable: Bool) {
+        self.textInputs = textInputs
         self.client = client
         self.isAvailable = isAvailable
     }
@@ -44,7 +44,7 @@ final class InputMethod: ResourceObject {
         zwp_input_method_v2_send_text_change_cause(resource, state.changeCause)
         zwp_input_method_v2_send_content_type(resource, state.contentType.hint, state.contentType.purpose)
         sendDone()
-        server.inputPopupsMoved()
+        textInputs.inputPopupsMoved()
     }
 
     private func sendDone() {
@@ -59,16 +59,16 @@ final class InputMethod: ResourceObject {
         let edit = pending
         pending = TextEdit()
         guard isAvailable, isActive else { return }
-        server.focusedTextInput?.deliver(edit)
+        textInputs.focusedTextInput?.deliver(edit)
     }
 
     private func grabKeyboard(_ client: OpaquePointer?, _ id: UInt32) {
         guard let client else { return }
-        let grab = InputMethodKeyboardGrab(server: server)
+        let grab = InputMethodKeyboardGrab(textInputs: textInputs)
         guard grab.bind(client: client, interface: tactile_zwp_input_method_keyboard_grab_v2_interface(), version: 1, id: id,
                         implementation: InputMethodKeyboardGrab.requests) else { return }
         if isAvailable, keyboardGrab == nil { keyboardGrab = grab }
-        grab.start(keymap: server.seat.keymap)
+        grab.start(keymap: textInputs.seat.keymap)
     }
 
     private func popupSurface(_ client: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?) {
@@ -76,11 +76,11 @@ final class InputMethod: ResourceObject {
         guard !surface.hasRole else {
             return postError(ZWP_INPUT_METHOD_V2_ERROR_ROLE.rawValue, "wl_surface already has a role")
         }
-        InputPopupSurface.create(client, id, surface: surface)
+        InputPopupSurface.create(client, id, surface: surface, textInputs: textInputs)
     }
 
     override func resourceDestroyed() {
-        server.inputMethodDestroyed(self)
+        textInputs.inputMethodDestroyed(self)
     }
 
     static let requests = RequestTable(zwp_input_method_v2_interface(
@@ -104,9 +104,9 @@ final class InputMethod: ResourceObject {
 /// the input method while it holds this (it composes text from them, and may pass keys on
 /// through a virtual keyboard).
 final class InputMethodKeyboardGrab: ResourceObject {
-    unowned(unsafe) let server: WaylandServer
+    unowned(unsafe) let textInputs: TextInputs
 
-    init(server: WaylandServer) { self.server = server }
+    init(textInputs: TextInputs) { self.textInputs = textInputs }
 
     func start(keymap: Keymap?) {
         guard let resource else { return }
@@ -117,12 +117,12 @@ final class InputMethodKeyboardGrab: ResourceObject {
     func key(_ key: UInt32, _ state: PressState, time: Instant) {
         guard let resource else { return }
         let wire = state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
-        zwp_input_method_keyboard_grab_v2_send_key(resource, server.seat.serial(), time.milliseconds, key, wire.rawValue)
+        zwp_input_method_keyboard_grab_v2_send_key(resource, textInputs.seat.serial(), time.milliseconds, key, wire.rawValue)
     }
 
     func modifiers(_ m: Keymap.Modifiers) {
         guard let resource else { return }
-        zwp_input_method_keyboard_grab_v2_send_modifiers(resource, server.seat.serial(), m.depressed, m.latched, m.locked, m.group)
+        zwp_input_method_keyboard_grab_v2_send_modifiers(resource, textInputs.seat.serial(), m.depressed, m.latched, m.locked, m.group)
     }
 
     static let requests = RequestTable(zwp_input_method_keyboard_grab_v2_interface(release: destroyResource))

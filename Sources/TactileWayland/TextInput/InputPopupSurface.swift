@@ -7,20 +7,24 @@ import WaylandProtocols
 /// surface (so it stacks and moves with that window).
 final class InputPopupSurface: ResourceObject, SurfaceRole {
     weak var surface: Surface?
+    private unowned(unsafe) let textInputs: TextInputs
     let roleName = "input-popup"
     /// Where it was put last: the parent node and its position there.
     private var placement: (parent: NodeID, at: Position)?
 
     var isMapped: Bool { resource != nil && placement != nil }
 
-    init(surface: Surface) { self.surface = surface }
+    init(surface: Surface, textInputs: TextInputs) {
+        self.surface = surface
+        self.textInputs = textInputs
+    }
 
-    static func create(_ client: OpaquePointer, _ id: UInt32, surface: Surface) {
-        let popup = InputPopupSurface(surface: surface)
+    static func create(_ client: OpaquePointer, _ id: UInt32, surface: Surface, textInputs: TextInputs) {
+        let popup = InputPopupSurface(surface: surface, textInputs: textInputs)
         guard popup.bind(client: client, interface: tactile_zwp_input_popup_surface_v2_interface(), version: 1, id: id,
                          implementation: requests) else { return }
         surface.role = popup
-        surface.server.textInputs.popups.append(popup)
+        textInputs.popups.append(popup)
         popup.place()
     }
 
@@ -28,8 +32,7 @@ final class InputPopupSurface: ResourceObject, SurfaceRole {
     /// nowhere while no field is active.
     func place() {
         guard let surface, let resource else { return }
-        let server = surface.server
-        let field = server.inputMethodIsActive ? server.focusedTextInput : nil
+        let field = textInputs.inputMethodIsActive ? textInputs.focusedTextInput : nil
         guard let parent = field?.entered?.node else {
             if placement != nil { surface.removeNode() }
             placement = nil
@@ -48,12 +51,12 @@ final class InputPopupSurface: ResourceObject, SurfaceRole {
     func committed(surface: Surface, hadBuffer: Bool) {}
 
     func surfaceDestroyed() {
-        surface?.server.textInputs.popups.removeAll { $0 === self }
+        textInputs.popups.removeAll { $0 === self }
     }
 
     override func resourceDestroyed() {
         guard let surface else { return }
-        surface.server.textInputs.popups.removeAll { $0 === self }
+        textInputs.popups.removeAll { $0 === self }
         surface.removeNode()
     }
 

@@ -20,7 +20,7 @@ final class TextInput: ResourceObject {
     }
 
     /// Unchecked: the server outlives every resource of its display.
-    unowned(unsafe) let server: WaylandServer
+    unowned(unsafe) let textInputs: TextInputs
     let client: ClientID
     private var pending = State()
     private(set) var current = State()
@@ -29,8 +29,8 @@ final class TextInput: ResourceObject {
     /// The surface it was told it entered, while it is there.
     private(set) var entered: Surface?
 
-    init(server: WaylandServer, client: ClientID) {
-        self.server = server
+    init(textInputs: TextInputs, client: ClientID) {
+        self.textInputs = textInputs
         self.client = client
     }
 
@@ -66,7 +66,7 @@ final class TextInput: ResourceObject {
         // Surrounding text and the change cause are sent once per commit that sets them.
         pending.surroundingText = nil
         pending.changeCause = 0
-        server.textInputCommitted(self, wasEnabled: wasEnabled, enabling: enabling)
+        textInputs.textInputCommitted(self, wasEnabled: wasEnabled, enabling: enabling)
     }
 
     /// Enabling starts over (a new field): what was set before does not carry into it, and
@@ -77,7 +77,7 @@ final class TextInput: ResourceObject {
     }
 
     override func resourceDestroyed() {
-        server.textInputDestroyed(self)
+        textInputs.textInputDestroyed(self)
     }
 
     static let requests = RequestTable(zwp_text_input_v3_interface(
