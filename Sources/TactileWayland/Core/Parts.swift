@@ -8,12 +8,18 @@ final class Parts {
     let virtualPointers: VirtualPointers
     let selections: Selections
     let textInputs: TextInputs
+    let xdgOutputs: XdgOutputs
+    let screencopy: Screencopy
+    let edgeDeferrals: EdgeDeferrals
+    let viewporter: Viewporter
+    /// Offered with `--inspect` or `--test-input` only.
+    let inspector: Inspector?
     /// Every part, for the hooks.
     let all: [any ServerPart]
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, context: any PartContext, seat: Seat, outputs: Outputs) {
+    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, seat: Seat, outputs: Outputs, schedule: @escaping () -> Void) {
         relativePointers = RelativePointers(display: display, context: context)
         pointerConstraints = PointerConstraints(display: display, context: context)
         pointerGestures = PointerGestures(display: display, seat: seat)
@@ -21,7 +27,12 @@ final class Parts {
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
         selections = Selections(display: display, context: context)
         textInputs = TextInputs(display: display, context: context, seat: seat)
-        all = [relativePointers, pointerConstraints, pointerGestures, virtualKeyboards, virtualPointers, selections, textInputs]
+        xdgOutputs = XdgOutputs(display: display)
+        screencopy = Screencopy(display: display, outputs: outputs, schedule: schedule)
+        inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
+        edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
+        viewporter = Viewporter(display: display)
+        all = (inspector.map { [$0] } ?? []) + [edgeDeferrals, viewporter, xdgOutputs, screencopy, relativePointers, pointerConstraints, pointerGestures, virtualKeyboards, virtualPointers, selections, textInputs]
     }
 }
 

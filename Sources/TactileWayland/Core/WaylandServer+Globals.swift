@@ -5,20 +5,14 @@ import WaylandProtocols
 /// each output make their own (`Seat`, `Output`), as their resources act on them.
 extension WaylandServer {
     func makeGlobals() -> [Global] {
-        let inspector = configuration.offersInspector
-            ? [createGlobal(interface: tactile_tactile_inspector_v1_interface(), version: 1, requests: Self.inspectorRequests)] : []
-        return inspector + [
+        return [
             createGlobal(interface: tactile_wl_compositor_interface(), version: 5, requests: Self.compositorRequests),
             createGlobal(interface: tactile_wl_subcompositor_interface(), version: 1, requests: Self.subcompositorRequests),
             createGlobal(interface: tactile_xdg_wm_base_interface(), version: 5, requests: Self.xdgShellRequests),
             // Older GTK and Qt speak unstable v6; its requests share the stable tables.
             createGlobal(interface: tactile_zxdg_shell_v6_interface(), version: 1, requests: Self.xdgShellRequests),
             createGlobal(interface: tactile_wl_shell_interface(), version: 1, requests: Self.shellRequests),
-            createGlobal(interface: tactile_tactile_edge_deferral_manager_v1_interface(), version: 1, requests: Self.edgeDeferralManagerRequests),
-            createGlobal(interface: tactile_wp_viewporter_interface(), version: 1, requests: Self.viewporterRequests),
             createGlobal(interface: tactile_zxdg_decoration_manager_v1_interface(), version: 1, requests: Self.decorationManagerRequests),
-            createGlobal(interface: tactile_zxdg_output_manager_v1_interface(), version: XdgOutputs.version, requests: Self.xdgOutputManagerRequests),
-            createGlobal(interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Screencopy.version, requests: Self.screencopyManagerRequests),
             createGlobal(interface: tactile_zwlr_layer_shell_v1_interface(), version: Layers.version, requests: Self.layerShellRequests),
             foreignToplevelManagerGlobal(),
         ]

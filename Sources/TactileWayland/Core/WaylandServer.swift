@@ -30,7 +30,7 @@ public final class WaylandServer {
     /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
     let tracer = Tracer()
     /// The protocol families' state, each with its globals (`ServerPart`).
-    private(set) lazy var parts = Parts(display: display, context: self, seat: seat, outputs: outputs)
+    private(set) lazy var parts = Parts(display: display, configuration: configuration, context: self, inspected: self, seat: seat, outputs: outputs) { [unowned self] in composition.schedule() }
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
@@ -126,7 +126,6 @@ public final class WaylandServer {
         route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
         seat.forget(state.id)
         for part in parts.all { part.clientDisconnected(state.id) }
-        composition.screencopy.forget(state.id)
     }
 }
 

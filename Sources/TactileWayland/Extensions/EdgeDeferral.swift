@@ -2,13 +2,22 @@ import CWaylandServer
 import Responder
 import WaylandProtocols
 
-extension WaylandServer {
-    /// tactile_edge_deferral_manager_v1 (protocol/tactile-edge-deferral-v1.xml); the routing
-    /// core enforces the per-edge limit (`RoutingPolicy.edgeDeferralLimit`).
-    static let edgeDeferralManagerRequests = RequestTable(tactile_edge_deferral_manager_v1_interface(
+/// tactile_edge_deferral_manager_v1 (protocol/tactile-edge-deferral-v1.xml); the routing
+/// core enforces the per-edge limit (`RoutingPolicy.edgeDeferralLimit`), which clients are told.
+final class EdgeDeferrals: ServerPart {
+    private let limit: Double
+    private var global: Global?
+
+    init(display: OpaquePointer, limit: Double) {
+        self.limit = limit
+        global = Global(display: display, interface: tactile_tactile_edge_deferral_manager_v1_interface(), version: 1, context: self,
+                        requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(tactile_edge_deferral_manager_v1_interface(
         destroy: destroyResource,
         get_edge_deferral: { client, manager, id, surfaceResource in
-            guard let client, let server = WaylandServer.from(manager), let surface = Surface.from(surfaceResource) else { return }
+            guard let client, let part = Global.context(of: manager, as: EdgeDeferrals.self), let surface = Surface.from(surfaceResource) else { return }
             guard surface.addon(EdgeDeferral.self) == nil else {
                 return tactile_post_error(manager, TACTILE_EDGE_DEFERRAL_MANAGER_V1_ERROR_ALREADY_DEFERRING.rawValue,
                                           "wl_surface@\(wl_resource_get_id(surfaceResource)) already has a tactile_edge_deferral_v1")
@@ -17,7 +26,7 @@ extension WaylandServer {
             guard deferral.bind(client: client, interface: tactile_tactile_edge_deferral_v1_interface(), version: 1, id: id,
                                 implementation: EdgeDeferral.requests), let resource = deferral.resource else { return }
             surface.attachAddon(deferral)
-            tactile_edge_deferral_v1_send_limit(resource, UInt32(clamping: Int(server.configuration.routingPolicy.edgeDeferralLimit)))
+            tactile_edge_deferral_v1_send_limit(resource, UInt32(clamping: Int(part.limit)))
         }
     ))
 }

@@ -13,8 +13,6 @@ final class Outputs {
     /// Committed since the last repaint; the next frame an output composes takes them, and
     /// completes them when it is shown. With no output they wait for one.
     var frameCallbacks: [FrameCallback] = []
-    /// The zxdg_output_v1 objects describing these outputs, told when the layout changes.
-    let xdg = XdgOutputs()
 
     /// What layer surfaces leave of each output for windows, where it is not all of it.
     var usableAreas: [OutputID: Rect] = [:]

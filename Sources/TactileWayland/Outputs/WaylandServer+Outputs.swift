@@ -13,7 +13,7 @@ extension WaylandServer {
 
     public func removeOutput(_ id: OutputID) {
         guard let removed = outputs.remove(id) else { return }
-        composition.screencopy.outputRemoved(removed)
+        parts.screencopy.outputRemoved(removed)
         // Its frame in flight will never be shown: the callbacks it took wait for another.
         outputs.frameCallbacks += removed.screen.inFlight
         removed.screen.inFlight.removeAll()
@@ -58,7 +58,7 @@ extension WaylandServer {
         for surface in surfaces.all { surface.updateOutputs() }
         // Also repaints what waited for an output: frame callbacks committed before there was one.
         composition.damageEverything()
-        outputs.xdg.layoutChanged()
+        for part in parts.all { part.layoutChanged() }
     }
 
     /// What outputs leave for windows changed: those that fill their area hear its new size.

@@ -35,14 +35,20 @@ final class XdgOutput: ResourceObject {
     static let requests = RequestTable(zxdg_output_v1_interface(destroy: destroyResource))
 }
 
-/// Every zxdg_output_v1 made, so a layout change reaches them all.
-final class XdgOutputs {
+/// zxdg_output_manager_v1: every zxdg_output_v1 made, so a layout change reaches them all.
+final class XdgOutputs: ServerPart {
     static let version: Int32 = 3
     private var made: [Weak] = []
+    private var global: Global?
 
     private struct Weak { weak var object: XdgOutput? }
 
-    func add(_ output: XdgOutput) {
+    init(display: OpaquePointer) {
+        global = Global(display: display, interface: tactile_zxdg_output_manager_v1_interface(), version: Self.version, context: self,
+                        requests: Self.requests)
+    }
+
+    private func add(_ output: XdgOutput) {
         made.removeAll { $0.object?.resource == nil }
         made.append(Weak(object: output))
     }
@@ -50,18 +56,16 @@ final class XdgOutputs {
     func layoutChanged() {
         for entry in made { entry.object?.describe() }
     }
-}
 
-extension WaylandServer {
-    static let xdgOutputManagerRequests = RequestTable(zxdg_output_manager_v1_interface(
+    private static let requests = RequestTable(zxdg_output_manager_v1_interface(
         destroy: destroyResource,
         get_xdg_output: { client, resource, id, outputResource in
-            guard let client, let resource, let server = WaylandServer.from(resource), let outputResource else { return }
+            guard let client, let resource, let part = Global.context(of: resource, as: XdgOutputs.self), let outputResource else { return }
             let output = Global.context(of: outputResource, as: Output.self)
             let xdgOutput = XdgOutput(output: output, outputResource: outputResource)
             guard xdgOutput.bind(client: client, interface: tactile_zxdg_output_v1_interface(), version: wl_resource_get_version(resource),
                                  id: id, implementation: XdgOutput.requests) else { return }
-            server.outputs.xdg.add(xdgOutput)
+            part.add(xdgOutput)
             xdgOutput.describe()
         }
     ))

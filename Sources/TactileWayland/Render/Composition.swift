@@ -12,7 +12,6 @@ import TactileRender
 final class Composition {
     unowned(unsafe) let server: WaylandServer
     /// Screenshot frames wait for the repaints made here.
-    let screencopy = Screencopy()
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
     private var idle: OpaquePointer?
@@ -108,7 +107,7 @@ final class Composition {
             presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
             screen.cursorShown = cursorItem?.bounds
         }
-        screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
+        server.parts.screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
         let callbacks = server.outputs.frameCallbacks
         guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
         server.outputs.frameCallbacks.removeAll()

@@ -7,7 +7,7 @@ import WaylandProtocols
 /// from the output's composed frame into a client's shm buffer, with or without the cursor.
 /// Frames wait for the next repaint of their output: a plain copy takes the frame as it is
 /// then, a copy with damage waits for a repaint that changed something and reports what.
-final class Screencopy {
+final class Screencopy: ServerPart {
     static let version: Int32 = 3
     /// Frames whose client sent copy, waiting for their output's repaint.
     private var waiting: [ScreencopyFrame] = []
@@ -20,9 +20,21 @@ final class Screencopy {
         let output: ObjectIdentifier
     }
 
-    func wait(_ frame: ScreencopyFrame, server: WaylandServer) {
+    private let outputs: Outputs
+    /// Asks for a repaint, which fulfils the frames waiting.
+    private let schedule: () -> Void
+    private var global: Global?
+
+    init(display: OpaquePointer, outputs: Outputs, schedule: @escaping () -> Void) {
+        self.outputs = outputs
+        self.schedule = schedule
+        global = Global(display: display, interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Self.version, context: self,
+                        requests: Self.requests)
+    }
+
+    func wait(_ frame: ScreencopyFrame) {
         waiting.append(frame)
-        server.composition.schedule()
+        schedule()
     }
 
     /// `output` was repainted (`damage` in canvas pixels, empty when nothing changed): the
@@ -53,7 +65,7 @@ final class Screencopy {
     }
 
     /// A client went: what it had not seen is forgotten.
-    func forget(_ client: ClientID) {
+    func clientDisconnected(_ client: ClientID) {
         unseen = unseen.filter { $0.key.client != client }
     }
 
@@ -66,14 +78,14 @@ final class Screencopy {
     }
 }
 
-extension WaylandServer {
-    static let screencopyManagerRequests = RequestTable(zwlr_screencopy_manager_v1_interface(
+extension Screencopy {
+    fileprivate static let requests = RequestTable(zwlr_screencopy_manager_v1_interface(
         capture_output: { client, resource, id, cursor, output in
-            WaylandServer.from(resource)?.capture(client: client, manager: resource, id: id, cursor: cursor, output: output, region: nil)
+            Global.context(of: resource, as: Screencopy.self)?.capture(client: client, manager: resource, id: id, cursor: cursor, output: output, region: nil)
         },
         capture_output_region: { client, resource, id, cursor, output, x, y, width, height in
             let region = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
-            WaylandServer.from(resource)?.capture(client: client, manager: resource, id: id, cursor: cursor, output: output, region: region)
+            Global.context(of: resource, as: Screencopy.self)?.capture(client: client, manager: resource, id: id, cursor: cursor, output: output, region: region)
         },
         destroy: destroyResource
     ))
@@ -86,7 +98,7 @@ extension WaylandServer {
         let live = output.flatMap { candidate in outputs.live.first { $0 === candidate } }
         let pixels = live.flatMap { output in output.canvasRect(of: (region ?? Rect(size: output.placed.rect.size)).offset(by: output.placed.rect.origin)) }
         guard let owner = ClientState.of(client) else { return }
-        let frame = ScreencopyFrame(server: self, owner: owner.id, output: live, rect: pixels ?? .empty, overlaysCursor: cursor != 0)
+        let frame = ScreencopyFrame(screencopy: self, owner: owner.id, output: live, rect: pixels ?? .empty, overlaysCursor: cursor != 0)
         guard frame.bind(client: client, interface: tactile_zwlr_screencopy_frame_v1_interface(), version: wl_resource_get_version(manager),
                          id: id, implementation: ScreencopyFrame.requests) else { return }
         frame.describe()

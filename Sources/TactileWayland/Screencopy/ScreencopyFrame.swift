@@ -5,7 +5,7 @@ import WaylandProtocols
 
 /// zwlr_screencopy_frame_v1: one copy of a rectangle of an output into a client's buffer.
 final class ScreencopyFrame: ResourceObject {
-    unowned(unsafe) let server: WaylandServer
+    private unowned(unsafe) let screencopy: Screencopy
     let owner: ClientID
     /// Nil for an output that was gone when the frame was made; the frame then fails.
     private(set) weak var output: Output?
@@ -17,8 +17,8 @@ final class ScreencopyFrame: ResourceObject {
     /// The buffer to fill, with a listener that forgets it if the client destroys it first.
     private var buffer: BufferReference?
 
-    init(server: WaylandServer, owner: ClientID, output: Output?, rect: Rect, overlaysCursor: Bool) {
-        self.server = server
+    init(screencopy: Screencopy, owner: ClientID, output: Output?, rect: Rect, overlaysCursor: Bool) {
+        self.screencopy = screencopy
         self.owner = owner
         self.output = output
         self.rect = rect
@@ -47,7 +47,7 @@ final class ScreencopyFrame: ResourceObject {
         guard output != nil else { return fail() }
         self.withDamage = withDamage
         self.buffer = BufferReference(buffer)
-        server.composition.screencopy.wait(self, server: server)
+        screencopy.wait(self)
     }
 
     /// Copies the frame into the client's buffer, reports `damage` (canvas pixels) when asked

@@ -61,8 +61,15 @@ final class ViewportObject: ResourceObject, SurfaceAddon {
     ))
 }
 
-extension WaylandServer {
-    static let viewporterRequests = RequestTable(wp_viewporter_interface(
+/// wp_viewporter: makes the wp_viewport of a surface, one at most.
+final class Viewporter: ServerPart {
+    private var global: Global?
+
+    init(display: OpaquePointer) {
+        global = Global(display: display, interface: tactile_wp_viewporter_interface(), version: 1, context: self, requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(wp_viewporter_interface(
         destroy: destroyResource,
         get_viewport: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }

@@ -30,29 +30,56 @@ final class InspectorReport: ResourceObject {
 }
 
 /// tactile_inspector_v1 (`--inspect`, `--test-input`): the scene, the hit test explained at a
-/// point, and the trace as it happens, for `tactile inspect`.
-extension WaylandServer {
-    static let inspectorRequests = RequestTable(tactile_inspector_v1_interface(
+/// point, and the trace as it happens, for `tactile inspect`. It reads the server only through
+/// `Inspectable`.
+final class Inspector: ServerPart {
+    private unowned(unsafe) let subject: any Inspectable
+    private var global: Global?
+
+    init(display: OpaquePointer, subject: any Inspectable) {
+        self.subject = subject
+        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 1, context: self, requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(tactile_inspector_v1_interface(
         destroy: destroyResource,
         describe_scene: { client, resource, id in
-            guard let server = WaylandServer.from(resource), let report = InspectorReport.make(client, id) else { return }
-            for line in server.sceneDescription() { report.send(line) }
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, id) else { return }
+            for line in part.subject.sceneDescription() { report.send(line) }
             report.finish()
         },
         explain_point: { client, resource, id, x, y in
-            guard let server = WaylandServer.from(resource), let report = InspectorReport.make(client, id) else { return }
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, id) else { return }
             let point = Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
-            let (explanation, owner) = server.router.explainTouch(at: point)
-            let naming = ServerNaming(server: server)
-            for line in TraceFormatter.lines(explaining: explanation, at: point, subject: "point", naming: naming) { report.send(line) }
-            report.send(TraceFormatter.line(owner, subject: "point", naming: naming))
+            for line in part.subject.explain(point) { report.send(line) }
             report.finish()
         },
         watch: { client, resource, id in
-            guard let server = WaylandServer.from(resource), let report = InspectorReport.make(client, id) else { return }
-            server.tracer.watch(report)
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, id) else { return }
+            part.subject.watch(report)
         }
     ))
+}
+
+/// What the inspector reads: the scene described line by line, a point's hit test explained,
+/// and the trace, which a report may watch.
+protocol Inspectable: AnyObject {
+    func sceneDescription() -> [String]
+    func explain(_ point: Point) -> [String]
+    func watch(_ report: InspectorReport)
+}
+
+extension WaylandServer: Inspectable {
+    func explain(_ point: Point) -> [String] {
+        let (explanation, owner) = router.explainTouch(at: point)
+        let naming = ServerNaming(server: self)
+        return TraceFormatter.lines(explaining: explanation, at: point, subject: "point", naming: naming)
+            + [TraceFormatter.line(owner, subject: "point", naming: naming)]
+    }
+
+    func watch(_ report: InspectorReport) {
+        tracer.watch(report)
+    }
 
     /// The outputs, then the scene from the top of the stack down, a node per line and
     /// indented by depth: its place, size, input region and state.
