@@ -1,6 +1,13 @@
 /// The server's parts (`ServerPart`), made with it, in the order their globals are offered.
 /// A new protocol family is one more part here: its state, its globals, its hooks.
 final class Parts {
+    let compositor: Compositor
+    let windows: Windows
+    let xdgShell: XdgShell
+    let wlShell: WlShell
+    let decorations: XdgDecorations
+    let layers: Layers
+    let foreignToplevels: ForeignToplevels
     let relativePointers: RelativePointers
     let pointerConstraints: PointerConstraints
     let pointerGestures: PointerGestures
@@ -19,9 +26,18 @@ final class Parts {
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, seat: Seat, outputs: Outputs, schedule: @escaping () -> Void) {
+    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, seat: Seat, outputs: Outputs,
+         makeSurface: @escaping (ClientState) -> Surface, schedule: @escaping () -> Void) {
+        compositor = Compositor(display: display, makeSurface: makeSurface)
+        foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
+        windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(
+            kiosk: configuration.kioskMode, focusesNewWindows: configuration.focusesNewWindows), foreignToplevels: foreignToplevels)
+        xdgShell = XdgShell(display: display, windows: windows)
+        wlShell = WlShell(display: display, windows: windows)
+        decorations = XdgDecorations(display: display)
+        layers = Layers(display: display, windows: windows)
         relativePointers = RelativePointers(display: display, context: context)
-        pointerConstraints = PointerConstraints(display: display, context: context)
+        pointerConstraints = PointerConstraints(display: display, context: context, seat: seat)
         pointerGestures = PointerGestures(display: display, seat: seat)
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
@@ -32,7 +48,12 @@ final class Parts {
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
         viewporter = Viewporter(display: display)
-        all = (inspector.map { [$0] } ?? []) + [edgeDeferrals, viewporter, xdgOutputs, screencopy, relativePointers, pointerConstraints, pointerGestures, virtualKeyboards, virtualPointers, selections, textInputs]
+        // The hooks' order: the layers' arrangement before what describes outputs; the
+        // activated window, then text input, the clipboard and pointer constraints after focus.
+        all = (inspector.map { [$0] } ?? []) + [
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, screencopy,
+            windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
+        ]
     }
 }
 

@@ -40,11 +40,15 @@ protocol PartContext: AnyObject {
     var scene: Scene { get }
     var focus: SeatFocus { get }
     /// A layer surface holds keyboard focus exclusively (a lock screen, a launcher).
-    var keyboardFocusIsPinned: Bool { get }
+    var keyboardFocusIsPinned: Bool { get set }
+    /// A pointer button is down (the pointer's implicit grab).
+    var pointerButtonsHeld: Bool { get }
     func surface(at node: NodeID) -> Surface?
     func updateScene(_ change: @escaping (inout Scene) -> Void)
     func afterScene(_ work: @escaping () -> Void)
     func focusKeyboard(on node: NodeID?, because reason: String)
+    /// Moves keyboard focus off `node` (with a leave), if it is there.
+    func unfocusKeyboard(from node: NodeID)
     func handle(_ event: InputEvent)
     /// Runs one routing step on the core, with what follows every step (`WaylandServer.route`).
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void)

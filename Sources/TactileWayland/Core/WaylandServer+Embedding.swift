@@ -3,7 +3,8 @@ import Glibc
 import Responder
 
 /// What a host that embeds the server needs beyond a listening socket: the WLCS integration
-/// connects clients over socket pairs and places their windows.
+/// connects clients over socket pairs and places their windows; gesture actions move focus
+/// between windows and close them.
 extension WaylandServer {
     /// Creates a client on one end of a new socket pair and returns the other end, for the
     /// client to connect with; nil if the system refuses.
@@ -28,4 +29,11 @@ extension WaylandServer {
         guard let client = clients.bySocket[clientSocket], clients.byID.values.contains(where: { $0.client == client }) else { return false }
         return placeToplevel(wl_client_get_object(client, surfaceID), at: position)
     }
+
+    /// Raises the window the policy picks (the bottom-most, by default) and focuses it: the
+    /// focus-next gesture action.
+    public func focusNextWindow() { parts.windows.focusNextWindow() }
+
+    /// Asks the window holding keyboard focus to close: the close-focused gesture action.
+    public func closeFocusedWindow() { parts.windows.closeFocusedWindow() }
 }

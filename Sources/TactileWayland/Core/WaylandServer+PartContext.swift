@@ -9,5 +9,10 @@ extension WaylandServer: PartContext {
         SeatFocus(keyboard: router.keyboardFocus, pointer: router.pointerFocus, pointerPosition: router.pointerPosition)
     }
 
-    var keyboardFocusIsPinned: Bool { router.keyboardFocusIsPinned }
+    var keyboardFocusIsPinned: Bool {
+        get { router.keyboardFocusIsPinned }
+        set { router.keyboardFocusIsPinned = newValue }
+    }
+
+    var pointerButtonsHeld: Bool { router.pointerButtonsHeld }
 }

@@ -4,9 +4,10 @@ import Responder
 /// Every routing step goes through `route`: the core decides and the sink writes, then the
 /// server does what follows from what was written, in one order for every step.
 extension WaylandServer {
-    /// Runs `step` on the core, then: a press on another client dismisses grabbing popups;
-    /// the activated window follows keyboard focus; the gestures' events are published and
-    /// their timer re-armed.
+    /// Runs `step` on the core, then: the seat's grabs hear of a press (one on another client
+    /// dismisses grabbing popups); the parts hear of focus that moved (the activated window,
+    /// text input, the clipboard and pointer constraints follow it); the gestures' events are
+    /// published and their timer re-armed.
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
         var sink = ProtocolSink(seat: seat, pointerGestures: parts.pointerGestures, surfaces: surfaces, logger: logger, tracing: tracer.isOn)
         step(&router, &sink)
@@ -15,17 +16,15 @@ extension WaylandServer {
             marks.pointerFocus(router.pointerFocus, region: marks.showsInputRegions ? inputRegionOutline(of: router.pointerFocus) : [])
             composition.overlayChanged()
         }
-        if let client = sink.pressed { pressDelivered(to: client) }
-        updateActivation()
+        if let client = sink.pressed { seat.grabs.pressDelivered(to: client) }
         parts.focusMayHaveChanged(focus)
         gestures.publish(sink.gestureEvents, server: self)
     }
 
-    /// Routes one input event from a backend. Keys also drive the XKB state, so the focused
-    /// client hears about modifier changes; a key the core refuses does not touch it.
+    /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
+    /// Keys also drive the XKB state, so the focused client hears about modifier changes; a
+    /// key the core refuses does not touch it.
     public func handle(_ event: InputEvent) {
-        // A locked pointer stays where it is, whatever moves it.
-        if case .pointerMotion = event, parts.pointerConstraints.active?.kind == .lock { return }
         var modifiersChanged = false
         if case .key(let key, let state, _) = event {
             // A real key: heard under the seat's keymap again, if a virtual keyboard typed last.
@@ -33,12 +32,10 @@ extension WaylandServer {
             seat.activeKeymap = seat.keymap
             if router.changesHeldKeys(key: key, state: state) { modifiersChanged = seat.updateModifiers(key: key, state: state) || modifiersChanged }
         }
-        if case .key(let key, let state, let time) = event, parts.textInputs.keyToInputMethodGrab(key, state, time: time, modifiersChanged: modifiersChanged) {
-            return
-        }
+        guard let event = seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
         composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }
-        continueInteractiveGrab()
+        seat.grabs.eventRouted(event)
         if case .pointerMotion = event { composition.cursorMoved() }
         if modifiersChanged { seat.sendModifiers(toFocused: keyboardFocusClient) }
     }

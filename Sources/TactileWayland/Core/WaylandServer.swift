@@ -19,18 +19,17 @@ public final class WaylandServer {
     var surfaces = SurfaceIndex()
     let seat: Seat
     let outputs = Outputs()
-    let windows: Windows
     let gestures: Gestures
     /// Output frames, composed from the scene.
     private(set) lazy var composition = Composition(server: self)
-    /// The globals that live as long as the server (the seat and outputs hold their own).
-    private var globals: [Global] = []
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
     /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
     let tracer = Tracer()
     /// The protocol families' state, each with its globals (`ServerPart`).
-    private(set) lazy var parts = Parts(display: display, configuration: configuration, context: self, inspected: self, seat: seat, outputs: outputs) { [unowned self] in composition.schedule() }
+    private(set) lazy var parts = Parts(
+        display: display, configuration: configuration, context: self, inspected: self, seat: seat, outputs: outputs,
+        makeSurface: { [unowned self] owner in Surface(server: self, owner: owner) }, schedule: { [unowned self] in composition.schedule() })
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
@@ -41,7 +40,6 @@ public final class WaylandServer {
         router = InputRouter(scene: Scene(root: .compositor(size: .zero)), policy: configuration.routingPolicy)
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
-        windows = Windows(policy: DefaultWindowPolicy(kiosk: configuration.kioskMode, focusesNewWindows: configuration.focusesNewWindows))
         gestures = Gestures(bindings: configuration.gestures)
         // Filled in below, once every stored property is: they call back into the server.
         clients = Clients(display: display)
@@ -52,7 +50,6 @@ public final class WaylandServer {
         clients.disconnected = { [unowned self] in forget($0) }
         seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
         seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
-        globals = makeGlobals()
         _ = parts
         gestures.install(on: self)
         if configuration.trace { tracer.output = Tracer.writeToStandardError }

@@ -19,7 +19,7 @@ extension WaylandServer {
         removed.screen.inFlight.removeAll()
         logger.info("output \(removed.placed.description.name) removed")
         if let target = outputs.primary {
-            for (surface, window) in toplevelWindows() where removed.placed.rect.contains(window.point) {
+            for (surface, window) in parts.windows.toplevelWindows() where removed.placed.rect.contains(window.point) {
                 let offset = Position(x: window.x - removed.placed.rect.x, y: window.y - removed.placed.rect.y)
                 let clamped = Position(x: min(max(offset.x, 0), max(target.rect.width - 1, 0)), y: min(max(offset.y, 0), max(target.rect.height - 1, 0)))
                 surface.placeWindow(at: Position(x: target.rect.x + clamped.x, y: target.rect.y + clamped.y))
@@ -44,36 +44,16 @@ extension WaylandServer {
 
     public var outputLayout: [PlacedOutput] { outputs.layout }
 
-    /// The output a window at `origin` (global) is on: the one holding the point, else the first.
-    func output(at origin: Position) -> PlacedOutput? {
-        outputs.layout.first { $0.rect.contains(origin.point) } ?? outputs.primary
-    }
-
-    /// The root spans the layout; windows that fill their output are told its new size; every
+    /// The root spans the layout; the parts hear of it (layer surfaces are arranged again,
+    /// windows that fill their output are told its new size, xdg-output describes it); every
     /// mapped surface enters and leaves outputs as they now lie.
     private func layoutChanged() {
         let extent = outputs.extent
         updateScene { [root = router.scene.root] in $0.update(root) { $0.size = extent } }
-        if !arrangeLayers() { windowAreasChanged() }
+        for part in parts.all { part.layoutChanged() }
         for surface in surfaces.all { surface.updateOutputs() }
         // Also repaints what waited for an output: frame callbacks committed before there was one.
         composition.damageEverything()
-        for part in parts.all { part.layoutChanged() }
-    }
-
-    /// What outputs leave for windows changed: those that fill their area hear its new size.
-    func windowAreasChanged() {
-        for (surface, _) in toplevelWindows() { surface.addon(XdgSurface.self)?.toplevel?.layoutChanged() }
-    }
-
-    /// Each toplevel surface, with its window's origin in global coordinates.
-    private func toplevelWindows() -> [(Surface, Position)] {
-        let (below, above) = router.scene.children(of: router.scene.root)
-        return (below + above).compactMap { id in
-            guard let surface = surface(at: id), let origin = router.scene.absolutePosition(of: id) else { return nil }
-            let window = surface.windowOrigin
-            return (surface, Position(x: origin.x + window.x, y: origin.y + window.y))
-        }
     }
 }
 

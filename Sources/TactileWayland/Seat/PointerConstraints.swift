@@ -6,7 +6,7 @@ import WaylandProtocols
 /// or a 3D view turning with relative motion) or inside a region of its surface. The
 /// constraint is active while the pointer is on the surface, inside the region; a oneshot
 /// one ends for good when it stops being active, a persistent one comes back.
-final class PointerConstraint: ResourceObject, SurfaceAddon {
+final class PointerConstraint: ResourceObject, SurfaceAddon, InputGrab {
     enum Kind { case lock, confine }
 
     let kind: Kind
@@ -66,6 +66,7 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
         case (.confine, false): zwp_confined_pointer_v1_send_unconfined(resource)
         }
         if !active, !isPersistent { isDefunct = true }
+        if kind == .lock { active ? part.seat.grabs.begin(self) : part.seat.grabs.end(self) }
     }
 
     /// `target` (global) kept inside the allowed region: each axis clamped to the region's
@@ -84,7 +85,15 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
 
     override func resourceDestroyed() {
         part.constraints.removeAll { $0 === self }
+        part.seat.grabs.end(self)
         surface?.detachAddon(self)
+    }
+
+    /// An active lock holds the pointer where it is, whatever moves it (relative pointers
+    /// still hear the motion: `RelativePointers`).
+    func intercept(_ event: InputEvent, modifiersChanged: Bool) -> InputEvent? {
+        if case .pointerMotion = event { return nil }
+        return event
     }
 
     /// The surface committed: what was set since takes effect.
@@ -128,11 +137,13 @@ final class PointerConstraint: ResourceObject, SurfaceAddon {
 /// which of them is active.
 final class PointerConstraints: ServerPart {
     unowned(unsafe) let context: any PartContext
+    let seat: Seat
     fileprivate var constraints: [PointerConstraint] = []
     private var global: Global?
 
-    init(display: OpaquePointer, context: any PartContext) {
+    init(display: OpaquePointer, context: any PartContext, seat: Seat) {
         self.context = context
+        self.seat = seat
         global = Global(display: display, interface: tactile_zwp_pointer_constraints_v1_interface(), version: 1, context: self,
                         requests: Self.requests)
     }

@@ -16,6 +16,8 @@ final class Seat {
     private(set) var capabilities: InputCapabilities = [.pointer, .keyboard, .touch]
     /// Each client's seat resources, from its first wl_seat until it disconnects.
     private(set) var clients: [ClientID: SeatClient] = [:]
+    /// What takes input from normal routing for now (`InputGrab`).
+    let grabs = InputGrabs()
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
     /// A client's cursor image or choice changed.

@@ -6,12 +6,29 @@ import WaylandProtocols
 /// a kiosk's own switcher on a layer surface) is told of each mapped xdg toplevel through a
 /// handle of its own, with the title, app id, outputs and state as they change, and may
 /// activate, close, maximize, minimize or fullscreen it.
-final class ForeignToplevels {
+final class ForeignToplevels: ServerPart {
     static let version: Int32 = 3
-    /// The managers clients bound (their user data is the server, the global's context).
-    var managers: [OpaquePointer] = []
+    private unowned(unsafe) let context: any PartContext
+    private let outputs: Outputs
+    /// The managers clients bound.
+    private var managers: [OpaquePointer] = []
     /// The handles made for each toplevel, one per manager.
-    var handles: [ObjectIdentifier: [ForeignToplevelHandle]] = [:]
+    private var handles: [ObjectIdentifier: [ForeignToplevelHandle]] = [:]
+    private var global: Global?
+
+    /// The global: a client that binds it hears of every window mapped now, and of those to come.
+    init(display: OpaquePointer, context: any PartContext, outputs: Outputs) {
+        self.context = context
+        self.outputs = outputs
+        global = Global(display: display, interface: tactile_zwlr_foreign_toplevel_manager_v1_interface(), version: Self.version,
+                        context: self, requests: Self.requests, destroyed: { resource in
+                            guard let resource, let part = Global.context(of: resource, as: ForeignToplevels.self) else { return }
+                            part.managers.removeAll { $0 == resource }
+                        }) { [unowned self] resource, _ in
+            managers.append(resource)
+            for toplevel in mappedToplevels() { announce(toplevel, to: resource) }
+        }
+    }
 }
 
 /// A window docks list: an xdg toplevel, or a wl_shell toplevel (what WLCS's clients make).
@@ -20,8 +37,10 @@ protocol ListedWindow: AnyObject {
     var appID: String? { get }
     var windowSurface: Surface? { get }
     var isMinimized: Bool { get set }
+    /// The window manager it is managed by.
+    var windows: Windows { get }
     /// Whether the window is shown maximized and fullscreen, as its shell knows.
-    func sizeState(server: WaylandServer) -> (maximized: Bool, fullscreen: Bool)
+    func sizeState() -> (maximized: Bool, fullscreen: Bool)
     func request(maximized: Bool?, fullscreen: Bool?)
     func sendClose()
 }
@@ -31,30 +50,29 @@ extension ListedWindow {
     func setMinimized(_ minimized: Bool) {
         guard minimized != isMinimized, let surface = windowSurface, let node = surface.node else { return }
         isMinimized = minimized
-        let server = surface.server
-        server.updateScene { $0.update(node) { $0.isHidden = minimized } }
-        if minimized { server.unfocusKeyboard(from: node) }
-        server.foreignToplevelChanged(self)
+        windows.context.updateScene { $0.update(node) { $0.isHidden = minimized } }
+        if minimized { windows.context.unfocusKeyboard(from: node) }
+        windows.foreignToplevels.changed(self)
     }
 
     /// A dock activated the window: shown, raised above the other windows, and focused.
     func activate() {
         guard let surface = windowSurface, let node = surface.node else { return }
         setMinimized(false)
-        let server = surface.server
-        server.updateScene { [position = server.windowStackPosition] in _ = $0.restack(node, to: position) }
-        guard !server.router.keyboardFocusIsPinned else { return }
-        server.focusKeyboard(on: node, because: "activated")
+        let context = windows.context
+        context.updateScene { [position = windows.windowStackPosition] in _ = $0.restack(node, to: position) }
+        guard !context.keyboardFocusIsPinned else { return }
+        context.focusKeyboard(on: node, because: "activated")
     }
 
     /// The states a dock's handle shows, as zwlr_foreign_toplevel_handle_v1.state values:
     /// maximized, minimized, activated (holding keyboard focus), fullscreen.
-    func foreignState(server: WaylandServer) -> [UInt32] {
-        let size = sizeState(server: server)
+    func foreignState() -> [UInt32] {
+        let size = sizeState()
         let states: [(Bool, zwlr_foreign_toplevel_handle_v1_state)] = [
             (size.maximized, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED),
             (isMinimized, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED),
-            (server.windows.focusedWindow === self, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED),
+            (windows.focusedWindow === self, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED),
             (size.fullscreen, ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN),
         ]
         return states.filter(\.0).map(\.1.rawValue)
@@ -77,9 +95,9 @@ final class ForeignToplevelHandle: ResourceObject {
     init(window: ListedWindow) { self.window = window }
 
     /// Sends what changed since last time (all of it the first time), then `done`.
-    func describe(server: WaylandServer, everything: Bool = false) {
+    func describe(with registry: Outputs, everything: Bool = false) {
         guard let resource, let toplevel = window, let client = wl_resource_get_client(resource) else { return }
-        let state = toplevel.foreignState(server: server)
+        let state = toplevel.foreignState()
         let outputs = toplevel.windowSurface?.enteredOutputs ?? []
         let old = told
         guard everything || old?.title != toplevel.title || old?.appID != toplevel.appID || old?.outputs != outputs || old?.state != state else { return }
@@ -87,10 +105,10 @@ final class ForeignToplevelHandle: ResourceObject {
         if let appID = toplevel.appID, everything || old?.appID != appID { zwlr_foreign_toplevel_handle_v1_send_app_id(resource, appID) }
         let before = old?.outputs ?? []
         for id in before where !outputs.contains(id) {
-            for output in server.outputs.output(id)?.resources(of: client) ?? [] { zwlr_foreign_toplevel_handle_v1_send_output_leave(resource, output) }
+            for output in registry.output(id)?.resources(of: client) ?? [] { zwlr_foreign_toplevel_handle_v1_send_output_leave(resource, output) }
         }
         for id in outputs where !before.contains(id) {
-            for output in server.outputs.output(id)?.resources(of: client) ?? [] { zwlr_foreign_toplevel_handle_v1_send_output_enter(resource, output) }
+            for output in registry.output(id)?.resources(of: client) ?? [] { zwlr_foreign_toplevel_handle_v1_send_output_enter(resource, output) }
         }
         withArray(state) { zwlr_foreign_toplevel_handle_v1_send_state(resource, $0) }
         zwlr_foreign_toplevel_handle_v1_send_done(resource)
@@ -118,28 +136,16 @@ final class ForeignToplevelHandle: ResourceObject {
     ))
 }
 
-extension WaylandServer {
-    static let foreignToplevelManagerRequests = RequestTable(zwlr_foreign_toplevel_manager_v1_interface(
+extension ForeignToplevels {
+    fileprivate static let requests = RequestTable(zwlr_foreign_toplevel_manager_v1_interface(
         stop: { _, r in
             // The manager says it is finished and goes; handles already made stay the client's.
-            guard let r, let server = WaylandServer.from(r) else { return }
-            server.windows.foreignToplevels.managers.removeAll { $0 == r }
+            guard let r, let part = Global.context(of: r, as: ForeignToplevels.self) else { return }
+            part.managers.removeAll { $0 == r }
             zwlr_foreign_toplevel_manager_v1_send_finished(r)
             wl_resource_destroy(r)
         }
     ))
-
-    /// The global: a client that binds it hears of every window mapped now, and of those to come.
-    func foreignToplevelManagerGlobal() -> Global {
-        Global(display: display, interface: tactile_zwlr_foreign_toplevel_manager_v1_interface(), version: ForeignToplevels.version,
-               context: self, requests: Self.foreignToplevelManagerRequests, destroyed: { resource in
-                   guard let resource, let server = WaylandServer.from(resource) else { return }
-                   server.windows.foreignToplevels.managers.removeAll { $0 == resource }
-               }) { [unowned self] resource, _ in
-            windows.foreignToplevels.managers.append(resource)
-            for toplevel in mappedToplevels() { announce(toplevel, to: resource) }
-        }
-    }
 
     /// A handle for `toplevel` in `manager`'s client, announced and described.
     private func announce(_ toplevel: ListedWindow, to manager: OpaquePointer) {
@@ -147,33 +153,34 @@ extension WaylandServer {
         let handle = ForeignToplevelHandle(window: toplevel)
         guard handle.bind(client: client, interface: tactile_zwlr_foreign_toplevel_handle_v1_interface(), version: wl_resource_get_version(manager),
                           id: 0, implementation: ForeignToplevelHandle.requests), let made = handle.resource else { return }
-        windows.foreignToplevels.handles[ObjectIdentifier(toplevel), default: []].append(handle)
+        handles[ObjectIdentifier(toplevel), default: []].append(handle)
         zwlr_foreign_toplevel_manager_v1_send_toplevel(manager, made)
-        handle.describe(server: self, everything: true)
+        handle.describe(with: outputs, everything: true)
     }
 
     /// A window mapped: every manager hears of it.
-    func foreignToplevelMapped(_ toplevel: ListedWindow) {
-        for manager in windows.foreignToplevels.managers { announce(toplevel, to: manager) }
+    func mapped(_ toplevel: ListedWindow) {
+        for manager in managers { announce(toplevel, to: manager) }
     }
 
     /// A window's title, app id, outputs or state may have changed: handles hear what did.
-    func foreignToplevelChanged(_ toplevel: ListedWindow) {
-        for handle in windows.foreignToplevels.handles[ObjectIdentifier(toplevel)] ?? [] { handle.describe(server: self) }
+    func changed(_ toplevel: ListedWindow) {
+        for handle in handles[ObjectIdentifier(toplevel)] ?? [] { handle.describe(with: outputs) }
     }
 
     /// A window unmapped or went: its handles are closed.
-    func foreignToplevelClosed(_ toplevel: ListedWindow) {
-        let handles = windows.foreignToplevels.handles.removeValue(forKey: ObjectIdentifier(toplevel)) ?? []
+    func closed(_ toplevel: ListedWindow) {
+        let handles = handles.removeValue(forKey: ObjectIdentifier(toplevel)) ?? []
         for handle in handles { handle.close() }
     }
 
     /// Every mapped window docks list (xdg or wl_shell), bottom to top.
     private func mappedToplevels() -> [ListedWindow] {
-        let (below, above) = router.scene.children(of: router.scene.root)
+        let scene = context.scene
+        let (below, above) = scene.children(of: scene.root)
         return (below + above).compactMap { id in
-            guard router.scene.node(id)?.isMapped == true else { return nil }
-            return surface(at: id)?.listedWindow
+            guard scene.node(id)?.isMapped == true else { return nil }
+            return context.surface(at: id)?.listedWindow
         }
     }
 }

@@ -4,7 +4,8 @@ import WaylandProtocols
 /// An interactive move or resize (xdg_toplevel.move / resize), asked for by a client while a
 /// button it was pressed on is held: the compositor takes the pointer until the release and
 /// moves or resizes the window by the pointer's travel. Touch-driven moves are not taken.
-struct InteractiveGrab {
+/// It is a grab on the seat (`InputGrab`) that follows every routed event.
+final class InteractiveGrab: InputGrab {
     enum Kind {
         case move
         /// An xdg_toplevel.resize_edge: top 1, bottom 2, left 4, right 8, or a corner's sum.
@@ -16,6 +17,27 @@ struct InteractiveGrab {
     let startPointer: Point
     /// The window geometry, globally, when the grab began.
     let startWindow: Rect
+    private unowned(unsafe) let windows: Windows
+
+    init(kind: Kind, toplevel: XdgToplevel, startPointer: Point, startWindow: Rect, windows: Windows) {
+        self.kind = kind
+        self.toplevel = toplevel
+        self.startPointer = startPointer
+        self.startWindow = startWindow
+        self.windows = windows
+    }
+
+    /// After each input event: follow the pointer, or end at the last release.
+    func eventRouted(_ event: InputEvent) {
+        let context = windows.context
+        guard context.pointerButtonsHeld, let toplevel, let pointer = context.focus.pointerPosition else {
+            windows.seat.grabs.end(self)
+            windows.interactiveGrab = nil
+            toplevel?.interactiveGrabEnded()
+            return
+        }
+        toplevel.follow(to: window(for: pointer))
+    }
 
     /// Where the window goes for the pointer at `pointer`. Resizing from the top or left
     /// moves the window's origin at once, so the opposite edge stays put while the client
@@ -51,34 +73,26 @@ struct InteractiveGrab {
     private static let right = XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue
 }
 
-extension WaylandServer {
+extension Windows {
     /// Starts a move or resize of `toplevel` if the pointer's implicit grab is on it: the
     /// window gets a pointer leave, and clients hear nothing from the pointer until the
     /// last button is up. A request without such a press is ignored, as the protocol allows
     /// for a stale serial.
     func beginInteractiveGrab(_ kind: InteractiveGrab.Kind, of toplevel: XdgToplevel) -> Bool {
-        guard windows.interactiveGrab == nil, router.pointerButtonsHeld,
+        let scene = context.scene, focus = context.focus
+        guard interactiveGrab == nil, context.pointerButtonsHeld,
               let surface = toplevel.xdg.surface, let node = surface.node,
-              let focus = router.pointerFocus, router.scene.toplevel(containing: focus) == node,
-              let pointer = router.pointerPosition, let origin = router.scene.absolutePosition(of: node)
+              let pointerFocus = focus.pointer, scene.toplevel(containing: pointerFocus) == node,
+              let pointer = focus.pointerPosition, let origin = scene.absolutePosition(of: node)
         else { return false }
         var taken = false
-        route { router, sink in taken = router.takePointerUntilReleased(sink: &sink) }
+        context.route { router, sink in taken = router.takePointerUntilReleased(sink: &sink) }
         guard taken else { return false }
         let geometry = toplevel.xdg.geometry ?? Rect(size: surface.size)
         let window = Rect(x: origin.x + geometry.x, y: origin.y + geometry.y, width: geometry.width, height: geometry.height)
-        windows.interactiveGrab = InteractiveGrab(kind: kind, toplevel: toplevel, startPointer: pointer, startWindow: window)
+        let grab = InteractiveGrab(kind: kind, toplevel: toplevel, startPointer: pointer, startWindow: window, windows: self)
+        interactiveGrab = grab
+        seat.grabs.begin(grab)
         return true
-    }
-
-    /// After each input event during a grab: follow the pointer, or end at the last release.
-    func continueInteractiveGrab() {
-        guard let grab = windows.interactiveGrab else { return }
-        guard router.pointerButtonsHeld, let toplevel = grab.toplevel, let pointer = router.pointerPosition else {
-            windows.interactiveGrab = nil
-            grab.toplevel?.interactiveGrabEnded()
-            return
-        }
-        toplevel.follow(to: grab.window(for: pointer))
     }
 }

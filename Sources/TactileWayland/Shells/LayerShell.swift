@@ -2,59 +2,47 @@ import CWaylandServer
 import Responder
 import WaylandProtocols
 
-/// The layer-shell side of the window manager: a compositor node per layer, made when a
-/// layer first has a surface, and the layer surfaces in the order they came.
-///
-/// The scene's root stacks background, bottom, the windows, top, overlay: hit testing and
-/// composition then put panels and keyboards above windows and wallpapers below them with
-/// no rule of their own.
-final class Layers {
+/// zwlr_layer_shell_v1: the layer surfaces in the order they came, each in its layer's node
+/// (`Windows.layerNodes`), and the arrangement that gives each output's panels their place
+/// and windows what is left.
+final class Layers: ServerPart {
     static let version: Int32 = 5
-    /// Never removed: an empty layer's node is an empty container.
-    private(set) var nodes: [LayerSurface.Layer: NodeID] = [:]
+    let windows: Windows
     var surfaces: [LayerSurface] = []
+    private var global: Global?
 
-    /// Makes `layer`'s node if it has none, on its side of the windows (background and bottom
-    /// under them, top and overlay over them): next to the other layer on that side, if it
-    /// has a node, else at that end of the root's children.
-    func makeNode(_ layer: LayerSurface.Layer, under root: NodeID, in scene: inout Scene) {
-        guard nodes[layer] == nil else { return }
-        let position: StackPosition = switch layer {
-        case .background: nodes[.bottom].map { .below($0) } ?? .bottom
-        case .bottom: nodes[.background].map { .above($0) } ?? .bottom
-        case .top: nodes[.overlay].map { .below($0) } ?? .top
-        case .overlay: nodes[.top].map { .above($0) } ?? .top
-        }
-        nodes[layer] = scene.add(.compositor(), to: root, at: position)
+    init(display: OpaquePointer, windows: Windows) {
+        self.windows = windows
+        global = Global(display: display, interface: tactile_zwlr_layer_shell_v1_interface(), version: Self.version, context: self,
+                        requests: Self.requests)
     }
-}
 
-extension WaylandServer {
-    static let layerShellRequests = RequestTable(zwlr_layer_shell_v1_interface(
+    private static let requests = RequestTable(zwlr_layer_shell_v1_interface(
         get_layer_surface: { client, shell, id, surface, output, layer, namespace in
-            LayerSurface.create(client, shell, id, surface, output, layer, namespace)
+            guard let part = Global.context(of: shell, as: Layers.self) else { return }
+            LayerSurface.create(client, shell, id, surface, output, layer, namespace, layers: part)
         },
         destroy: destroyResource
     ))
 
-    /// Where a new or raised window goes among the root's children: under the top layers.
-    var windowStackPosition: StackPosition {
-        if let top = windows.layers.nodes[.top] ?? windows.layers.nodes[.overlay] { return .below(top) }
-        return .top
+    /// The outputs changed: the layout is made again, and windows hear of the area left them
+    /// even when the layer surfaces did not change it (an output's size did).
+    func layoutChanged() {
+        if !arrange() { windows.windowAreasChanged() }
     }
 
     /// Puts `surface` in `layer`'s node, made first if the layer has none yet.
-    func addLayerNode(of surface: Surface, in layer: LayerSurface.Layer, isToplevel: Bool) {
-        let layers = windows.layers
-        updateScene { [root = router.scene.root] scene in layers.makeNode(layer, under: root, in: &scene) }
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: isToplevel, isMapped: false), under: { layers.nodes[layer] })
+    func addNode(of surface: Surface, in layer: LayerSurface.Layer, isToplevel: Bool) {
+        let windows = windows
+        windows.context.updateScene { scene in windows.makeLayerNode(layer, in: &scene) }
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: isToplevel, isMapped: false), under: { windows.layerNodes[layer] })
     }
 
     /// set_layer took effect: the surface (with its popups) leaves one layer's node for another's.
-    func moveLayerSurface(_ layerSurface: LayerSurface, to layer: LayerSurface.Layer) {
+    func move(_ layerSurface: LayerSurface, to layer: LayerSurface.Layer) {
         guard let surface = layerSurface.surface else { return }
         surface.removeNode()
-        addLayerNode(of: surface, in: layer, isToplevel: layerSurface.current.interactivity != .none)
+        addNode(of: surface, in: layer, isToplevel: layerSurface.current.interactivity != .none)
         layerSurface.forgetFrame()
     }
 
@@ -62,8 +50,8 @@ extension WaylandServer {
     /// it goes, and gives windows what is left: those that fill their output hear the new size
     /// (then it returns true).
     @discardableResult
-    func arrangeLayers() -> Bool {
-        let all = windows.layers.surfaces
+    func arrange() -> Bool {
+        let all = surfaces, outputs = windows.outputs
         var usable: [OutputID: Rect] = [:]
         var placements: [(LayerSurface, Rect?)] = []
         for output in outputs.layout {
@@ -78,25 +66,15 @@ extension WaylandServer {
         for layerSurface in all where layerSurface.hasCommitted {
             let output = layerSurface.requestedOutput ?? outputs.primary?.id
             if output.map({ id in !outputs.layout.contains { $0.id == id } }) ?? true {
-                logger.info("layer surface \(layerSurface.namespace): its output is gone; closed")
+                windows.context.logger.info("layer surface \(layerSurface.namespace): its output is gone; closed")
                 layerSurface.close()
             }
         }
         for (layerSurface, rect) in placements { layerSurface.arranged(rect) }
         guard usable != outputs.usableAreas else { return false }
         outputs.usableAreas = usable
-        windowAreasChanged()
+        windows.windowAreasChanged()
         return true
-    }
-
-    /// Keyboard focus goes to the topmost mapped window, or nowhere.
-    func focusTopWindow(because reason: String) {
-        let (below, above) = router.scene.children(of: router.scene.root)
-        let top = (below + above).last { id in
-            guard let node = router.scene.node(id) else { return false }
-            return node.isToplevel && node.isMapped && surface(at: id) != nil
-        }
-        focusKeyboard(on: top, because: reason)
     }
 }
 

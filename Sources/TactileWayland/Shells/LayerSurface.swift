@@ -29,8 +29,8 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     }
 
     weak var surface: Surface?
-    /// Unchecked: the server outlives every resource of its display.
-    unowned(unsafe) let server: WaylandServer
+    /// Unchecked: the part outlives every resource of its display.
+    private unowned(unsafe) let layers: Layers
     /// The output the client named; nil: the compositor picks (the primary output).
     let requestedOutput: OutputID?
     /// What the client named itself ("wlcs", "wvkbd", "panel"), for traces and the inspector.
@@ -53,9 +53,9 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     /// Whether its exclusive zone counts: shown, with a buffer.
     var isShown: Bool { isMapped && surface?.hasBuffer == true }
 
-    private init(surface: Surface, output: OutputID?, layer: Layer, namespace: String) {
+    private init(surface: Surface, layers: Layers, output: OutputID?, layer: Layer, namespace: String) {
         self.surface = surface
-        server = surface.server
+        self.layers = layers
         requestedOutput = output
         self.namespace = namespace
         pending = State(layer: layer)
@@ -64,7 +64,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
 
     /// zwlr_layer_shell_v1.get_layer_surface.
     static func create(_ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?,
-                       _ outputResource: OpaquePointer?, _ layerValue: UInt32, _ namespace: UnsafePointer<CChar>?) {
+                       _ outputResource: OpaquePointer?, _ layerValue: UInt32, _ namespace: UnsafePointer<CChar>?, layers: Layers) {
         guard let client, let shell, let surface = Surface.from(surfaceResource) else { return }
         guard !surface.hasRole else {
             return tactile_post_error(shell, ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue, "wl_surface already has a role")
@@ -76,12 +76,12 @@ final class LayerSurface: ResourceObject, SurfaceRole {
             return tactile_post_error(shell, ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "wl_surface already has a buffer")
         }
         let output = outputResource.flatMap { Global.context(of: $0, as: Output.self)?.id }
-        let layerSurface = LayerSurface(surface: surface, output: output, layer: layer, namespace: printableLabel(namespace) ?? "")
+        let layerSurface = LayerSurface(surface: surface, layers: layers, output: output, layer: layer, namespace: printableLabel(namespace) ?? "")
         guard layerSurface.bind(client: client, interface: tactile_zwlr_layer_surface_v1_interface(), version: wl_resource_get_version(shell),
                                 id: id, implementation: requests) else { return }
         surface.role = layerSurface
-        surface.server.windows.layers.surfaces.append(layerSurface)
-        surface.server.addLayerNode(of: surface, in: layer, isToplevel: false)
+        layers.surfaces.append(layerSurface)
+        layers.addNode(of: surface, in: layer, isToplevel: false)
     }
 
     /// Applies the state set since the last commit, lays the output out again, and answers
@@ -95,27 +95,27 @@ final class LayerSurface: ResourceObject, SurfaceRole {
         guard pending.request.anchor.isSuperset(of: pending.request.exclusiveEdge) else {
             return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_EXCLUSIVE_EDGE.rawValue, "the exclusive edge is not anchored")
         }
-        let server = surface.server
+        let context = layers.windows.context
         let wasShown = frame != nil && hadBuffer
         if hadBuffer, !surface.hasBuffer { configured = nil }
         hasCommitted = true
         let old = current
         current = pending
-        if current.layer != old.layer { server.moveLayerSurface(self, to: current.layer) }
+        if current.layer != old.layer { layers.move(self, to: current.layer) }
         if current.interactivity != old.interactivity, let node = surface.node {
-            server.updateScene { [interactivity = current.interactivity] in $0.update(node) { $0.isToplevel = interactivity != .none } }
+            context.updateScene { [interactivity = current.interactivity] in $0.update(node) { $0.isToplevel = interactivity != .none } }
         }
-        server.arrangeLayers()
+        layers.arrange()
         if configured != current { sendConfigure() }
         surface.syncNode()
-        server.afterScene { [weak self] in self?.updateFocus(wasShown: wasShown, old: old.interactivity) }
+        context.afterScene { [weak self] in self?.updateFocus(wasShown: wasShown, old: old.interactivity) }
     }
 
     /// The layout moved or resized it (nil: no room left for it).
     func arranged(_ rect: Rect?) {
         guard let surface, !isClosed else { return }
         guard let rect else {
-            surface.server.logger.info("layer surface \(namespace): its margins leave it no room on its output; closed")
+            layers.windows.context.logger.info("layer surface \(namespace): its margins leave it no room on its output; closed")
             return close()
         }
         guard rect != frame else { return }
@@ -132,7 +132,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
         guard !isClosed else { return }
         isClosed = true
         surface?.syncNode()
-        surface?.server.afterScene { [weak self] in self?.updateFocus(wasShown: true, old: self?.current.interactivity ?? .none) }
+        layers.windows.context.afterScene { [weak self] in self?.updateFocus(wasShown: true, old: self?.current.interactivity ?? .none) }
         if let resource { zwlr_layer_surface_v1_send_closed(resource) }
     }
 
@@ -140,25 +140,26 @@ final class LayerSurface: ResourceObject, SurfaceRole {
         guard let resource, let surface, let size = frame?.size else { return }
         configured = current
         configuredSize = size
-        zwlr_layer_surface_v1_send_configure(resource, surface.server.nextSerial(), UInt32(clamping: size.width), UInt32(clamping: size.height))
+        zwlr_layer_surface_v1_send_configure(resource, layers.windows.context.nextSerial(), UInt32(clamping: size.width), UInt32(clamping: size.height))
     }
 
     /// Exclusive interactivity takes keyboard focus and pins it while the surface is shown;
     /// on-demand takes it as it maps and lets touches move it; none never has it. When the
     /// surface stops holding it, focus goes back to the topmost window.
     private func updateFocus(wasShown: Bool, old: Interactivity) {
-        guard let server = surface?.server, let node = surface?.node else { return }
-        let shown = isShown, hasFocus = server.router.keyboardFocus == node
+        guard let node = surface?.node else { return }
+        let context = layers.windows.context
+        let shown = isShown, hasFocus = context.focus.keyboard == node
         let interactivity = isClosed ? .none : current.interactivity
         if shown, interactivity != .none, !wasShown || old != interactivity {
-            server.router.keyboardFocusIsPinned = false
-            server.focusKeyboard(on: node, because: "layer-surface")
-            server.router.keyboardFocusIsPinned = interactivity == .exclusive
+            context.keyboardFocusIsPinned = false
+            context.focusKeyboard(on: node, because: "layer-surface")
+            context.keyboardFocusIsPinned = interactivity == .exclusive
         } else if hasFocus, !shown || interactivity == .none {
-            server.router.keyboardFocusIsPinned = false
-            server.focusTopWindow(because: "layer-surface-released")
+            context.keyboardFocusIsPinned = false
+            layers.windows.focusTopWindow(because: "layer-surface-released")
         } else if hasFocus, interactivity == .onDemand {
-            server.router.keyboardFocusIsPinned = false
+            context.keyboardFocusIsPinned = false
         }
     }
 
@@ -171,16 +172,17 @@ final class LayerSurface: ResourceObject, SurfaceRole {
 
     /// Out of the layout, so windows get its space back; a pin on keyboard focus it held ends.
     private func withdraw(removingNode: Bool) {
-        guard server.windows.layers.surfaces.contains(where: { $0 === self }) else { return }
-        server.windows.layers.surfaces.removeAll { $0 === self }
+        guard layers.surfaces.contains(where: { $0 === self }) else { return }
+        layers.surfaces.removeAll { $0 === self }
+        let context = layers.windows.context
         let node = surface?.node
-        let hadFocus = node != nil && server.router.keyboardFocus == node
-        if hadFocus { server.router.keyboardFocusIsPinned = false }
+        let hadFocus = node != nil && context.focus.keyboard == node
+        if hadFocus { context.keyboardFocusIsPinned = false }
         if removingNode {
             surface?.removeNode()
-            if hadFocus { server.focusTopWindow(because: "layer-surface-released") }
+            if hadFocus { layers.windows.focusTopWindow(because: "layer-surface-released") }
         }
-        server.arrangeLayers()
+        layers.arrange()
     }
 
     private func set(_ change: (inout State) -> Void) { change(&pending) }

@@ -1,19 +1,162 @@
-/// The window manager's state: its policy, the popups holding a grab, the window shown as
-/// activated, the interactive move or resize under way, the layer surfaces, and the docks
-/// that list windows (foreign toplevel management).
-final class Windows {
+import Responder
+
+/// The window manager, shared by the shells (xdg, wl_shell, layer shell), which reach it and
+/// not the server: its policy, where windows stack among the layers, the window activated,
+/// the popups holding a grab, and the docks that list windows (`ForeignToplevels`).
+///
+/// Window focus on top of the core's focus-on-touch/click, with the policy's say:
+/// - a toplevel that maps for the first time ends any popup grab, and takes keyboard focus
+///   if the policy says new windows do (`WindowPolicy.focusesNewWindows`);
+/// - a popup that asked for a grab takes keyboard focus when it maps, and clicks or touches
+///   inside it keep focus there; a press delivered to another client dismisses every grabbing
+///   popup (xdg_popup.popup_done, topmost first; `PopupGrab`);
+/// - exactly the xdg toplevel that holds keyboard focus (itself or through its popups) is
+///   configured `activated`.
+final class Windows: ServerPart {
+    unowned(unsafe) let context: any PartContext
+    let outputs: Outputs
+    let seat: Seat
     var policy: any WindowPolicy
-    /// Popups holding a grab, the topmost last.
-    var popupGrabs: [XdgPopup] = []
+    let foreignToplevels: ForeignToplevels
+    /// The compositor node of each layer, made when a layer first has a surface and never
+    /// removed (an empty layer's node is an empty container). The scene's root stacks
+    /// background, bottom, the windows, top, overlay: hit testing and composition then put
+    /// panels and keyboards above windows and wallpapers below them with no rule of their own.
+    private(set) var layerNodes: [LayerSurface.Layer: NodeID] = [:]
+    /// Popups holding a grab, the topmost last, while one does.
+    private(set) lazy var popupGrab = PopupGrab(seat: seat)
+    /// The interactive move or resize under way.
+    var interactiveGrab: InteractiveGrab?
     /// The toplevel last configured as activated.
     weak var activated: XdgToplevel?
     /// The window (of any shell) holding keyboard focus, as docks were last told.
     weak var focusedWindow: ListedWindow?
-    var interactiveGrab: InteractiveGrab?
-    let layers = Layers()
-    let foreignToplevels = ForeignToplevels()
 
-    init(policy: any WindowPolicy) {
+    init(context: any PartContext, outputs: Outputs, seat: Seat, policy: any WindowPolicy, foreignToplevels: ForeignToplevels) {
+        self.context = context
+        self.outputs = outputs
+        self.seat = seat
         self.policy = policy
+        self.foreignToplevels = foreignToplevels
+    }
+
+    /// Where a new or raised window goes among the root's children: under the top layers.
+    var windowStackPosition: StackPosition {
+        if let top = layerNodes[.top] ?? layerNodes[.overlay] { return .below(top) }
+        return .top
+    }
+
+    /// Makes `layer`'s node if it has none, on its side of the windows (background and bottom
+    /// under them, top and overlay over them): next to the other layer on that side, if it
+    /// has a node, else at that end of the root's children.
+    func makeLayerNode(_ layer: LayerSurface.Layer, in scene: inout Scene) {
+        guard layerNodes[layer] == nil else { return }
+        let position: StackPosition = switch layer {
+        case .background: layerNodes[.bottom].map { .below($0) } ?? .bottom
+        case .bottom: layerNodes[.background].map { .above($0) } ?? .bottom
+        case .top: layerNodes[.overlay].map { .below($0) } ?? .top
+        case .overlay: layerNodes[.top].map { .above($0) } ?? .top
+        }
+        layerNodes[layer] = scene.add(.compositor(), to: scene.root, at: position)
+    }
+
+    /// A toplevel mapped for the first time: it is what the user looks at now.
+    func windowMapped(_ node: NodeID) {
+        popupGrab.dismiss()
+        // It comes to the front of the windows, whenever its role was made.
+        context.updateScene { [position = windowStackPosition] in _ = $0.restack(node, to: position) }
+        // A layer surface holding focus exclusively (a lock, a launcher) keeps it.
+        if policy.focusesNewWindows, !context.keyboardFocusIsPinned { context.focusKeyboard(on: node, because: "window-mapped") }
+    }
+
+    /// Reconfigures the toplevel that gained keyboard focus and the one that lost it, and tells
+    /// docks which window is focused.
+    func focusChanged(_ focus: SeatFocus) {
+        let scene = context.scene
+        let window = focus.keyboard.flatMap { scene.toplevel(containing: $0) }.flatMap { context.surface(at: $0)?.listedWindow }
+        if window !== focusedWindow {
+            let previous = focusedWindow
+            focusedWindow = window
+            for changed in [previous, window].compactMap({ $0 }) { foreignToplevels.changed(changed) }
+        }
+        let focused = focus.keyboard.flatMap { context.surface(at: $0)?.addon(XdgSurface.self)?.toplevel }
+        guard focused !== activated else { return }
+        let previous = activated
+        activated = focused
+        previous?.activationChanged()
+        focused?.activationChanged()
+    }
+
+    /// The output a window at `origin` is on: the one holding the point, else the first.
+    func output(at origin: Position) -> PlacedOutput? {
+        outputs.layout.first { $0.rect.contains(origin.point) } ?? outputs.primary
+    }
+
+    /// The area windows may use changed (outputs, layer surfaces' exclusive zones): toplevels
+    /// that fill their output hear the new size.
+    func windowAreasChanged() {
+        for (surface, _) in toplevelWindows() { surface.addon(XdgSurface.self)?.toplevel?.layoutChanged() }
+    }
+
+    /// Every window at the root, with where its window geometry starts, globally.
+    func toplevelWindows() -> [(Surface, Position)] {
+        let scene = context.scene
+        let (below, above) = scene.children(of: scene.root)
+        return (below + above).compactMap { id in
+            guard let surface = context.surface(at: id), let origin = scene.absolutePosition(of: id) else { return nil }
+            let window = surface.windowOrigin
+            return (surface, Position(x: origin.x + window.x, y: origin.y + window.y))
+        }
+    }
+
+    /// Keyboard focus goes to the topmost mapped window, or nowhere.
+    func focusTopWindow(because reason: String) {
+        context.focusKeyboard(on: mappedWindowNodes().last, because: reason)
+    }
+
+    /// Raises the window the policy picks (the bottom-most, by default) and focuses it.
+    func focusNextWindow() {
+        let windowNodes = mappedWindowNodes()
+        let states = windowNodes.map { context.surface(at: $0)?.addon(XdgSurface.self)?.toplevel?.state ?? WindowState() }
+        guard let index = policy.nextFocus(bottomToTop: states), windowNodes.indices.contains(index) else {
+            return context.logger.info("focus-next: no window")
+        }
+        let next = windowNodes[index]
+        context.updateScene { [position = windowStackPosition] in _ = $0.restack(next, to: position) }
+        guard !context.keyboardFocusIsPinned else { return }
+        context.focusKeyboard(on: next, because: "focus-next")
+    }
+
+    /// Asks the window holding keyboard focus to close (xdg_toplevel.close).
+    func closeFocusedWindow() {
+        guard let focus = context.focus.keyboard, let window = context.scene.toplevel(containing: focus),
+              let toplevel = context.surface(at: window)?.addon(XdgSurface.self)?.toplevel else {
+            return context.logger.info("close-focused: no focused xdg toplevel")
+        }
+        toplevel.sendClose()
+    }
+
+    /// The mapped windows at the root, bottom to top. A surface behind the node makes it a
+    /// client's window, not a compositor node.
+    private func mappedWindowNodes() -> [NodeID] {
+        let scene = context.scene
+        let (below, above) = scene.children(of: scene.root)
+        return (below + above).filter { id in
+            guard let node = scene.node(id) else { return false }
+            return node.isToplevel && node.isMapped && context.surface(at: id) != nil
+        }
+    }
+}
+
+extension XdgSurface {
+    /// The xdg toplevel this surface belongs to: itself, or the toplevel its popup chain
+    /// starts from. The chain cannot loop: a popup's parent has its role before the popup.
+    var toplevel: XdgToplevel? {
+        var current: XdgSurface? = self
+        while let xdg = current {
+            if let toplevel = xdg.roleObject as? XdgToplevel { return toplevel }
+            current = (xdg.roleObject as? XdgPopup)?.parent
+        }
+        return nil
     }
 }

@@ -1,15 +1,23 @@
 import CWaylandServer
 import Responder
 
-extension WaylandServer {
-    /// wl_shell, deprecated but still what older kiosk Qt apps speak.
-    static let shellRequests = RequestTable(wl_shell_interface(
+/// wl_shell, deprecated but still what older kiosk Qt apps speak (and WLCS's clients).
+final class WlShell: ServerPart {
+    let windows: Windows
+    private var global: Global?
+
+    init(display: OpaquePointer, windows: Windows) {
+        self.windows = windows
+        global = Global(display: display, interface: tactile_wl_shell_interface(), version: 1, context: self, requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(wl_shell_interface(
         get_shell_surface: { client, shell, id, surfaceResource in
-            guard let client, let surface = Surface.from(surfaceResource) else { return }
+            guard let client, let part = Global.context(of: shell, as: WlShell.self), let surface = Surface.from(surfaceResource) else { return }
             guard !surface.hasRole else {
                 return tactile_post_error(shell, WL_SHELL_ERROR_ROLE.rawValue, "wl_surface already has a role")
             }
-            let shellSurface = ShellSurface(surface: surface)
+            let shellSurface = ShellSurface(surface: surface, windows: part.windows)
             guard shellSurface.bind(client: client, interface: tactile_wl_shell_surface_interface(), version: 1, id: id, implementation: ShellSurface.requests) else { return }
             surface.role = shellSurface
         }
@@ -27,7 +35,13 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
     private(set) var appID: String?
     let roleName = "wl_shell_surface"
 
-    init(surface: Surface) { self.surface = surface }
+    /// Unchecked: the window manager outlives every resource of its display.
+    unowned(unsafe) let windows: Windows
+
+    init(surface: Surface, windows: Windows) {
+        self.surface = surface
+        self.windows = windows
+    }
 
     private(set) var isToplevel = false
     private var hasMapped = false
@@ -42,7 +56,7 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
     func request(maximized: Bool?, fullscreen: Bool?) {}
     func sendClose() {}
 
-    func sizeState(server: WaylandServer) -> (maximized: Bool, fullscreen: Bool) {
+    func sizeState() -> (maximized: Bool, fullscreen: Bool) {
         (state.isMaximized, state.isFullscreen)
     }
 
@@ -52,14 +66,14 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
     func committed(surface: Surface, hadBuffer: Bool) {
         guard isToplevel, !hasMapped, surface.hasBuffer, let node = surface.node else { return }
         hasMapped = true
-        surface.server.windowMapped(node)
-        surface.server.foreignToplevelMapped(self)
+        windows.windowMapped(node)
+        windows.foreignToplevels.mapped(self)
     }
 
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
-        surface?.server.foreignToplevelClosed(self)
+        windows.foreignToplevels.closed(self)
         surface?.removeNode()
     }
 
@@ -71,12 +85,11 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
         isPlaced = true
         isToplevel = true
         self.state = state
-        let server = surface.server
-        let output = server.outputs.primary
-        let size = server.windows.policy.configure(state, on: output).size
-        let position = size != nil ? output?.usableArea.origin ?? .zero : server.windows.policy.placeNewWindow(in: server.outputLayout)
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root,
-                           at: server.windowStackPosition)
+        let output = windows.outputs.primary
+        let size = windows.policy.configure(state, on: output).size
+        let position = size != nil ? output?.usableArea.origin ?? .zero : windows.policy.placeNewWindow(in: windows.outputs.layout)
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: windows.context.scene.root,
+                           at: windows.windowStackPosition)
         if let size {
             wl_shell_surface_send_configure(resource, WL_SHELL_SURFACE_RESIZE_NONE.rawValue, Int32(clamping: size.width), Int32(clamping: size.height))
         }
@@ -101,12 +114,12 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
         set_title: { _, r, title in
             guard let shell = ShellSurface.from(r) else { return }
             shell.title = printableLabel(title)
-            shell.surface?.server.foreignToplevelChanged(shell)
+            shell.windows.foreignToplevels.changed(shell)
         },
         set_class: { _, r, appID in
             guard let shell = ShellSurface.from(r) else { return }
             shell.appID = printableLabel(appID)
-            shell.surface?.server.foreignToplevelChanged(shell)
+            shell.windows.foreignToplevels.changed(shell)
         }
     ))
 }

@@ -13,8 +13,8 @@ final class ToplevelDecoration: ResourceObject {
 
     /// Sends the policy's answer, then the toplevel's configure that carries it.
     func configure() {
-        guard let resource, let toplevel, let server = toplevel.xdg.surface?.server else { return }
-        let mode = switch server.windows.policy.decorations(preferring: preferred) {
+        guard let resource, let toplevel else { return }
+        let mode = switch toplevel.windows.policy.decorations(preferring: preferred) {
         case .client: ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
         case .server: ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
         }
@@ -56,8 +56,16 @@ final class ToplevelDecoration: ResourceObject {
     ))
 }
 
-extension WaylandServer {
-    static let decorationManagerRequests = RequestTable(zxdg_decoration_manager_v1_interface(
+/// zxdg_decoration_manager_v1: a toplevel's decoration object, answered by the window policy.
+final class XdgDecorations: ServerPart {
+    private var global: Global?
+
+    init(display: OpaquePointer) {
+        global = Global(display: display, interface: tactile_zxdg_decoration_manager_v1_interface(), version: 1, context: self,
+                        requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(zxdg_decoration_manager_v1_interface(
         destroy: destroyResource,
         get_toplevel_decoration: { client, resource, id, toplevelResource in
             guard let client, let resource, let toplevel = XdgToplevel.from(toplevelResource) else { return }

@@ -101,7 +101,7 @@ final class XdgPositioner: ResourceObject {
 
 /// xdg_popup (or zxdg_popup_v6): a menu or tooltip placed by its positioner, as a child of
 /// its parent's node. A popup that asked for a grab takes keyboard focus when it maps and
-/// joins the server's grab stack (see `WaylandServer+Windows`).
+/// joins the seat's popup grab (`PopupGrab`).
 final class XdgPopup: ResourceObject, XdgRole {
     let xdg: XdgSurface
     /// The xdg_surface the popup is placed on: a toplevel or another popup; nil for a popup
@@ -163,7 +163,7 @@ final class XdgPopup: ResourceObject, XdgRole {
         if !hasMapped, surface.hasBuffer {
             hasMapped = true
             if wantsGrab {
-                surface.server.startGrab(of: self)
+                xdg.windows.startGrab(of: self)
             } else if grabRefused {
                 sendDone()
             }
@@ -191,17 +191,17 @@ final class XdgPopup: ResourceObject, XdgRole {
     /// and keyboard focus, if the popup had it, goes back to the parent.
     override func resourceDestroyed() {
         guard let surface = xdg.surface else { return }
-        let server = surface.server
-        let hadFocus = surface.node != nil && server.router.keyboardFocus == surface.node
-        server.endGrab(of: self)
+        let windows = xdg.windows
+        let hadFocus = surface.node != nil && windows.context.focus.keyboard == surface.node
+        windows.endGrab(of: self)
         surface.removeNode()
-        if hadFocus, let parentNode = parentSurface?.node { server.focusKeyboard(on: parentNode, because: "popup-closed") }
+        if hadFocus, let parentNode = parentSurface?.node { windows.context.focusKeyboard(on: parentNode, because: "popup-closed") }
     }
 
     /// The window it was placed on went (the client destroyed the toplevel first): the popup
     /// left the scene with it and is dismissed.
     func ancestorRemoved() {
-        xdg.surface?.server.endGrab(of: self)
+        xdg.windows.endGrab(of: self)
         sendDone()
     }
 
@@ -222,8 +222,8 @@ final class XdgPopup: ResourceObject, XdgRole {
             return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab must be requested before the popup is mapped")
         }
         guard let surface = xdg.surface else { return }
-        guard surface.server.seat.isRecentInput(serial, of: surface.owner.id) else {
-            surface.server.logger.info("popup grab refused: serial \(serial) is not of \(surface.owner.id)'s recent input")
+        guard xdg.windows.seat.isRecentInput(serial, of: surface.owner.id) else {
+            xdg.windows.context.logger.info("popup grab refused: serial \(serial) is not of \(surface.owner.id)'s recent input")
             grabRefused = true
             return
         }

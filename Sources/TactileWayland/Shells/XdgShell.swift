@@ -16,11 +16,24 @@ extension XdgFlavor {
     }
 }
 
-/// One request table per object serves both flavors: v6's requests are the stable ones'
-/// first opcodes, with the same arguments, so the handlers only ask the flavor where the
-/// two differ (interfaces made, events sent, errors defined).
-extension WaylandServer {
-    static let xdgShellRequests = RequestTable(xdg_wm_base_interface(
+/// xdg_wm_base and zxdg_shell_v6: windows and popups, made on the window manager (`Windows`).
+/// Older GTK and Qt speak unstable v6. One request table per object serves both flavors:
+/// v6's requests are the stable ones' first opcodes, with the same arguments, so the
+/// handlers only ask the flavor where the two differ (interfaces made, events sent, errors
+/// defined).
+final class XdgShell: ServerPart {
+    let windows: Windows
+    private var globals: [Global] = []
+
+    init(display: OpaquePointer, windows: Windows) {
+        self.windows = windows
+        globals = [
+            Global(display: display, interface: tactile_xdg_wm_base_interface(), version: 5, context: self, requests: Self.requests),
+            Global(display: display, interface: tactile_zxdg_shell_v6_interface(), version: 1, context: self, requests: Self.requests),
+        ]
+    }
+
+    private static let requests = RequestTable(xdg_wm_base_interface(
         destroy: destroyResource,
         create_positioner: { client, shell, id in XdgPositioner.create(XdgFlavor(of: shell), client, shell, id) },
         get_xdg_surface: { client, shell, id, surface in XdgSurface.create(XdgFlavor(of: shell), client, shell, id, surface) },
@@ -32,6 +45,8 @@ extension WaylandServer {
 final class XdgSurface: ResourceObject, SurfaceAddon {
     let flavor: XdgFlavor
     weak var surface: Surface?
+    /// Unchecked: the window manager outlives every resource of its display.
+    unowned(unsafe) let windows: Windows
     /// Weak: the role object holds this xdg_surface (it needs it to configure), not the reverse.
     weak var roleObject: XdgRole?
     /// Whether a configure went out; the first commit of the role triggers it.
@@ -55,24 +70,25 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
 
     /// A toplevel's docks hear which outputs it is on.
     func outputsChanged(_ surface: Surface) {
-        if let toplevel = roleObject as? XdgToplevel { surface.server.foreignToplevelChanged(toplevel) }
+        if let toplevel = roleObject as? XdgToplevel { windows.foreignToplevels.changed(toplevel) }
     }
 
-    init(flavor: XdgFlavor, surface: Surface) {
+    init(flavor: XdgFlavor, surface: Surface, windows: Windows) {
         self.flavor = flavor
         self.surface = surface
+        self.windows = windows
     }
 
     /// get_xdg_surface: `shell` is the xdg_wm_base (or zxdg_shell_v6) the request came on.
     static func create(_ flavor: XdgFlavor, _ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32, _ surfaceResource: OpaquePointer?) {
-        guard let client, let shell, let surface = Surface.from(surfaceResource) else { return }
+        guard let client, let shell, let part = Global.context(of: shell, as: XdgShell.self), let surface = Surface.from(surfaceResource) else { return }
         guard !surface.hasRole else {
             return tactile_post_error(shell, XDG_WM_BASE_ERROR_ROLE.rawValue, "wl_surface already has a role")
         }
         guard !surface.hasBuffer, !surface.hasPendingBuffer else {
             return tactile_post_error(shell, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "wl_surface already has a buffer")
         }
-        let xdg = XdgSurface(flavor: flavor, surface: surface)
+        let xdg = XdgSurface(flavor: flavor, surface: surface, windows: part.windows)
         let bound = switch flavor {
         case .stable: xdg.bind(client: client, interface: tactile_xdg_surface_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
         case .unstableV6: xdg.bind(client: client, interface: tactile_zxdg_surface_v6_interface(), version: 1, id: id, implementation: requests)
@@ -95,11 +111,11 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
 
     /// The surface-level configure, after the role's own configure event.
     func sendConfigure() {
-        guard let resource, let server = surface?.server else { return }
+        guard let resource else { return }
         hasConfigured = true
         switch flavor {
-        case .stable: xdg_surface_send_configure(resource, server.nextSerial())
-        case .unstableV6: zxdg_surface_v6_send_configure(resource, server.nextSerial())
+        case .stable: xdg_surface_send_configure(resource, windows.context.nextSerial())
+        case .unstableV6: zxdg_surface_v6_send_configure(resource, windows.context.nextSerial())
         }
     }
 

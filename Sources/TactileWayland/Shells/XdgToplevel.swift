@@ -29,6 +29,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     init(xdg: XdgSurface) { self.xdg = xdg }
 
     var windowSurface: Surface? { xdg.surface }
+    var windows: Windows { xdg.windows }
 
     static func create(_ xdg: XdgSurface, _ client: OpaquePointer, _ id: UInt32) -> XdgToplevel? {
         guard let surface = xdg.surface else { return nil }
@@ -38,10 +39,10 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         case .unstableV6: toplevel.bind(client: client, interface: tactile_zxdg_toplevel_v6_interface(), version: 1, id: id, implementation: requests)
         }
         guard bound else { return nil }
-        let server = surface.server
-        let position = server.windows.policy.placeNewWindow(in: server.outputLayout)
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: server.router.scene.root,
-                           at: server.windowStackPosition)
+        let windows = xdg.windows
+        let position = windows.policy.placeNewWindow(in: windows.outputs.layout)
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: windows.context.scene.root,
+                           at: windows.windowStackPosition)
         // Configured at once as well as on the initial commit: WLCS 1.5's clients wait for a
         // configure without committing, and a second configure costs a spec-following client
         // nothing (it acks the latest).
@@ -59,10 +60,9 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         hasCommitted = true
         if maps, !hasMapped, let node = surface.node {
             hasMapped = true
-            let server = surface.server
-            server.windowMapped(node)
-            server.foreignToplevelMapped(self)
-            if server.windows.activated === self { return }
+            windows.windowMapped(node)
+            windows.foreignToplevels.mapped(self)
+            if windows.activated === self { return }
         }
         sendConfigure()
     }
@@ -82,22 +82,21 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// Outputs came or went, or layer surfaces took space: a window that fills its output is
     /// told the size it has now.
     func layoutChanged() {
-        guard let server = xdg.surface?.server, hasCommitted, server.windows.policy.configure(state, on: output).size != nil else { return }
+        guard hasCommitted, windows.policy.configure(state, on: output).size != nil else { return }
         sendConfigure()
     }
 
     /// The output the window is on: the one holding its origin, else the first.
     private var output: PlacedOutput? {
         guard let surface = xdg.surface else { return nil }
-        let server = surface.server
-        let origin = surface.node.flatMap { server.router.scene.absolutePosition(of: $0) } ?? .zero
-        return server.output(at: origin + surface.windowOrigin)
+        let origin = surface.node.flatMap { windows.context.scene.absolutePosition(of: $0) } ?? .zero
+        return windows.output(at: origin + surface.windowOrigin)
     }
 
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
-        xdg.surface?.server.foreignToplevelClosed(self)
+        windows.foreignToplevels.closed(self)
         decoration?.orphaned()
         xdg.surface?.removeNode()
     }
@@ -109,15 +108,15 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// by default, when maximized, fullscreen or in kiosk mode), else "your choice" (0 × 0);
     /// activated while it holds keyboard focus. The state values are the same in both flavors.
     private func sendConfigure() {
-        guard let resource, let server = xdg.surface?.server else { return }
-        let configuration = server.windows.policy.configure(state, on: output)
+        guard let resource else { return }
+        let configuration = windows.policy.configure(state, on: output)
         if let origin = configuration.origin { xdg.surface?.placeWindow(at: origin) }
         let size = configuration.size ?? requestedSize ?? .zero
         var states: [UInt32] = []
         if configuration.isMaximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if state.isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if isResizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
-        if server.windows.activated === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if windows.activated === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         // A resize grows the client's own window geometry, which may already be near Int32.max.
         let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         withArray(states) { array in
@@ -127,7 +126,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
             }
         }
         xdg.sendConfigure()
-        server.foreignToplevelChanged(self)
+        windows.foreignToplevels.changed(self)
     }
 
     /// A maximize or fullscreen request (or its undoing), from the client or a dock: the
@@ -140,12 +139,12 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     }
 
     /// Maximized as configured (a kiosk window always is).
-    func sizeState(server: WaylandServer) -> (maximized: Bool, fullscreen: Bool) {
-        (server.windows.policy.configure(state, on: output).isMaximized, state.isFullscreen)
+    func sizeState() -> (maximized: Bool, fullscreen: Bool) {
+        (windows.policy.configure(state, on: output).isMaximized, state.isFullscreen)
     }
 
     fileprivate func titleOrAppIDChanged() {
-        xdg.surface?.server.foreignToplevelChanged(self)
+        windows.foreignToplevels.changed(self)
     }
 
     /// Whether a move or resize may start: the policy lets the window move (by default,
@@ -153,12 +152,12 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// client's recent input serials (the press it was made for, in practice).
     private func mayStartGrab(serial: UInt32) -> Bool {
         guard let surface = xdg.surface else { return false }
-        return surface.server.windows.policy.isMovable(state) && surface.server.seat.isRecentInput(serial, of: surface.owner.id)
+        return windows.policy.isMovable(state) && windows.seat.isRecentInput(serial, of: surface.owner.id)
     }
 
     private func move(serial: UInt32) {
-        guard mayStartGrab(serial: serial), let server = xdg.surface?.server else { return }
-        _ = server.beginInteractiveGrab(.move, of: self)
+        guard mayStartGrab(serial: serial) else { return }
+        _ = windows.beginInteractiveGrab(.move, of: self)
     }
 
     private func resize(_ edges: UInt32, serial: UInt32) {
@@ -167,8 +166,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
             if xdg.flavor == .unstableV6 { return }
             return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
-        guard edges != 0, mayStartGrab(serial: serial), let server = xdg.surface?.server,
-              server.beginInteractiveGrab(.resize(edges: edges), of: self) else { return }
+        guard edges != 0, mayStartGrab(serial: serial), windows.beginInteractiveGrab(.resize(edges: edges), of: self) else { return }
         isResizing = true
     }
 

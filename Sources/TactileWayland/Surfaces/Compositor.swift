@@ -1,11 +1,23 @@
 import CWaylandServer
 
-extension WaylandServer {
-    /// wl_compositor: surfaces and regions, each a Swift object behind its resource.
-    static let compositorRequests = RequestTable(wl_compositor_interface(
+/// wl_compositor and wl_subcompositor: surfaces, regions and subsurfaces. The surfaces it
+/// makes are the server's (`makeSurface`): they live in its scene.
+final class Compositor: ServerPart {
+    private let makeSurface: (ClientState) -> Surface
+    private var globals: [Global] = []
+
+    init(display: OpaquePointer, makeSurface: @escaping (ClientState) -> Surface) {
+        self.makeSurface = makeSurface
+        globals = [
+            Global(display: display, interface: tactile_wl_compositor_interface(), version: 5, context: self, requests: Self.compositorRequests),
+            Global(display: display, interface: tactile_wl_subcompositor_interface(), version: 1, context: self, requests: Self.subcompositorRequests),
+        ]
+    }
+
+    private static let compositorRequests = RequestTable(wl_compositor_interface(
         create_surface: { client, resource, id in
-            guard let client, let server = WaylandServer.from(resource), let owner = ClientState.of(client) else { return }
-            let surface = Surface(server: server, owner: owner)
+            guard let client, let part = Global.context(of: resource, as: Compositor.self), let owner = ClientState.of(client) else { return }
+            let surface = part.makeSurface(owner)
             surface.bind(client: client, interface: tactile_wl_surface_interface(), version: wl_resource_get_version(resource), id: id, implementation: Surface.requests)
         },
         create_region: { client, resource, id in

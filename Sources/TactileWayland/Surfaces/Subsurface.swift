@@ -1,7 +1,7 @@
 import CWaylandServer
 import Responder
 
-extension WaylandServer {
+extension Compositor {
     static let subcompositorRequests = RequestTable(wl_subcompositor_interface(
         destroy: destroyResource,
         get_subsurface: { client, subcompositor, id, surfaceResource, parentResource in

@@ -67,7 +67,10 @@ final class InputMethod: ResourceObject {
         let grab = InputMethodKeyboardGrab(textInputs: textInputs)
         guard grab.bind(client: client, interface: tactile_zwp_input_method_keyboard_grab_v2_interface(), version: 1, id: id,
                         implementation: InputMethodKeyboardGrab.requests) else { return }
-        if isAvailable, keyboardGrab == nil { keyboardGrab = grab }
+        if isAvailable, keyboardGrab == nil {
+            keyboardGrab = grab
+            textInputs.seat.grabs.begin(grab)
+        }
         grab.start(keymap: textInputs.seat.keymap)
     }
 
@@ -80,6 +83,7 @@ final class InputMethod: ResourceObject {
     }
 
     override func resourceDestroyed() {
+        if let keyboardGrab { textInputs.seat.grabs.end(keyboardGrab) }
         textInputs.inputMethodDestroyed(self)
     }
 
@@ -103,7 +107,7 @@ final class InputMethod: ResourceObject {
 /// zwp_input_method_keyboard_grab_v2: real keys, with the seat's keymap and modifiers, go to
 /// the input method while it holds this (it composes text from them, and may pass keys on
 /// through a virtual keyboard).
-final class InputMethodKeyboardGrab: ResourceObject {
+final class InputMethodKeyboardGrab: ResourceObject, InputGrab {
     unowned(unsafe) let textInputs: TextInputs
 
     init(textInputs: TextInputs) { self.textInputs = textInputs }
@@ -123,6 +127,19 @@ final class InputMethodKeyboardGrab: ResourceObject {
     func modifiers(_ m: Keymap.Modifiers) {
         guard let resource else { return }
         zwp_input_method_keyboard_grab_v2_send_modifiers(resource, textInputs.seat.serial(), m.depressed, m.latched, m.locked, m.group)
+    }
+
+    /// A real key while the grab holds the keyboard goes here, not to the focus, with the
+    /// modifiers when the key changed them.
+    func intercept(_ event: InputEvent, modifiersChanged: Bool) -> InputEvent? {
+        guard case .key(let key, let state, let time) = event else { return event }
+        self.key(key, state, time: time)
+        if modifiersChanged, let modifiers = textInputs.seat.keymap?.modifiers { self.modifiers(modifiers) }
+        return nil
+    }
+
+    override func resourceDestroyed() {
+        textInputs.seat.grabs.end(self)
     }
 
     static let requests = RequestTable(zwp_input_method_keyboard_grab_v2_interface(release: destroyResource))

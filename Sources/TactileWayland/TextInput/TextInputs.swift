@@ -108,13 +108,4 @@ final class TextInputs: ServerPart {
     func inputPopupsMoved() {
         for popup in popups { popup.place() }
     }
-
-    /// A real key while the input method grabs the keyboard: it goes there, not to the focus.
-    /// True when it was taken.
-    func keyToInputMethodGrab(_ key: UInt32, _ state: PressState, time: Instant, modifiersChanged: Bool) -> Bool {
-        guard let grab = inputMethod?.keyboardGrab else { return false }
-        grab.key(key, state, time: time)
-        if modifiersChanged, let modifiers = seat.keymap?.modifiers { grab.modifiers(modifiers) }
-        return true
-    }
 }
