@@ -1,0 +1,54 @@
+import Responder
+import TactileRender
+import Testing
+
+/// A surface's copy of its client's buffer: made at sizes a client may send, updated only
+/// where the client said it changed.
+@Suite struct ImageTests {
+    @Test func aNewImageIsCleared() {
+        let translucent = Image(size: Size(width: 3, height: 2), opaque: false)!
+        let opaque = Image(size: Size(width: 3, height: 2), opaque: true)!
+        #expect(translucent.pixel(at: Position(x: 2, y: 1)) == 0, "transparent")
+        #expect(opaque.pixel(at: Position(x: 2, y: 1)) == 0xff00_0000, "black")
+        #expect(opaque.bounds == Rect(x: 0, y: 0, width: 3, height: 2))
+    }
+
+    @Test func sizesNoBufferCanHaveAreRefused() {
+        for size in [Size(width: 0, height: 5), Size(width: 5, height: 0), Size(width: -1, height: 5),
+                     Size(width: Image.maximumSide + 1, height: 1), Size(width: 1, height: Image.maximumSide + 1)] {
+            #expect(Image(size: size, opaque: false) == nil, "\(size)")
+        }
+        #expect(Image(size: Size(width: Image.maximumSide, height: 1), opaque: false) != nil)
+    }
+
+    @Test func aPixelOutsideTheImageReadsAsNothing() {
+        let image = Image.solid(Size(width: 2, height: 2), Colour.red, opaque: true)
+        for p in [Position(x: -1, y: 0), Position(x: 0, y: -1), Position(x: 2, y: 0), Position(x: 0, y: 2)] {
+            #expect(image.pixel(at: p) == 0, "\(p)")
+        }
+    }
+
+    @Test func onlyTheDamagedRectanglesAreCopied() {
+        let size = Size(width: 6, height: 4)
+        let image = Image.solid(size, Colour.green, opaque: true)
+        let client = Buffer(size: size)
+        for y in 0..<size.height { for x in 0..<size.width { client[x, y] = Image.numbered(x, y) } }
+        // Damage reaching past the buffer is clipped to it.
+        image.copy(from: client.memory, format: .xrgb8888, stride: client.stride,
+                   rects: [Rect(x: 1, y: 1, width: 2, height: 1), Rect(x: 4, y: 2, width: 10, height: 10)])
+        #expect(image.pixel(at: Position(x: 1, y: 1)) == Image.numbered(1, 1))
+        #expect(image.pixel(at: Position(x: 2, y: 1)) == Image.numbered(2, 1))
+        #expect(image.pixel(at: Position(x: 5, y: 3)) == Image.numbered(5, 3))
+        for p in [Position(x: 0, y: 1), Position(x: 3, y: 1), Position(x: 1, y: 0), Position(x: 3, y: 3), Position(x: 4, y: 1)] {
+            #expect(image.pixel(at: p) == Colour.green, "\(p) untouched")
+        }
+    }
+
+    @Test func translucentPixelsAreCopiedAsTheyAre() {
+        let image = Image(size: Size(width: 1, height: 1), opaque: false)!
+        let client = Buffer(size: Size(width: 1, height: 1))
+        client[0, 0] = Colour.halfRed
+        image.copy(from: client.memory, format: .argb8888, stride: client.stride, rects: [image.bounds])
+        #expect(image.pixel(at: .zero) == Colour.halfRed)
+    }
+}
