@@ -24,15 +24,16 @@ let package = Package(
             name: "TactileWayland",
             dependencies: ["Responder", "TactileRender", "CWaylandServer", "CXKBCommon", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
-        // Layer 2's renderer: surfaces composed into output frames with pixman, damage only.
-        // Knows pixels and rectangles, not Wayland, so it is measured and tested on its own.
+        // Layer 2's renderer: surfaces composed into output frames with pixman, damage only,
+        // and the damage history the backends' buffers catch up with. Knows pixels and
+        // rectangles, not Wayland, so it is measured and tested on its own.
         .target(name: "TactileRender", dependencies: ["Responder", "CPixman"]),
         // Layer 3: backends, through the server's `BackendHost` seam: headless outputs (and the
         // test-input protocol), libinput (udev seat or device paths, opened through libseat),
         // nested (a wayland-client window in a parent compositor).
         .target(
             name: "TactileBackends",
-            dependencies: ["Responder", "TactileWayland", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", "CDRM", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "TactileWayland", "TactileRender", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", "CDRM", .product(name: "Logging", package: "swift-log")]
         ),
         // System libraries, each with a small C header for what Swift cannot call directly.
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),

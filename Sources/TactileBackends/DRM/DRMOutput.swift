@@ -2,6 +2,7 @@ import CDRM
 import Glibc
 import Logging
 import Responder
+import TactileRender
 import TactileWayland
 
 /// One connector lit by one CRTC: an output whose frames go into two dumb buffers, shown by
@@ -61,10 +62,8 @@ final class DRMOutput: OutputPresenter {
         // A cursor that fits goes on the plane; a larger one is drawn into the frame.
         let onPlane = cursorPlane.map { frame.drawCursor(into: $0.pixels, size: $0.size, stride: $0.stride) } ?? false
         let back = buffers[1 - front]
-        back.missed(frame.damage)
-        frame.copy(back.stale.rects, into: back.pixels, stride: back.stride, withCursor: !onPlane)
-        back.stale = .empty
-        buffers[front].missed(frame.damage)
+        frame.copy(back.history.catchUp(with: frame.damage), into: back.pixels, stride: back.stride, withCursor: !onPlane)
+        buffers[front].history.miss(frame.damage)
         if let cursorPlane, card.session.isActive { moveCursor(cursorPlane, to: onPlane ? frame.cursorBounds : nil) }
         guard card.session.isActive else {
             // Away from our VT: no master, nothing to show until the seat comes back.

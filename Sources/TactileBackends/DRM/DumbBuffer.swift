@@ -1,12 +1,13 @@
 import CDRM
 import Glibc
 import Responder
+import TactileRender
 
 /// One XRGB8888 framebuffer a CRTC scans out: a dumb buffer (plain memory the CPU writes,
 /// which every KMS driver offers), mapped here, with its framebuffer id.
 ///
-/// `stale` is its damage history: output pixels that changed since it was last drawn, which
-/// it catches up on before it is shown again (two buffers alternate).
+/// `history` is what it missed while the other buffer was drawn: two buffers alternate,
+/// and each catches up before it is shown again.
 final class DumbBuffer {
     let size: Size
     let stride: Int
@@ -16,7 +17,7 @@ final class DumbBuffer {
     let handle: UInt32
     private let byteCount: Int
     private let fd: Int32
-    var stale: Region
+    var history: DamageHistory
 
     /// A cleared buffer of `size` on the card `fd`; nil (with errno) when the driver refuses.
     init?(card fd: Int32, size: Size) {
@@ -44,13 +45,7 @@ final class DumbBuffer {
         }
         pixels = mapped
         memset(pixels, 0, byteCount)
-        stale = Region(Rect(size: size))
-    }
-
-    /// Adds `rects` to what the buffer missed; past a handful, their bounding box.
-    func missed(_ rects: [Rect]) {
-        for rect in rects { stale.add(rect.intersection(Rect(size: size))) }
-        if stale.rectCount > 16 { stale = Region(stale.extents) }
+        history = DamageHistory(size: size)
     }
 
     deinit {

@@ -1,6 +1,7 @@
 import CWaylandClient
 import CWaylandServer
 import Responder
+import TactileRender
 import TactileWayland
 import WaylandProtocols
 
@@ -148,15 +149,13 @@ final class NestedWindow {
     private func draw(_ frame: OutputFrame) {
         guard let buffer = freeBuffer(), let proxy = buffer.proxy else {
             // The parent holds every buffer: each misses this damage and the next frame attaches.
-            for buffer in buffers { buffer.missed(frame.damage) }
+            for buffer in buffers { buffer.history.miss(frame.damage) }
             needsAttach = true
             return
         }
-        buffer.missed(frame.damage)
-        let rects = buffer.stale.rects
+        let rects = buffer.history.catchUp(with: frame.damage)
         frame.copy(rects, into: buffer.pixels, stride: buffer.stride)
-        buffer.stale = Region()
-        for other in buffers where other !== buffer { other.missed(frame.damage) }
+        for other in buffers where other !== buffer { other.history.miss(frame.damage) }
         wl_surface_attach(surface, proxy, 0, 0)
         for rect in rects { damage(rect) }
         buffer.busy = true

@@ -2,13 +2,14 @@ import CWaylandClient
 import CWaylandServer
 import Glibc
 import Responder
+import TactileRender
 
 /// One XRGB8888 buffer the parent compositor reads our output's pixels from: a memfd of its
 /// own (so a buffer the parent still holds after a resize can go on its own, later), mapped
 /// here, shared as a wl_shm pool of one wl_buffer.
 ///
-/// `stale` is the buffer's damage history: the output pixels that changed since this buffer
-/// was last drawn, which it must catch up on the next time it is used.
+/// `history` is what it missed while other buffers were drawn, which it catches up on the
+/// next time it is used.
 final class ShmBuffer {
     let size: Size
     let stride: Int
@@ -20,13 +21,13 @@ final class ShmBuffer {
     var busy = false
     /// Output pixels this buffer has not been drawn with since they changed. A new buffer
     /// has missed everything.
-    var stale: Region
+    var history: DamageHistory
 
     /// A buffer of `size` pixels from `shm`; nil when memory or the parent refuse.
     init?(shm: OpaquePointer, size: Size) {
         self.size = size
         stride = size.width * 4
-        stale = Region(Rect(size: size))
+        history = DamageHistory(size: size)
         fd = tactile_client_memfd_create("tactile-nested-output")
         guard fd >= 0 else { return nil }
         let bytes = stride * size.height
@@ -40,13 +41,6 @@ final class ShmBuffer {
         proxy = wl_shm_pool_create_buffer(pool, 0, Int32(size.width), Int32(size.height), Int32(stride), WL_SHM_FORMAT_XRGB8888.rawValue)
         // The buffer keeps the pool's memory alive on the parent's side.
         wl_shm_pool_destroy(pool)
-    }
-
-    /// Adds `rects` to what the buffer missed, in few rectangles: past a handful, their
-    /// bounding box (a little more copying, never unbounded bookkeeping).
-    func missed(_ rects: [Rect]) {
-        for rect in rects { stale.add(rect.intersection(Rect(size: size))) }
-        if stale.rectCount > 16 { stale = Region(stale.extents) }
     }
 
     deinit {
