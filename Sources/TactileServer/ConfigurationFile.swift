@@ -7,8 +7,9 @@ import Yams
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
 /// libinput settings of input devices; the screens' modes and places.
-/// Every value is checked; a mistake names the file, line, column and key. README's
-/// "Gestures and the configuration file" lists the keys; `examples/kiosk.yaml` uses them.
+/// Every value is checked; a mistake names the file, line, column and key.
+/// `docs/configuration.md` lists the keys (scripts/check-docs holds it to this reader);
+/// `examples/kiosk.yaml` uses them.
 public struct ConfigurationFile: Sendable {
     public var gestures: [GestureBinding] = []
     public var pointerEmulation: Bool?

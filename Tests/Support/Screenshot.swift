@@ -19,7 +19,7 @@ struct Screenshot: Equatable {
     }
 
     /// Runs grim against `socket` to keep a PNG at `path` (for people to look at; tests read
-    /// PPMs): the README's screenshot comes from here.
+    /// PPMs): the screenshots in docs/ come from here.
     static func savePNG(socket: String, cursor: Bool = false, at path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let result = try runProcess("/usr/bin/grim", ["-t", "png"] + (cursor ? ["-c"] : []) + [path], environment: ["WAYLAND_DISPLAY": socket])

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The Wayland Conformance Suite against libTactileWLCS.so: every group, minus the tests
-/// listed in `knownFailures` (each with its reason, also in README). Any other failure,
+/// listed in `knownFailures` (each with its reason, also in docs/wlcs.md). Any other failure,
 /// or any skip beyond SelfTest's four expected-failure tests, fails this test.
 @Suite struct WLCSConformanceTests {
     static let wlcs = "/usr/lib/x86_64-linux-gnu/wlcs/wlcs"
@@ -30,7 +30,7 @@ import Testing
         "RelativePointer.*", "PointerConstraints.*",
     ]
 
-    /// Excluded, with the reason; README's WLCS section says the same.
+    /// Excluded, with the reason; docs/wlcs.md says the same.
     static let knownFailures = [
         // Each asserts that the surface under the probe is neither of the two subsurfaces
         // covering it, after restacking them: no stacking order satisfies both assertions.

@@ -10,7 +10,7 @@ public protocol TraceNaming {
 
 /// One line per decision, `subject verb key=value...`, so a log can be grepped by touch id
 /// (`touch 3 `), by verdict (`verdict=covered`) or by client. The words are part of the
-/// interface: tests and the README quote them.
+/// interface: tests and docs/debugging.md quote them.
 public enum TraceFormatter {
     public static func lines(_ event: TraceEvent, naming: some TraceNaming) -> [String] {
         switch event {
