@@ -89,6 +89,7 @@ public struct ServerOptions: ParsableArguments {
         if showTouches { result.showTouches = true }
         if showInputRegions { result.showInputRegions = true }
         result.offersInspector = inspect || testInput
+        result.offersTestInput = testInput
         return result
     }
 
@@ -98,13 +99,13 @@ public struct ServerOptions: ParsableArguments {
 
     /// The headless backend's outputs and whether it offers test input.
     public var headless: HeadlessBackend.Options {
-        HeadlessBackend.Options(outputs: Array(repeating: outputSize.size, count: outputs), testInput: testInput)
+        HeadlessBackend.Options(outputs: Array(repeating: outputSize.size, count: outputs))
     }
 
     /// The nested backend's windows, titled after `socketName` (Tactile's own socket), and
     /// whether it offers test input; `parent` is the parent compositor's socket.
     public func wayland(socketName: String, parent: String?) -> WaylandBackend.Options {
-        WaylandBackend.Options(parentDisplay: parent, outputs: outputs, outputSize: outputSize.size, fullscreen: fullscreen, socketName: socketName, testInput: testInput)
+        WaylandBackend.Options(parentDisplay: parent, outputs: outputs, outputSize: outputSize.size, fullscreen: fullscreen, socketName: socketName)
     }
 
     /// A logger writing to standard error at the chosen level (bootstraps swift-log once).

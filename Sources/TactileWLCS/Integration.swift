@@ -9,17 +9,14 @@ import TactileWayland
 /// onto its own event loop, which this server's loop drives: so every hook below runs on the
 /// server's thread, and nothing needs a lock.
 final class WLCSServer {
-    let server: WaylandServer
-    /// The outputs WLCS's clients see.
-    let headless: HeadlessBackend
-    /// The configuration file's gesture actions, if it has any.
-    let actions: GestureActions
+    /// The server on headless outputs, with the configuration file's gesture actions; WLCS
+    /// connects its clients itself, so it listens on no socket.
+    let tactile: Assembly
+    var server: WaylandServer { tactile.server }
     var nextTouchID: Int32 = 0
 
-    init(_ server: WaylandServer, headless: HeadlessBackend.Options, logger: Logger) {
-        self.server = server
-        self.headless = HeadlessBackend(host: server, options: headless)
-        actions = GestureActions(server: server, socketName: nil, logger: logger)
+    init(_ tactile: Assembly) {
+        self.tactile = tactile
     }
 }
 
@@ -51,8 +48,8 @@ func wlcsCreate(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?) ->
     do {
         let options = try ServerOptions.parse(ServerOptions.recognized(in: arguments))
         let logger = options.makeLogger()
-        let server = try WaylandServer(configuration: try options.configuration(), logger: logger)
-        return Unmanaged.passRetained(WLCSServer(server, headless: options.headless, logger: logger)).toOpaque()
+        let tactile = try Assembly(configuration: try options.configuration(), backend: .headless(options.headless), socket: .none, logger: logger)
+        return Unmanaged.passRetained(WLCSServer(tactile)).toOpaque()
     } catch {
         FileHandle.standardError.write(Data("tactile: cannot create a server for WLCS: \(error)\n".utf8))
         return nil
@@ -69,7 +66,7 @@ func wlcsRun(_ context: UnsafeMutableRawPointer?, _ dispatcherFD: Int32,
              _ dispatch: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?, _ dispatcher: UnsafeMutableRawPointer?) {
     let wlcs: WLCSServer = object(context)
     withExtendedLifetime(wlcs.server.watch(fileDescriptor: dispatcherFD) { dispatch?(dispatcher) }) {
-        wlcs.server.run()
+        wlcs.tactile.run()
     }
 }
 

@@ -74,43 +74,23 @@ struct ServeCommand: ParsableCommand {
         let (backend, reason) = Self.chooseBackend(backend)
         logger.info("backend: \(backend.rawValue) (\(reason))")
         if options.fullscreen, backend != .wayland { logger.warning("--fullscreen only means something nested (the wayland backend); ignored") }
-        let server = try WaylandServer(configuration: options.configuration(from: file), logger: logger)
-        let name = try server.addSocket(named: socket)
         let parent = WaylandBackend.environmentDisplay
-        if backend == .wayland {
-            // libwayland would try wayland-0, which may be our own socket: a connection to
-            // ourselves waits forever for answers from a loop not yet running.
-            guard let parent else { throw ServeFailure.noParent }
-            if parent == name { throw ServeFailure.nestedInItself(name) }
-        }
-        // Outputs first: the libinput backend maps its devices onto them.
-        let outputs: AnyObject?
         var end: WaylandBackend.End?
-        if backend == .drm {
-            outputs = nil
-        } else if backend == .wayland {
-            outputs = try WaylandBackend(host: server, options: options.wayland(socketName: name, parent: parent), logger: logger) { reason in
-                end = reason
-                server.handle.terminate()
-            }
-        } else {
-            outputs = HeadlessBackend(host: server, options: options.headless)
-        }
-        var input: LibinputBackend?
-        var screens: DRMBackend?
-        if backend == .libinput || backend == .drm {
-            // One seat session for the screens and the input devices, the screens first: on
-            // the way back from another VT, the picture returns before input resumes.
-            let devices = try Session(host: server, logger: logger)
-            if backend == .drm {
-                // The file's per-screen settings, then --mode for every screen over them.
-                let settings = (file?.outputs ?? []) + (mode.flatMap(OutputSettings.Mode.init).map { [OutputSettings(mode: $0)] } ?? [])
-                screens = try DRMBackend(host: server, session: devices, paths: drmCards, outputs: settings, logger: logger)
-            }
+        let wiring: Assembly.Backend
+        switch backend {
+        case .headless: wiring = .headless(options.headless)
+        case .wayland: wiring = .wayland(options.wayland(socketName: "", parent: parent), ended: { end = $0 })
+        case .libinput, .drm:
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
-            input = try LibinputBackend(host: server, options: LibinputOptions(source: source, devices: file?.devices ?? []), session: devices, logger: logger)
+            // The file's per-screen settings, then --mode for every screen over them.
+            let settings = (file?.outputs ?? []) + (mode.flatMap(OutputSettings.Mode.init).map { [OutputSettings(mode: $0)] } ?? [])
+            wiring = .devices(LibinputOptions(source: source, devices: file?.devices ?? []),
+                              screens: backend == .drm ? Assembly.Screens(cards: drmCards, settings: settings) : nil, headless: options.headless)
         }
-        let actions = GestureActions(server: server, socketName: name, logger: logger)
+        let tactile = try Assembly(configuration: options.configuration(from: file), backend: wiring,
+                                   socket: socket.map { .named($0) } ?? .automatic, logger: logger)
+        let server = tactile.server
+        let name = tactile.socketName ?? ""
         logger.info("listening on \(name), \(Self.describe(backend, options, parent: parent))\(options.testInput ? ", test input enabled" : "")")
         // Unbuffered, so a script reading our output learns the socket before we block.
         FileHandle.standardOutput.write(Data("WAYLAND_DISPLAY=\(name)\n".utf8))
@@ -121,10 +101,8 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ServeFailure.commandFailed(error.description)
         }
-        withExtendedLifetime((outputs, input, actions, signals)) { server.run() }
+        withExtendedLifetime(signals) { tactile.run() }
         session?.stop()
-        // The console's modes back before anything else is torn down.
-        screens?.stop()
         switch end {
         case .parentLost(let why)?: throw ServeFailure.parentLost(why)
         case .closed?: logger.info("the parent compositor closed the window: clients disconnected, stopping")
@@ -148,15 +126,11 @@ struct ServeCommand: ParsableCommand {
 
 /// Why `tactile serve` stopped with a failure (ArgumentParser prints it and exits non-zero).
 enum ServeFailure: Error, CustomStringConvertible {
-    case noParent
-    case nestedInItself(String)
     case parentLost(String)
     case commandFailed(String)
 
     var description: String {
         switch self {
-        case .noParent: "--backend wayland needs WAYLAND_DISPLAY: the parent compositor's socket"
-        case .nestedInItself(let name): "WAYLAND_DISPLAY names Tactile's own socket \(name): nothing to nest in"
         case .parentLost(let why): "lost the parent compositor (\(why)): clients disconnected, stopping"
         case .commandFailed(let why): why
         }

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import Synchronization
 import TactileBackends
+import TactileServer
 import TactileWayland
 
 /// A `WaylandServer` nested in a `TestServer` (its "parent"): the wayland backend's window
@@ -23,8 +24,9 @@ final class NestedTestServer: Sendable {
     private let work: ServerJobs<WaylandBackend>
 
     /// `options`: the backend's, given the socket's name (`parentDisplay` is set to the parent's).
-    init(in parent: TestServer, configuration: ServerConfiguration = ServerConfiguration(),
-         options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0, testInput: true) }) throws {
+    /// `testInput`: offer tactile_test_input_v1 (its test clients place windows with it).
+    init(in parent: TestServer, configuration: ServerConfiguration = ServerConfiguration(), testInput: Bool = true,
+         options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0) }) throws {
         let socket = "tactile-nested-\(UUID().uuidString.prefix(8))"
         let started = Mutex<Result<ServerHandle, Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
@@ -32,22 +34,20 @@ final class NestedTestServer: Sendable {
         self.work = work
         let (finished, released, gone, ending) = (self.finished, self.released, self.gone, self.ending)
         let parentSocket = parent.socket
+        var withTestInput = configuration
+        withTestInput.offersTestInput = testInput
+        let configured = withTestInput
         let thread = Thread {
             do {
-                let server = try WaylandServer(configuration: configuration)
-                try server.addSocket(named: socket)
                 var backendOptions = options(socket)
                 backendOptions.parentDisplay = parentSocket
-                let handle = server.handle
-                let backend = try WaylandBackend(host: server, options: backendOptions, logger: Logger(label: "tactile-nested")) { end in
-                    ending.value.withLock { $0 = end }
-                    handle.terminate()
-                }
-                let waker = work.watch(server, backend)
-                started.withLock { $0 = .success(server.handle) }
+                let tactile = try Assembly(configuration: configured, backend: .wayland(backendOptions) { end in ending.value.withLock { $0 = end } },
+                                           socket: .named(socket), actions: false, logger: Logger(label: "tactile-nested"))
+                let waker = work.watch(tactile.server, tactile.nested!)
+                started.withLock { $0 = .success(tactile.server.handle) }
                 ready.signal()
-                withExtendedLifetime((server, backend, waker)) {
-                    server.run()
+                withExtendedLifetime((tactile, waker)) {
+                    tactile.run()
                     finished.signal()
                     released.wait()
                 }
@@ -112,9 +112,9 @@ struct NestedPair {
 
     static func launch(
         parent configuration: ServerConfiguration = ServerConfiguration(kioskMode: true),
-        parentOutputs: HeadlessBackend.Options = HeadlessBackend.Options(testInput: true),
+        parentOutputs: HeadlessBackend.Options = HeadlessBackend.Options(),
         nested nestedConfiguration: ServerConfiguration = ServerConfiguration(),
-        options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0, testInput: true) }
+        options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0) }
     ) throws -> NestedPair {
         let parent = try TestServer(configuration, headless: parentOutputs)
         let nested = try NestedTestServer(in: parent, configuration: nestedConfiguration, options: options)

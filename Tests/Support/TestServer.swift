@@ -24,9 +24,10 @@ final class TestServer: Sendable {
         return path
     }()
 
+    /// `testInput`: offer tactile_test_input_v1, which test clients drive the server with.
     /// `actions`: the configured gestures' actions run (`GestureActions`), as `tactile serve` has them.
     init(_ configuration: ServerConfiguration = ServerConfiguration(),
-         headless: HeadlessBackend.Options = HeadlessBackend.Options(testInput: true), actions: Bool = false) throws {
+         headless: HeadlessBackend.Options = HeadlessBackend.Options(), testInput: Bool = true, actions: Bool = false) throws {
         _ = Self.runtimeDirectory
         let socket = "tactile-test-\(UUID().uuidString.prefix(8))"
         let work = try ServerJobs<HeadlessBackend>()
@@ -34,16 +35,16 @@ final class TestServer: Sendable {
         let started = Mutex<Result<ServerHandle, Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let finished = self.finished
+        var withTestInput = configuration
+        withTestInput.offersTestInput = testInput
+        let configured = withTestInput
         let thread = Thread {
             do {
-                let server = try WaylandServer(configuration: configuration)
-                try server.addSocket(named: socket)
-                let backend = HeadlessBackend(host: server, options: headless)
-                let gestureActions = actions ? GestureActions(server: server, socketName: socket, logger: Logger(label: "tactile")) : nil
-                let waker = work.watch(server, backend)
-                started.withLock { $0 = .success(server.handle) }
+                let tactile = try Assembly(configuration: configured, backend: .headless(headless), socket: .named(socket), actions: actions)
+                let waker = work.watch(tactile.server, tactile.headless!)
+                started.withLock { $0 = .success(tactile.server.handle) }
                 ready.signal()
-                withExtendedLifetime((backend, gestureActions, waker)) { server.run() }
+                withExtendedLifetime(waker) { tactile.run() }
             } catch {
                 started.withLock { $0 = .failure(error) }
                 ready.signal()

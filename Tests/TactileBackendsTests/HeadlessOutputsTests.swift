@@ -10,7 +10,7 @@ import WaylandProtocols
 /// several side by side in one layout, input at the right place on each, and an output
 /// taken away while windows are on it.
 @Suite(.serialized) struct HeadlessOutputsTests {
-    static let twoOutputs = HeadlessBackend.Options(outputs: [Size(width: 1280, height: 800), Size(width: 800, height: 480)], testInput: true)
+    static let twoOutputs = HeadlessBackend.Options(outputs: [Size(width: 1280, height: 800), Size(width: 800, height: 480)])
 
     /// The client's wl_output of each name.
     static func outputs(of client: TestClient) -> [String: OpaquePointer] {

@@ -110,7 +110,7 @@ import WaylandProtocols
     /// when that output goes, the parent configures the window to the output left, and the
     /// nested server's clients see their wl_output's mode change.
     @Test func theParentResizingTheWindowChangesTheNestedOutputsMode() throws {
-        let outputs = HeadlessBackend.Options(outputs: [Size(width: 1280, height: 800), Size(width: 800, height: 480)], testInput: true)
+        let outputs = HeadlessBackend.Options(outputs: [Size(width: 1280, height: 800), Size(width: 800, height: 480)])
         let pair = try NestedPair.launch(parentOutputs: outputs) { WaylandBackend.Options(outputSize: Size(width: 640, height: 480), socketName: $0) }
         let output = try #require(pair.nestedClient.outputs.first)
         #expect(pair.nestedClient.outputModes[output]! == (1280, 800))

@@ -48,7 +48,7 @@ import WaylandProtocols
     }
 
     @Test func theTestInputGlobalIsAbsentUnlessAskedFor() throws {
-        let plain = try TestServer(headless: .init(testInput: false))
+        let plain = try TestServer(testInput: false)
         let c = try TestClient(socket: plain.socket)
         #expect(c.testInput == nil)
         #expect(c.compositor != nil && c.seat != nil && c.wmBase != nil && c.shm != nil && !c.outputs.isEmpty)

@@ -56,7 +56,7 @@ import WaylandProtocols
     }
 
     @Test func theOutputAdvertisesTheConfiguredSize() throws {
-        let small = try TestServer(headless: .init(outputs: [.init(width: 800, height: 480)], testInput: true))
+        let small = try TestServer(headless: .init(outputs: [.init(width: 800, height: 480)]))
         let info = try ClientProcess(["wayland-info"], socket: small.socket)
         defer { info.stop() }
         let output = try info.waitForExit()

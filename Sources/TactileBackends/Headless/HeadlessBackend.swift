@@ -8,12 +8,9 @@ public final class HeadlessBackend: OutputPresenter {
     public struct Options: Sendable {
         /// One output per size (logical pixels), laid out left to right.
         public var outputs: [Size]
-        /// Offer tactile_test_input_v1, letting any client inject input. Tests and scripts only.
-        public var testInput: Bool
 
-        public init(outputs: [Size] = [Size(width: 1280, height: 800)], testInput: Bool = false) {
+        public init(outputs: [Size] = [Size(width: 1280, height: 800)]) {
             self.outputs = outputs
-            self.testInput = testInput
         }
     }
 
@@ -21,12 +18,10 @@ public final class HeadlessBackend: OutputPresenter {
     /// Each live output's frame timer.
     private var frames: [OutputID: EventSource] = [:]
     private var added = 0
-    private var testInput: TestInput?
 
     public init(host: any BackendHost, options: Options) {
         self.host = host
         for size in options.outputs { addOutput(size: size) }
-        if options.testInput { testInput = TestInput(host: host) }
     }
 
     /// The backend's outputs, in the order added.

@@ -34,17 +34,14 @@ public final class WaylandBackend: OutputPresenter {
         /// Tactile's own socket, named in the windows' titles so several nested servers can be
         /// told apart.
         public var socketName: String
-        /// Offer tactile_test_input_v1 too, as the headless backend does. Tests and scripts only.
-        public var testInput: Bool
 
         public init(parentDisplay: String? = nil, outputs: Int = 1, outputSize: Size = Size(width: 1280, height: 800),
-                    fullscreen: Bool = false, socketName: String, testInput: Bool = false) {
+                    fullscreen: Bool = false, socketName: String) {
             self.parentDisplay = parentDisplay
             self.outputs = outputs
             self.outputSize = outputSize
             self.fullscreen = fullscreen
             self.socketName = socketName
-            self.testInput = testInput
         }
     }
 
@@ -77,7 +74,6 @@ public final class WaylandBackend: OutputPresenter {
     private var watch: EventSource?
     /// Retries a flush the parent's full socket refused, and removes the watch after an end.
     private var retry: EventSource?
-    private var testInput: TestInput?
 
     /// Connects to the parent and opens the windows, waiting for the parent to configure
     /// them; their outputs are announced at the size it chose (else `options.outputSize`).
@@ -93,7 +89,6 @@ public final class WaylandBackend: OutputPresenter {
         // Should these throw, deinit disconnects (every stored property is set by now).
         try bindGlobals()
         try openWindows(options)
-        if options.testInput { testInput = TestInput(host: host) }
         watch = host.watch(fileDescriptor: wl_display_get_fd(display)) { [unowned self] in dispatch() }
         retry = host.makeTimer { [unowned self] in retried() }
         // Events read during the set-up's round trips wait in the queue, not on the fd.

@@ -7,8 +7,8 @@ import CWaylandServer
 /// libwayland's bind callback is a C function pointer with one data pointer; this object is
 /// that pointer, so each global says what it does on bind in a closure instead of a
 /// hand-written C trampoline.
-public final class Global {
-    public typealias Bound = (_ resource: OpaquePointer, _ client: OpaquePointer) -> Void
+final class Global {
+    typealias Bound = (_ resource: OpaquePointer, _ client: OpaquePointer) -> Void
 
     private(set) var global: OpaquePointer?
     private let interface: UnsafePointer<wl_interface>
@@ -17,7 +17,7 @@ public final class Global {
     private let bound: Bound?
     private let destroyed: wl_resource_destroy_func_t?
 
-    public init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, context: AnyObject,
+    init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, context: AnyObject,
          requests: RequestTable, destroyed: wl_resource_destroy_func_t? = nil, bound: Bound? = nil) {
         self.interface = interface
         self.requests = requests
@@ -48,7 +48,7 @@ public final class Global {
     }
 
     /// The context object of a resource bound from a global whose context is a `T`.
-    public static func context<T: AnyObject>(of resource: OpaquePointer?, as type: T.Type = T.self) -> T? {
+    static func context<T: AnyObject>(of resource: OpaquePointer?, as type: T.Type = T.self) -> T? {
         guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }
         return Unmanaged<T>.fromOpaque(data).takeUnretainedValue()
     }

@@ -21,12 +21,14 @@ final class Parts {
     let viewporter: Viewporter
     /// Offered with `--inspect` or `--test-input` only.
     let inspector: Inspector?
+    /// Offered with `--test-input` only.
+    let testInput: TestInput?
     /// Every part, for the hooks.
     let all: [any ServerPart]
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, seat: Seat, outputs: Outputs,
+    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, host: any BackendHost, seat: Seat, outputs: Outputs,
          makeSurface: @escaping (ClientState) -> Surface, schedule: @escaping () -> Void) {
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
@@ -46,11 +48,13 @@ final class Parts {
         xdgOutputs = XdgOutputs(display: display)
         screencopy = Screencopy(display: display, outputs: outputs, schedule: schedule)
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
+        testInput = configuration.offersTestInput ? TestInput(display: display, host: host) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
         viewporter = Viewporter(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
-        all = (inspector.map { [$0] } ?? []) + [
+        let optional: [(any ServerPart)?] = [inspector, testInput]
+        all = optional.compactMap { $0 } + [
             compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, screencopy,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]

@@ -52,10 +52,10 @@ private let releaseResourceObject: @convention(c) (OpaquePointer?) -> Void = { r
 
 /// A request implementation table with a stable address, as wl_resource_set_implementation
 /// wants. Written once and never changed, hence safe to share.
-public struct RequestTable: @unchecked Sendable {
+struct RequestTable: @unchecked Sendable {
     let pointer: UnsafeRawPointer
 
-    public init<T>(_ table: T) {
+    init<T>(_ table: T) {
         let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
         storage.initialize(to: table)
         pointer = UnsafeRawPointer(storage)
@@ -63,6 +63,6 @@ public struct RequestTable: @unchecked Sendable {
 }
 
 /// The `destroy` request of most interfaces.
-public let destroyResource: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void = { _, resource in
+let destroyResource: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void = { _, resource in
     wl_resource_destroy(resource)
 }

@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     /// Offer tactile_inspector_v1 (`--inspect`; `--test-input` implies it): any client can
     /// then read every client's surfaces, titles and pids.
     public var offersInspector = false
+    /// Offer tactile_test_input_v1 (`--test-input`): any client can then inject input into
+    /// every other. Tests and scripts only.
+    public var offersTestInput = false
 
     public init(
         kioskMode: Bool = false,

@@ -10,7 +10,7 @@ import TactileRender
 /// Confined to the thread that runs its event loop: every request handler, timer and input
 /// event runs there, one at a time, so nothing inside needs a lock.
 public final class WaylandServer {
-    public let display: OpaquePointer
+    let display: OpaquePointer
     public let configuration: ServerConfiguration
     let logger: Logger
     var router: InputRouter
@@ -28,7 +28,7 @@ public final class WaylandServer {
     let tracer = Tracer()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts = Parts(
-        display: display, configuration: configuration, context: self, inspected: self, seat: seat, outputs: outputs,
+        display: display, configuration: configuration, context: self, inspected: self, host: self, seat: seat, outputs: outputs,
         makeSurface: { [unowned self] owner in Surface(server: self, owner: owner) }, schedule: { [unowned self] in composition.schedule() })
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {

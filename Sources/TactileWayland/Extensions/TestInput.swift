@@ -1,18 +1,20 @@
 import CWaylandServer
 import Responder
-import TactileWayland
 import WaylandProtocols
 
 /// tactile_test_input_v1 (protocol/tactile-test-input-v1.xml): every request becomes one
 /// input event, stamped with the server's clock and routed as a device's would be. Input
 /// for a server with no devices, so tests and scripts (`tactile inject`) can drive it.
-final class TestInput {
-    private let host: any BackendHost
+/// Offered with `--test-input` only (`ServerConfiguration.offersTestInput`): any client could
+/// then type and touch into every other.
+final class TestInput: ServerPart {
+    /// The server as a backend sees it: input goes in as a device's would.
+    private unowned(unsafe) let host: any BackendHost
     private var global: Global?
 
-    init(host: any BackendHost) {
+    init(display: OpaquePointer, host: any BackendHost) {
         self.host = host
-        global = Global(display: host.display, interface: tactile_tactile_test_input_v1_interface(), version: 2, context: self, requests: Self.requests)
+        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 2, context: self, requests: Self.requests)
     }
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
@@ -34,7 +36,7 @@ final class TestInput {
         Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
     }
 
-    static let requests = RequestTable(tactile_test_input_v1_interface(
+    private static let requests = RequestTable(tactile_test_input_v1_interface(
         destroy: destroyResource,
         touch_down: { _, r, id, x, y in inject(r) { .touchDown(id: id, global: point(x, y), time: $0) } },
         touch_motion: { _, r, id, x, y in inject(r) { .touchMotion(id: id, global: point(x, y), time: $0) } },

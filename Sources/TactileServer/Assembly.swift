@@ -1,0 +1,108 @@
+import Logging
+import TactileBackends
+import TactileWayland
+
+/// One Tactile: the Wayland server and what serves it (its backends, the configured gestures'
+/// actions), wired the same way for `tactile serve`, the WLCS integration and the tests.
+/// Made, run and dropped on the thread that runs the server's loop.
+public final class Assembly {
+    /// Where output and input go.
+    public enum Backend {
+        /// Virtual outputs; input only from tactile_test_input_v1, when offered.
+        case headless(HeadlessBackend.Options)
+        /// Windows in a parent compositor, whose seat is the input. `ended` is told why the
+        /// backend cannot go on (the parent closed the window, or went); the server stops.
+        case wayland(WaylandBackend.Options, ended: (WaylandBackend.End) -> Void)
+        /// The kernel's input devices through libinput, on headless outputs or, with
+        /// `screens`, on the machine's screens through KMS; opened through one seat session.
+        case devices(LibinputOptions, screens: Screens?, headless: HeadlessBackend.Options)
+    }
+
+    /// The DRM cards to drive (every card when empty) and the screens' settings.
+    public struct Screens {
+        public var cards: [String]
+        public var settings: [OutputSettings]
+
+        public init(cards: [String], settings: [OutputSettings]) {
+            self.cards = cards
+            self.settings = settings
+        }
+    }
+
+    public let server: WaylandServer
+    /// The socket clients connect to, in $XDG_RUNTIME_DIR; nil for an embedder that connects
+    /// its clients itself (WLCS).
+    public let socketName: String?
+    /// The headless backend, when the outputs are headless ones.
+    public private(set) var headless: HeadlessBackend?
+    /// The nested backend, when Tactile runs in a parent compositor's windows.
+    public private(set) var nested: WaylandBackend?
+    private var screens: DRMBackend?
+    private var input: LibinputBackend?
+    private var actions: GestureActions?
+
+    /// `socket`: listen on this name, on the first free `wayland-N` (`.automatic`), or on none.
+    /// `actions`: run the configured gestures' actions.
+    public init(configuration: ServerConfiguration, backend: Backend, socket: Socket, actions: Bool = true,
+                logger: Logger = Logger(label: "tactile")) throws {
+        server = try WaylandServer(configuration: configuration, logger: logger)
+        socketName = switch socket {
+        case .named(let name): try server.addSocket(named: name)
+        case .automatic: try server.addSocket()
+        case .none: nil
+        }
+        // Outputs first: the libinput backend maps its devices onto them.
+        switch backend {
+        case .headless(let options):
+            headless = HeadlessBackend(host: server, options: options)
+        case .wayland(var options, let ended):
+            // libwayland would try wayland-0, which may be our own socket: a connection to
+            // ourselves waits forever for answers from a loop not yet running.
+            guard let parent = options.parentDisplay else { throw AssemblyError.noParent }
+            if parent == socketName { throw AssemblyError.nestedInItself(parent) }
+            options.socketName = socketName ?? ""
+            let handle = server.handle
+            nested = try WaylandBackend(host: server, options: options, logger: logger) { end in
+                ended(end)
+                handle.terminate()
+            }
+        case .devices(let options, let screens, let headlessOptions):
+            // One seat session for the screens and the input devices, the screens first: on
+            // the way back from another VT, the picture returns before input resumes.
+            let session = try Session(host: server, logger: logger)
+            if let screens {
+                self.screens = try DRMBackend(host: server, session: session, paths: screens.cards, outputs: screens.settings, logger: logger)
+            } else {
+                headless = HeadlessBackend(host: server, options: headlessOptions)
+            }
+            input = try LibinputBackend(host: server, options: options, session: session, logger: logger)
+        }
+        if actions { self.actions = GestureActions(server: server, socketName: socketName, logger: logger) }
+    }
+
+    public enum Socket {
+        case named(String)
+        case automatic
+        case none
+    }
+
+    /// Runs the server's loop until it is stopped, then gives the console its modes back
+    /// before anything else is torn down.
+    public func run() {
+        server.run()
+        screens?.stop()
+    }
+}
+
+/// Why an assembly could not be made, beyond its parts' own errors.
+public enum AssemblyError: Error, CustomStringConvertible {
+    case noParent
+    case nestedInItself(String)
+
+    public var description: String {
+        switch self {
+        case .noParent: "--backend wayland needs WAYLAND_DISPLAY: the parent compositor's socket"
+        case .nestedInItself(let name): "WAYLAND_DISPLAY names Tactile's own socket \(name): nothing to nest in"
+        }
+    }
+}
