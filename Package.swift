@@ -74,8 +74,11 @@ let package = Package(
             dependencies: [
                 "Responder", "TactileWayland", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["TactileVersion"]
         ),
+        // `tactile --version`: scripts/version's answer (the commit) written before each build.
+        .plugin(name: "TactileVersion", capability: .buildTool()),
         // A seeded, replayable protocol fuzzer (C): a hostile client against `tactile serve --test-input`.
         .executableTarget(name: "TactileProtocolFuzz", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // Tests mirror the targets. The support target holds what several of them drive a

@@ -5,6 +5,8 @@ import Foundation
 struct Tactile: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Touch-first input routing for Wayland: a routing core and a minimal compositor around it.",
+        // The commit it was built from (Plugins/TactileVersion, scripts/version).
+        version: tactileVersion,
         subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self, InspectCommand.self],
         defaultSubcommand: DemoCommand.self
     )
