@@ -47,8 +47,6 @@ protocol PartContext: AnyObject {
     func updateScene(_ change: @escaping (inout Scene) -> Void)
     func afterScene(_ work: @escaping () -> Void)
     func focusKeyboard(on node: NodeID?, because reason: String)
-    /// Moves keyboard focus off `node` (with a leave), if it is there.
-    func unfocusKeyboard(from node: NodeID)
     func handle(_ event: InputEvent)
     /// Runs one routing step on the core, with what follows every step (`WaylandServer.route`).
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void)
@@ -56,6 +54,12 @@ protocol PartContext: AnyObject {
 }
 
 extension PartContext {
+    /// Moves keyboard focus off `node` (with a leave), if it is there.
+    func unfocusKeyboard(from node: NodeID) {
+        guard focus.keyboard == node else { return }
+        focusKeyboard(on: nil, because: "window-unfocused")
+    }
+
     /// The client whose surface has keyboard focus.
     var keyboardFocusClient: ClientID? { focus.keyboard.flatMap { surface(at: $0)?.owner.id } }
 }

@@ -80,7 +80,7 @@ final class Gestures {
 extension WaylandServer {
     /// Who hears of the configured gestures' events (weak: the host owns it).
     public var gestureDelegate: (any GestureDelegate)? {
-        get { gestures.delegate }
-        set { gestures.delegate = newValue }
+        get { parts.gestures.delegate }
+        set { parts.gestures.delegate = newValue }
     }
 }

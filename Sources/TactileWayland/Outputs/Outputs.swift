@@ -70,4 +70,15 @@ final class Outputs {
         output.screen.inFlight.removeAll()
         for callback in due { callback.complete(at: time.milliseconds) }
     }
+
+    /// `target`, kept inside the layout: where the layout continues the pointer crosses to
+    /// the neighbouring output, and it stops at the layout's outer edges.
+    func keep(_ target: Point, from: Point) -> Point {
+        let layout = self.layout.map(\.rect)
+        if layout.contains(where: { $0.contains(target) }) { return target }
+        guard let current = layout.first(where: { $0.contains(from) }) ?? layout.first else { return from }
+        // The last pixel is the furthest it goes.
+        return Point(x: min(max(target.x, Double(current.x)), Double(current.maxX - 1)),
+                     y: min(max(target.y, Double(current.y)), Double(current.maxY - 1)))
+    }
 }

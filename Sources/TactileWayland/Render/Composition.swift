@@ -44,7 +44,7 @@ final class Composition {
         guard !damage.isEmpty, let node = surface.node, let frame = server.router.scene.absoluteFrame(of: node) else { return }
         let local = SurfaceContent.surfaceRects(damage, state: surface.current) ?? [Rect(size: frame.size)]
         let global = local.map { $0.intersection(Rect(size: frame.size)).offset(by: Position(x: frame.x, y: frame.y)) }.filter { !$0.isEmpty }
-        for output in server.outputs.live {
+        for output in server.parts.outputs.live {
             output.screen.damage += global.compactMap { output.canvasRect(of: $0) }
         }
         schedule()
@@ -52,13 +52,13 @@ final class Composition {
 
     /// Damages the whole of every output (a cursor image changed, an output was resized).
     func damageEverything() {
-        for output in server.outputs.live { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
+        for output in server.parts.outputs.live { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
         schedule()
     }
 
     /// The pointer moved: the cursor, if one is drawn, moves with it.
     func cursorMoved() {
-        if server.cursorToDraw() != nil || server.outputs.live.contains(where: { $0.screen.cursorShown != nil }) { schedule() }
+        if cursorToDraw() != nil || server.parts.outputs.live.contains(where: { $0.screen.cursorShown != nil }) { schedule() }
     }
 
     /// A client's cursor image, or its choice of one, changed.
@@ -69,11 +69,11 @@ final class Composition {
 
     private func repaint() {
         let visible = visibleSurfaces()
-        let cursor = server.cursorToDraw()
+        let cursor = cursorToDraw()
         let cursorChanged = cursorDirty
         cursorDirty = false
         let overlayDamage = touchMarks?.takeDamage() ?? []
-        for output in server.outputs.live {
+        for output in server.parts.outputs.live {
             output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
         }
@@ -108,9 +108,9 @@ final class Composition {
             screen.cursorShown = cursorItem?.bounds
         }
         server.parts.screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
-        let callbacks = server.outputs.frameCallbacks
+        let callbacks = server.parts.outputs.frameCallbacks
         guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
-        server.outputs.frameCallbacks.removeAll()
+        server.parts.outputs.frameCallbacks.removeAll()
         screen.inFlight += callbacks
         output.framePending = true
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem))
@@ -130,5 +130,12 @@ final class Composition {
         }
         visit(scene.root)
         return result
+    }
+
+    /// The cursor over the outputs: the seat's, for the client under the pointer.
+    private func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
+        let router = server.router
+        let client = router.pointerFocus.flatMap { server.surface(at: $0)?.owner.id }
+        return server.parts.seat.cursorToDraw(client: client, at: router.pointerPosition)
     }
 }

@@ -166,3 +166,11 @@ final class TouchMarks {
                 Rect(x: rect.x, y: rect.y, width: w, height: rect.height), Rect(x: rect.maxX - w, y: rect.y, width: w, height: rect.height)]
     }
 }
+
+extension Scene {
+    /// The input region of `node` in global coordinates, clipped to the surface.
+    func inputRegionOutline(of node: NodeID?) -> [Rect] {
+        guard let node, let surface = self.node(node), let frame = absoluteFrame(of: node) else { return [] }
+        return surface.inputRegion.intersection(Rect(size: frame.size)).rects.map { $0.offset(by: Position(x: frame.x, y: frame.y)) }
+    }
+}

@@ -56,14 +56,14 @@ enum CursorChoice {
     case surface(Cursor)
 }
 
-extension WaylandServer {
+extension Seat {
     /// The cursor to draw and its global frame, once the seat has a pointer and it has
-    /// moved: the cursor surface of the client under the pointer when it set one (nothing
-    /// while that surface has no content, or when the client hid the cursor), else
-    /// Tactile's arrow.
-    func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
-        guard seat.capabilities.contains(.pointer), let position = router.pointerPosition else { return nil }
-        let choice = router.pointerFocus.flatMap { surface(at: $0)?.owner }.flatMap { seat.clients[$0.id]?.cursor } ?? .unset
+    /// moved (to `position`): the cursor surface of the client under the pointer (`client`)
+    /// when it set one (nothing while that surface has no content, or when the client hid
+    /// the cursor), else Tactile's arrow.
+    func cursorToDraw(client: ClientID?, at position: Point?) -> (content: SurfaceContent, frame: Rect)? {
+        guard capabilities.contains(.pointer), let position else { return nil }
+        let choice = client.flatMap { clients[$0]?.cursor } ?? .unset
         let (content, hotspot): (SurfaceContent?, Position) = switch choice {
         case .unset: (DefaultCursor.content, DefaultCursor.hotspot)
         case .hidden: (nil, .zero)

@@ -181,7 +181,7 @@ final class Surface: ResourceObject {
 
     private func applyInBatch(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
         if !callbacks.isEmpty {
-            server.outputs.frameCallbacks += callbacks
+            server.parts.outputs.frameCallbacks += callbacks
             server.composition.schedule()
         }
         let hadBuffer = hasBuffer
@@ -263,14 +263,14 @@ final class Surface: ResourceObject {
         if let node, let frame = server.router.scene.absoluteFrame(of: node), server.router.scene.node(node)?.isMapped == true {
             // A surface with no size yet still shows where it starts.
             let probe = frame.isEmpty ? Rect(x: frame.x, y: frame.y, width: 1, height: 1) : frame
-            now = server.outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
+            now = server.parts.outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
         }
         guard now != enteredOutputs else { return }
         for id in enteredOutputs where !now.contains(id) {
-            for output in server.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
+            for output in server.parts.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
         }
         for id in now where !enteredOutputs.contains(id) {
-            for output in server.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
+            for output in server.parts.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
         }
         enteredOutputs = now
         for addon in addons { addon.outputsChanged(self) }

@@ -78,7 +78,7 @@ extension WaylandServer: Inspectable {
     }
 
     func watch(_ report: InspectorReport) {
-        tracer.watch(report)
+        parts.tracer.watch(report)
     }
 
     /// The outputs, then the scene from the top of the stack down, a node per line and
@@ -92,7 +92,7 @@ extension WaylandServer: Inspectable {
         func visit(_ id: NodeID, depth: Int, stacking: String) {
             guard let node = scene.node(id), let frame = scene.absoluteFrame(of: id) else { return }
             var parts = [String(repeating: "  ", count: depth) + "node \(naming.name(id))", "at=\(frame.x),\(frame.y)", "size=\(frame.width)x\(frame.height)",
-                         "input=\(describe(node.inputRegion))"]
+                         "input=\(node.inputRegion.inspected)"]
             if !stacking.isEmpty { parts.append(stacking) }
             if !node.isMapped { parts.append("unmapped") }
             if node.isHidden { parts.append("hidden") }
@@ -104,12 +104,14 @@ extension WaylandServer: Inspectable {
         }
         visit(scene.root, depth: 0, stacking: "")
         return lines
-    }
+    }}
 
-    private func describe(_ region: Region) -> String {
-        if region == .infinite { return "all" }
-        if region.isEmpty { return "none" }
-        let rects = region.rects
+extension Region {
+
+    var inspected: String {
+        if self == .infinite { return "all" }
+        if isEmpty { return "none" }
+        let rects = self.rects
         let shown = rects.prefix(8).map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }.joined(separator: ";")
         return rects.count > 8 ? "\(shown);+\(rects.count - 8)-more" : shown
     }

@@ -27,7 +27,7 @@ struct ServerNaming: TraceNaming {
     }
 
     func name(_ gesture: GestureID) -> String {
-        server.gestures.name(of: gesture) ?? "\(gesture)"
+        server.parts.gestures.name(of: gesture) ?? "\(gesture)"
     }
 
     func place(_ global: Point) -> String {

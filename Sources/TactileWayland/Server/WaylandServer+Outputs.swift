@@ -5,20 +5,20 @@ import Responder
 /// removed output move to the first one left, and windows that fill their output follow its size.
 extension WaylandServer {
     public func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID {
-        let output = outputs.add(description, presenter: presenter, display: display)
+        let output = parts.outputs.add(description, presenter: presenter, display: display)
         logger.info("output \(description.name): \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
         layoutChanged()
         return output.id
     }
 
     public func removeOutput(_ id: OutputID) {
-        guard let removed = outputs.remove(id) else { return }
+        guard let removed = parts.outputs.remove(id) else { return }
         parts.screencopy.outputRemoved(removed)
         // Its frame in flight will never be shown: the callbacks it took wait for another.
-        outputs.frameCallbacks += removed.screen.inFlight
+        parts.outputs.frameCallbacks += removed.screen.inFlight
         removed.screen.inFlight.removeAll()
         logger.info("output \(removed.placed.description.name) removed")
-        if let target = outputs.primary {
+        if let target = parts.outputs.primary {
             for (surface, window) in parts.windows.toplevelWindows() where removed.placed.rect.contains(window.point) {
                 let offset = Position(x: window.x - removed.placed.rect.x, y: window.y - removed.placed.rect.y)
                 let clamped = Position(x: min(max(offset.x, 0), max(target.rect.width - 1, 0)), y: min(max(offset.y, 0), max(target.rect.height - 1, 0)))
@@ -29,26 +29,26 @@ extension WaylandServer {
     }
 
     public func updateOutput(_ id: OutputID, _ description: OutputDescription) {
-        guard let output = outputs.live.first(where: { $0.id == id }) else { return }
-        let others = outputs.live.prefix { $0.id != id }
-        output.update(outputs.place(description, id: id, rightOf: Array(others)))
+        guard let output = parts.outputs.live.first(where: { $0.id == id }) else { return }
+        let others = parts.outputs.live.prefix { $0.id != id }
+        output.update(parts.outputs.place(description, id: id, rightOf: Array(others)))
         logger.info("output \(description.name) now \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
         layoutChanged()
     }
 
     public func outputPresented(_ output: OutputID, at time: Instant) {
-        outputs.presented(output, at: time)
+        parts.outputs.presented(output, at: time)
         // What changed while the frame was in flight waited for it.
         composition.schedule()
     }
 
-    public var outputLayout: [PlacedOutput] { outputs.layout }
+    public var outputLayout: [PlacedOutput] { parts.outputs.layout }
 
     /// The root spans the layout; the parts hear of it (layer surfaces are arranged again,
     /// windows that fill their output are told its new size, xdg-output describes it); every
     /// mapped surface enters and leaves outputs as they now lie.
     private func layoutChanged() {
-        let extent = outputs.extent
+        let extent = parts.outputs.extent
         updateScene { [root = router.scene.root] in $0.update(root) { $0.size = extent } }
         for part in parts.all { part.layoutChanged() }
         for surface in surfaces.all { surface.updateOutputs() }

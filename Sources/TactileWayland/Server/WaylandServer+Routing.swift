@@ -9,16 +9,16 @@ extension WaylandServer {
     /// text input, the clipboard and pointer constraints follow it); the gestures' events are
     /// published and their timer re-armed.
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
-        var sink = ProtocolSink(seat: seat, pointerGestures: parts.pointerGestures, surfaces: surfaces, logger: logger, tracing: tracer.isOn)
+        var sink = ProtocolSink(seat: parts.seat, pointerGestures: parts.pointerGestures, surfaces: surfaces, logger: logger, tracing: parts.tracer.isOn)
         step(&router, &sink)
-        if !sink.traced.isEmpty { tracer.publish(sink.traced, server: self) }
+        if !sink.traced.isEmpty { parts.tracer.publish(sink.traced, server: self) }
         if let marks = composition.touchMarks {
-            marks.pointerFocus(router.pointerFocus, region: marks.showsInputRegions ? inputRegionOutline(of: router.pointerFocus) : [])
+            marks.pointerFocus(router.pointerFocus, region: marks.showsInputRegions ? router.scene.inputRegionOutline(of: router.pointerFocus) : [])
             composition.overlayChanged()
         }
-        if let client = sink.pressed { seat.grabs.pressDelivered(to: client) }
+        if let client = sink.pressed { parts.seat.grabs.pressDelivered(to: client) }
         parts.focusMayHaveChanged(focus)
-        gestures.publish(sink.gestureEvents, server: self)
+        parts.gestures.publish(sink.gestureEvents, server: self)
     }
 
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
@@ -28,16 +28,16 @@ extension WaylandServer {
         var modifiersChanged = false
         if case .key(let key, let state, _) = event {
             // A real key: heard under the seat's keymap again, if a virtual keyboard typed last.
-            modifiersChanged = seat.activeKeymap !== seat.keymap
-            seat.activeKeymap = seat.keymap
-            if router.changesHeldKeys(key: key, state: state) { modifiersChanged = seat.updateModifiers(key: key, state: state) || modifiersChanged }
+            modifiersChanged = parts.seat.activeKeymap !== parts.seat.keymap
+            parts.seat.activeKeymap = parts.seat.keymap
+            if router.changesHeldKeys(key: key, state: state) { modifiersChanged = parts.seat.updateModifiers(key: key, state: state) || modifiersChanged }
         }
-        guard let event = seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
+        guard let event = parts.seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
         composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }
-        seat.grabs.eventRouted(event)
+        parts.seat.grabs.eventRouted(event)
         if case .pointerMotion = event { composition.cursorMoved() }
-        if modifiersChanged { seat.sendModifiers(toFocused: keyboardFocusClient) }
+        if modifiersChanged { parts.seat.sendModifiers(toFocused: keyboardFocusClient) }
     }
 
 
@@ -71,12 +71,6 @@ extension WaylandServer {
         work()
     }
 
-    /// The input region of `node` in global coordinates, clipped to the surface.
-    private func inputRegionOutline(of node: NodeID?) -> [Rect] {
-        guard let node, let surface = router.scene.node(node), let frame = router.scene.absoluteFrame(of: node) else { return [] }
-        return surface.inputRegion.intersection(Rect(size: frame.size)).rects.map { $0.offset(by: Position(x: frame.x, y: frame.y)) }
-    }
-
     /// The surface whose node `node` is; nil for a node that is gone.
     func surface(at node: NodeID) -> Surface? { surfaces.surface(at: node) }
 
@@ -84,32 +78,10 @@ extension WaylandServer {
     func focusKeyboard(on node: NodeID?, because reason: String) {
         route { router, sink in router.setKeyboardFocus(node, because: .policy(reason), sink: &sink) }
     }
-
-    /// Moves keyboard focus off `node` (with a leave), if it is there.
-    func unfocusKeyboard(from node: NodeID) {
-        guard router.keyboardFocus == node else { return }
-        focusKeyboard(on: nil, because: "window-unfocused")
-    }
 }
 
 /// Scene changes waiting for the end of a commit, and what waits for them.
 struct SceneBatch {
     var changes: [(inout Scene) -> Void] = []
     var then: [() -> Void] = []
-}
-
-/// The surface behind each scene node, by `NodeID.slot`. A value, so a routing step's sink
-/// holds the map as it was when the step began.
-struct SurfaceIndex {
-    private var bySlot: [Int: Surface] = [:]
-
-    /// Nil for a node that is gone, even when its slot now holds another surface's node.
-    func surface(at node: NodeID) -> Surface? {
-        guard let surface = bySlot[node.slot], surface.node == node else { return nil }
-        return surface
-    }
-
-    mutating func set(_ surface: Surface?, at node: NodeID) { bySlot[node.slot] = surface }
-
-    var all: Dictionary<Int, Surface>.Values { bySlot.values }
 }

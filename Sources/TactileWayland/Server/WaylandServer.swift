@@ -4,8 +4,9 @@ import Logging
 import Responder
 import TactileRender
 
-/// The Wayland server: one wl_display with its globals, the routing core, and the objects
-/// that hold the rest: the clients, the seat, the outputs, the windows, the gestures.
+/// The Wayland server, the composition root: one wl_display, the routing core and `route`
+/// (every routing step's one epilogue), the scene's surfaces, and the parts (`Parts`): the
+/// seat, the outputs, the gestures and every protocol family, each with its own state.
 ///
 /// Confined to the thread that runs its event loop: every request handler, timer and input
 /// event runs there, one at a time, so nothing inside needs a lock.
@@ -17,18 +18,13 @@ public final class WaylandServer {
     let clients: Clients
     /// The surface behind each scene node.
     var surfaces = SurfaceIndex()
-    let seat: Seat
-    let outputs = Outputs()
-    let gestures: Gestures
     /// Output frames, composed from the scene.
     private(set) lazy var composition = Composition(server: self)
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
-    /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
-    let tracer = Tracer()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts = Parts(
-        display: display, configuration: configuration, context: self, inspected: self, host: self, seat: seat, outputs: outputs,
+        display: display, configuration: configuration, context: self, inspected: self, host: self, logger: logger,
         makeSurface: { [unowned self] owner in Surface(server: self, owner: owner) }, schedule: { [unowned self] in composition.schedule() })
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
@@ -38,32 +34,34 @@ public final class WaylandServer {
         self.configuration = configuration
         // The root grows with the outputs' layout (`addOutput`); without one, nothing is hit.
         router = InputRouter(scene: Scene(root: .compositor(size: .zero)), policy: configuration.routingPolicy)
-        let keymap = Keymap(layout: configuration.keyboardLayout)
-        if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
-        gestures = Gestures(bindings: configuration.gestures)
         // Filled in below, once every stored property is: they call back into the server.
         clients = Clients(display: display)
-        seat = Seat(display: display, keymap: keymap)
         wl_display_init_shm(display)
         // ARGB8888 and XRGB8888 libwayland advertises itself; the rest are what we compose.
         for format in PixelFormat.all where format.shm > 1 { wl_display_add_shm_format(display, format.shm) }
-        clients.disconnected = { [unowned self] in forget($0) }
-        seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
-        seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
-        _ = parts
-        gestures.install(on: self)
-        if configuration.trace { tracer.output = Tracer.writeToStandardError }
+        // A client went away: the core forgets it (its touches end, the pointer re-enters what
+        // is under it), and so do the seat and the parts.
+        clients.disconnected = { [unowned self] state in
+            route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
+            parts.seat.forget(state.id)
+            for part in parts.all { part.clientDisconnected(state.id) }
+        }
+        parts.seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
+        parts.seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
+        parts.gestures.install(on: self)
+        if configuration.trace { parts.tracer.output = Tracer.writeToStandardError }
         if configuration.showTouches || configuration.showInputRegions {
             let marks = TouchMarks(showsInputRegions: configuration.showInputRegions)
             composition.touchMarks = marks
-            tracer.touchMarks = marks
+            parts.tracer.touchMarks = marks
         }
     }
 
     deinit {
-        shutDown()
+        // Disconnects every client, running their destroy handlers while the server is whole.
+        wl_display_destroy_clients(display)
         // The server's own event sources go before the loop they are on.
-        gestures.stop()
+        parts.gestures.stop()
         composition.stop()
         wl_display_destroy(display)
     }
@@ -83,7 +81,7 @@ public final class WaylandServer {
     /// disconnects every client.
     public func run() {
         wl_display_run(display)
-        shutDown()
+        wl_display_destroy_clients(display)
     }
 
     /// Makes SIGTERM and SIGINT (systemd stopping a kiosk, Ctrl-C) end `run()` after the
@@ -99,31 +97,18 @@ public final class WaylandServer {
         }
     }
 
-    /// Disconnects every client, running their destroy handlers while the server is whole.
-    private func shutDown() {
-        wl_display_destroy_clients(display)
-    }
-
     /// A handle another thread may keep to stop the loop.
     public var handle: ServerHandle { ServerHandle(display: display) }
 
     /// Sends trace lines (without the `trace ` prefix) to `output` instead of standard error,
     /// and turns tracing on if the configuration did not: for embedders and tests.
     public func traceLines(to output: @escaping (String) -> Void) {
-        tracer.output = output
+        parts.tracer.output = output
     }
 
     var loop: OpaquePointer { wl_display_get_event_loop(display) }
 
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
-
-    /// A client went away: the core forgets it (its touches end, the pointer re-enters what
-    /// is under it), and so does the seat.
-    private func forget(_ state: ClientState) {
-        route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
-        seat.forget(state.id)
-        for part in parts.all { part.clientDisconnected(state.id) }
-    }
 }
 
 /// Lets another thread stop a running server; the only thing that crosses threads.

@@ -1,6 +1,14 @@
+import Logging
+
 /// The server's parts (`ServerPart`), made with it, in the order their globals are offered.
 /// A new protocol family is one more part here: its state, its globals, its hooks.
 final class Parts {
+    let seat: Seat
+    let outputs = Outputs()
+    /// The configured system gestures.
+    let gestures: Gestures
+    /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
+    let tracer = Tracer()
     let compositor: Compositor
     let windows: Windows
     let xdgShell: XdgShell
@@ -28,8 +36,13 @@ final class Parts {
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, host: any BackendHost, seat: Seat, outputs: Outputs,
-         makeSurface: @escaping (ClientState) -> Surface, schedule: @escaping () -> Void) {
+    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, host: any BackendHost,
+         logger: Logger, makeSurface: @escaping (ClientState) -> Surface, schedule: @escaping () -> Void) {
+        let keymap = Keymap(layout: configuration.keyboardLayout)
+        if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
+        seat = Seat(display: display, keymap: keymap)
+        gestures = Gestures(bindings: configuration.gestures)
+        let outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(

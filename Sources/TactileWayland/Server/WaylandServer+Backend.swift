@@ -13,11 +13,11 @@ extension WaylandServer: BackendHost {
 
     /// Tells every client which kinds of device the seat has now.
     public func setSeatCapabilities(_ capabilities: InputCapabilities) {
-        seat.setCapabilities(capabilities)
+        parts.seat.setCapabilities(capabilities)
     }
 
     /// The seat's capabilities as clients last heard them.
-    public var seatCapabilities: InputCapabilities { seat.capabilities }
+    public var seatCapabilities: InputCapabilities { parts.seat.capabilities }
 
     public func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource {
         EventSource.readable(fd, on: loop, loopOwner: self, onReadable)
