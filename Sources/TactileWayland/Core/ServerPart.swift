@@ -29,37 +29,3 @@ struct SeatFocus: Equatable {
     var pointer: NodeID?
     var pointerPosition: Point?
 }
-
-/// What a part may ask of the server: the scene and focus as the router has them, the
-/// surfaces behind nodes, scene edits (batched with the commit under way), focus moves and
-/// input it routes itself (a pointer warp). The server is the one implementation; parts hold
-/// it as this, never as the server.
-protocol PartContext: AnyObject {
-    var logger: Logger { get }
-    var currentTime: Instant { get }
-    var scene: Scene { get }
-    var focus: SeatFocus { get }
-    /// A layer surface holds keyboard focus exclusively (a lock screen, a launcher).
-    var keyboardFocusIsPinned: Bool { get set }
-    /// A pointer button is down (the pointer's implicit grab).
-    var pointerButtonsHeld: Bool { get }
-    func surface(at node: NodeID) -> Surface?
-    func updateScene(_ change: @escaping (inout Scene) -> Void)
-    func afterScene(_ work: @escaping () -> Void)
-    func focusKeyboard(on node: NodeID?, because reason: String)
-    func handle(_ event: InputEvent)
-    /// Runs one routing step on the core, with what follows every step (`WaylandServer.route`).
-    func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void)
-    func nextSerial() -> UInt32
-}
-
-extension PartContext {
-    /// Moves keyboard focus off `node` (with a leave), if it is there.
-    func unfocusKeyboard(from node: NodeID) {
-        guard focus.keyboard == node else { return }
-        focusKeyboard(on: nil, because: "window-unfocused")
-    }
-
-    /// The client whose surface has keyboard focus.
-    var keyboardFocusClient: ClientID? { focus.keyboard.flatMap { surface(at: $0)?.owner.id } }
-}

@@ -8,11 +8,11 @@ import WaylandProtocols
 /// Offered with `--test-input` only (`ServerConfiguration.offersTestInput`): any client could
 /// then type and touch into every other.
 final class TestInput: ServerPart {
-    /// The server as a backend sees it: input goes in as a device's would.
-    private unowned(unsafe) let host: any BackendHost
+    /// Input goes in as a device's would.
+    private unowned(unsafe) let host: any PartContext
     private var global: Global?
 
-    init(display: OpaquePointer, host: any BackendHost) {
+    init(display: OpaquePointer, host: any PartContext) {
         self.host = host
         global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 2, context: self, requests: Self.requests)
     }

@@ -9,17 +9,31 @@ import TactileRender
 ///     commit → damage (surface → canvas pixels) ┐
 ///     scene change (map, move, restack) ────────┼→ repaint: canvas.render(damage) → present
 ///     pointer motion (the cursor) ──────────────┘         → screencopy frames waiting
-final class Composition {
-    unowned(unsafe) let server: WaylandServer
+final class Composition: ServerPart {
+    private unowned(unsafe) let context: any PartContext
+    private let loop: OpaquePointer
+    private let outputs: Outputs
+    private let seat: Seat
     /// Screenshot frames wait for the repaints made here.
+    private let screencopy: Screencopy
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
     private var idle: OpaquePointer?
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
 
-    init(server: WaylandServer) {
-        self.server = server
+    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, screencopy: Screencopy) {
+        self.context = context
+        self.loop = loop
+        self.outputs = outputs
+        self.seat = seat
+        self.screencopy = screencopy
+    }
+
+    /// Output sizes changed, and what waited for an output (frame callbacks committed before
+    /// there was one) is repainted too.
+    func layoutChanged() {
+        damageEverything()
     }
 
     /// Removes the pending repaint before the loop goes.
@@ -32,7 +46,7 @@ final class Composition {
     /// showed with the scene, so a scene change needs no more than this.
     func schedule() {
         guard idle == nil else { return }
-        idle = wl_event_loop_add_idle(server.loop, { data in
+        idle = wl_event_loop_add_idle(loop, { data in
             let composition = Unmanaged<Composition>.fromOpaque(data!).takeUnretainedValue()
             composition.idle = nil  // libwayland frees an idle source once it ran
             composition.repaint()
@@ -41,10 +55,10 @@ final class Composition {
 
     /// `surface`'s content changed where `damage` says: each output it lies on repaints there.
     func damage(_ surface: Surface, _ damage: SurfaceDamage) {
-        guard !damage.isEmpty, let node = surface.node, let frame = server.router.scene.absoluteFrame(of: node) else { return }
+        guard !damage.isEmpty, let node = surface.node, let frame = context.scene.absoluteFrame(of: node) else { return }
         let local = SurfaceContent.surfaceRects(damage, state: surface.current) ?? [Rect(size: frame.size)]
         let global = local.map { $0.intersection(Rect(size: frame.size)).offset(by: Position(x: frame.x, y: frame.y)) }.filter { !$0.isEmpty }
-        for output in server.parts.outputs.live {
+        for output in outputs.live {
             output.screen.damage += global.compactMap { output.canvasRect(of: $0) }
         }
         schedule()
@@ -52,13 +66,13 @@ final class Composition {
 
     /// Damages the whole of every output (a cursor image changed, an output was resized).
     func damageEverything() {
-        for output in server.parts.outputs.live { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
+        for output in outputs.live { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
         schedule()
     }
 
     /// The pointer moved: the cursor, if one is drawn, moves with it.
     func cursorMoved() {
-        if cursorToDraw() != nil || server.parts.outputs.live.contains(where: { $0.screen.cursorShown != nil }) { schedule() }
+        if cursorToDraw() != nil || outputs.live.contains(where: { $0.screen.cursorShown != nil }) { schedule() }
     }
 
     /// A client's cursor image, or its choice of one, changed.
@@ -73,7 +87,7 @@ final class Composition {
         let cursorChanged = cursorDirty
         cursorDirty = false
         let overlayDamage = touchMarks?.takeDamage() ?? []
-        for output in server.parts.outputs.live {
+        for output in outputs.live {
             output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
         }
@@ -107,10 +121,10 @@ final class Composition {
             presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
             screen.cursorShown = cursorItem?.bounds
         }
-        server.parts.screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: server.currentTime)
-        let callbacks = server.parts.outputs.frameCallbacks
+        screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: context.currentTime)
+        let callbacks = outputs.frameCallbacks
         guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
-        server.parts.outputs.frameCallbacks.removeAll()
+        outputs.frameCallbacks.removeAll()
         screen.inFlight += callbacks
         output.framePending = true
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem))
@@ -120,12 +134,12 @@ final class Composition {
     /// surface's subsurfaces below it, then it, then those above), with its global frame.
     private func visibleSurfaces() -> [(Surface, Rect)] {
         var result: [(Surface, Rect)] = []
-        let scene = server.router.scene
+        let scene = context.scene
         func visit(_ id: NodeID) {
             guard let node = scene.node(id), node.isMapped, !node.isHidden, node.alpha >= 0.01 else { return }
             let (below, above) = scene.children(of: id)
             for child in below { visit(child) }
-            if let surface = server.surface(at: id), let frame = scene.absoluteFrame(of: id) { result.append((surface, frame)) }
+            if let surface = context.surface(at: id), let frame = scene.absoluteFrame(of: id) { result.append((surface, frame)) }
             for child in above { visit(child) }
         }
         visit(scene.root)
@@ -134,8 +148,8 @@ final class Composition {
 
     /// The cursor over the outputs: the seat's, for the client under the pointer.
     private func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
-        let router = server.router
-        let client = router.pointerFocus.flatMap { server.surface(at: $0)?.owner.id }
-        return server.parts.seat.cursorToDraw(client: client, at: router.pointerPosition)
+        let focus = context.focus
+        let client = focus.pointer.flatMap { context.surface(at: $0)?.owner.id }
+        return seat.cursorToDraw(client: client, at: focus.pointerPosition)
     }
 }

@@ -21,13 +21,12 @@ final class Screencopy: ServerPart {
     }
 
     private let outputs: Outputs
-    /// Asks for a repaint, which fulfils the frames waiting.
-    private let schedule: () -> Void
+    /// Asks for a repaint, which fulfils the frames waiting (composition's, once it is made).
+    var schedule: () -> Void = {}
     private var global: Global?
 
-    init(display: OpaquePointer, outputs: Outputs, schedule: @escaping () -> Void) {
+    init(display: OpaquePointer, outputs: Outputs) {
         self.outputs = outputs
-        self.schedule = schedule
         global = Global(display: display, interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Self.version, context: self,
                         requests: Self.requests)
     }

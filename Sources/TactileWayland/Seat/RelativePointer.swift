@@ -2,20 +2,6 @@ import CWaylandServer
 import Responder
 import WaylandProtocols
 
-/// Relative motion of a mouse or touchpad, as libinput reports it: accelerated (what moves
-/// the cursor) and as the device measured it (what a game or a 3D view wants).
-public struct RelativeMotion: Sendable, Hashable {
-    public var dx, dy: Double
-    public var unacceleratedDX, unacceleratedDY: Double
-
-    public init(dx: Double, dy: Double, unacceleratedDX: Double, unacceleratedDY: Double) {
-        self.dx = dx
-        self.dy = dy
-        self.unacceleratedDX = unacceleratedDX
-        self.unacceleratedDY = unacceleratedDY
-    }
-}
-
 /// zwp_relative_pointer_manager_v1: every client's relative pointers, and who hears a motion.
 final class RelativePointers: ServerPart {
     private unowned(unsafe) let context: any PartContext

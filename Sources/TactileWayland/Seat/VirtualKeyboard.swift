@@ -103,8 +103,7 @@ final class VirtualKeyboards: ServerPart {
     /// keys; it states them.
     fileprivate func key(_ key: UInt32, _ state: PressState, under keymap: Keymap) {
         seat.activeKeymap = keymap
-        let time = context.currentTime
-        context.route { router, sink in router.handle(.key(key: key, state: state, time: time), sink: &sink) }
+        context.routeVirtualKey(key, state)
     }
 
     /// A virtual keyboard stated its modifiers: the focused client hears them.

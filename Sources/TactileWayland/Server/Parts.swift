@@ -1,3 +1,4 @@
+import CWaylandServer
 import Logging
 
 /// The server's parts (`ServerPart`), made with it, in the order their globals are offered.
@@ -25,6 +26,8 @@ final class Parts {
     let textInputs: TextInputs
     let xdgOutputs: XdgOutputs
     let screencopy: Screencopy
+    /// Output frames, composed from the scene.
+    let composition: Composition
     let edgeDeferrals: EdgeDeferrals
     let viewporter: Viewporter
     /// Offered with `--inspect` or `--test-input` only.
@@ -36,12 +39,12 @@ final class Parts {
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable, host: any BackendHost,
-         logger: Logger, makeSurface: @escaping (ClientState) -> Surface, schedule: @escaping () -> Void) {
+    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable,
+         logger: Logger, makeSurface: @escaping (ClientState) -> Surface) {
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         seat = Seat(display: display, keymap: keymap)
-        gestures = Gestures(bindings: configuration.gestures)
+        gestures = Gestures(bindings: configuration.gestures, logger: logger)
         let outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
@@ -59,16 +62,19 @@ final class Parts {
         selections = Selections(display: display, context: context)
         textInputs = TextInputs(display: display, context: context, seat: seat)
         xdgOutputs = XdgOutputs(display: display)
-        screencopy = Screencopy(display: display, outputs: outputs, schedule: schedule)
+        screencopy = Screencopy(display: display, outputs: outputs)
+        let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
+        self.composition = composition
+        screencopy.schedule = { [unowned composition] in composition.schedule() }
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
-        testInput = configuration.offersTestInput ? TestInput(display: display, host: host) : nil
+        testInput = configuration.offersTestInput ? TestInput(display: display, host: context) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
         viewporter = Viewporter(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, screencopy,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -36,4 +36,10 @@ extension WaylandServer {
 
     /// Asks the window holding keyboard focus to close: the close-focused gesture action.
     public func closeFocusedWindow() { parts.windows.closeFocusedWindow() }
+
+    /// Who hears of the configured gestures' events (weak: the host owns it).
+    public var gestureDelegate: (any GestureDelegate)? {
+        get { parts.gestures.delegate }
+        set { parts.gestures.delegate = newValue }
+    }
 }

@@ -39,21 +39,19 @@ extension WaylandServer {
     public func outputPresented(_ output: OutputID, at time: Instant) {
         parts.outputs.presented(output, at: time)
         // What changed while the frame was in flight waited for it.
-        composition.schedule()
+        parts.composition.schedule()
     }
 
     public var outputLayout: [PlacedOutput] { parts.outputs.layout }
 
     /// The root spans the layout; the parts hear of it (layer surfaces are arranged again,
-    /// windows that fill their output are told its new size, xdg-output describes it); every
-    /// mapped surface enters and leaves outputs as they now lie.
+    /// windows that fill their output are told its new size, xdg-output describes it, every
+    /// output is repainted); every mapped surface enters and leaves outputs as they now lie.
     private func layoutChanged() {
         let extent = parts.outputs.extent
         updateScene { [root = router.scene.root] in $0.update(root) { $0.size = extent } }
         for part in parts.all { part.layoutChanged() }
         for surface in surfaces.all { surface.updateOutputs() }
-        // Also repaints what waited for an output: frame callbacks committed before there was one.
-        composition.damageEverything()
     }
 }
 

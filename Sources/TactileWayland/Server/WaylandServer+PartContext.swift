@@ -1,8 +1,9 @@
 import Responder
 
-/// The server as its parts see it (`PartContext`); the rest of what they ask for it already
-/// has (`surface(at:)`, `updateScene`, `focusKeyboard`, `handle`, ...).
-extension WaylandServer: PartContext {
+/// The server as its parts and surfaces see it (`PartContext`, `SurfaceHost`); the rest of
+/// what they ask for it already has (`surface(at:)`, `updateScene`, `focusKeyboard`, `handle`,
+/// `inSceneBatch`, ...).
+extension WaylandServer: SurfaceHost {
     var scene: Scene { router.scene }
 
     var focus: SeatFocus {
@@ -15,4 +16,26 @@ extension WaylandServer: PartContext {
     }
 
     var pointerButtonsHeld: Bool { router.pointerButtonsHeld }
+
+    var outputs: Outputs { parts.outputs }
+
+    func bind(_ surface: Surface?, to node: NodeID) { surfaces.set(surface, at: node) }
+
+    func queueFrameCallbacks(_ callbacks: [FrameCallback]) {
+        parts.outputs.frameCallbacks += callbacks
+        parts.composition.schedule()
+    }
+
+    func damaged(_ surface: Surface, _ damage: SurfaceDamage) { parts.composition.damage(surface, damage) }
+
+    func routeVirtualKey(_ key: UInt32, _ state: PressState) {
+        let time = currentTime
+        route { router, sink in router.handle(.key(key: key, state: state, time: time), sink: &sink) }
+    }
+
+    func takePointerUntilReleased() -> Bool {
+        var taken = false
+        route { router, sink in taken = router.takePointerUntilReleased(sink: &sink) }
+        return taken
+    }
 }

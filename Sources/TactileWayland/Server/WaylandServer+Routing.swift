@@ -11,14 +11,14 @@ extension WaylandServer {
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
         var sink = ProtocolSink(seat: parts.seat, pointerGestures: parts.pointerGestures, surfaces: surfaces, logger: logger, tracing: parts.tracer.isOn)
         step(&router, &sink)
-        if !sink.traced.isEmpty { parts.tracer.publish(sink.traced, server: self) }
-        if let marks = composition.touchMarks {
+        if !sink.traced.isEmpty { parts.tracer.publish(sink.traced, naming: naming) }
+        if let marks = parts.composition.touchMarks {
             marks.pointerFocus(router.pointerFocus, region: marks.showsInputRegions ? router.scene.inputRegionOutline(of: router.pointerFocus) : [])
-            composition.overlayChanged()
+            parts.composition.overlayChanged()
         }
         if let client = sink.pressed { parts.seat.grabs.pressDelivered(to: client) }
         parts.focusMayHaveChanged(focus)
-        parts.gestures.publish(sink.gestureEvents, server: self)
+        parts.gestures.publish(sink.gestureEvents, nextDeadline: { router.nextGestureDeadline }, now: { currentTime })
     }
 
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
@@ -33,10 +33,10 @@ extension WaylandServer {
             if router.changesHeldKeys(key: key, state: state) { modifiersChanged = parts.seat.updateModifiers(key: key, state: state) || modifiersChanged }
         }
         guard let event = parts.seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
-        composition.touchMarks?.input(event)
+        parts.composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }
         parts.seat.grabs.eventRouted(event)
-        if case .pointerMotion = event { composition.cursorMoved() }
+        if case .pointerMotion = event { parts.composition.cursorMoved() }
         if modifiersChanged { parts.seat.sendModifiers(toFocused: keyboardFocusClient) }
     }
 
@@ -46,7 +46,7 @@ extension WaylandServer {
     func updateScene(_ change: @escaping (inout Scene) -> Void) {
         if sceneBatch != nil { return sceneBatch!.changes.append(change) }
         route { router, sink in router.updateScene(sink: &sink, change) }
-        composition.schedule()
+        parts.composition.schedule()
     }
 
     /// Runs `body`, collecting its scene changes, and applies them as one: the core settles
@@ -60,7 +60,7 @@ extension WaylandServer {
         sceneBatch = nil
         if !batch.changes.isEmpty {
             route { router, sink in router.updateScene(sink: &sink) { scene in for change in batch.changes { change(&scene) } } }
-            composition.schedule()
+            parts.composition.schedule()
         }
         for then in batch.then { then() }
     }

@@ -18,14 +18,12 @@ public final class WaylandServer {
     let clients: Clients
     /// The surface behind each scene node.
     var surfaces = SurfaceIndex()
-    /// Output frames, composed from the scene.
-    private(set) lazy var composition = Composition(server: self)
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts = Parts(
-        display: display, configuration: configuration, context: self, inspected: self, host: self, logger: logger,
-        makeSurface: { [unowned self] owner in Surface(server: self, owner: owner) }, schedule: { [unowned self] in composition.schedule() })
+        display: display, configuration: configuration, context: self, inspected: self, logger: logger,
+        makeSurface: { [unowned self] owner in Surface(host: self, owner: owner) })
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
@@ -47,12 +45,18 @@ public final class WaylandServer {
             for part in parts.all { part.clientDisconnected(state.id) }
         }
         parts.seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
-        parts.seat.cursorChanged = { [unowned self] in composition.cursorImageChanged() }
-        parts.gestures.install(on: self)
+        parts.seat.cursorChanged = { [unowned self] in parts.composition.cursorImageChanged() }
+        parts.gestures.install(in: &router) {
+            // Not `makeTimer`: that one keeps the server alive, and the server owns this.
+            EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in
+                parts.gestures.deadlineFired()
+                route { router, sink in router.fireGestureDeadlines(at: currentTime, sink: &sink) }
+            }
+        }
         if configuration.trace { parts.tracer.output = Tracer.writeToStandardError }
         if configuration.showTouches || configuration.showInputRegions {
             let marks = TouchMarks(showsInputRegions: configuration.showInputRegions)
-            composition.touchMarks = marks
+            parts.composition.touchMarks = marks
             parts.tracer.touchMarks = marks
         }
     }
@@ -62,7 +66,7 @@ public final class WaylandServer {
         wl_display_destroy_clients(display)
         // The server's own event sources go before the loop they are on.
         parts.gestures.stop()
-        composition.stop()
+        parts.composition.stop()
         wl_display_destroy(display)
     }
 

@@ -85,9 +85,7 @@ extension Windows {
               let pointerFocus = focus.pointer, scene.toplevel(containing: pointerFocus) == node,
               let pointer = focus.pointerPosition, let origin = scene.absolutePosition(of: node)
         else { return false }
-        var taken = false
-        context.route { router, sink in taken = router.takePointerUntilReleased(sink: &sink) }
-        guard taken else { return false }
+        guard context.takePointerUntilReleased() else { return false }
         let geometry = toplevel.xdg.geometry ?? Rect(size: surface.size)
         let window = Rect(x: origin.x + geometry.x, y: origin.y + geometry.y, width: geometry.width, height: geometry.height)
         let grab = InteractiveGrab(kind: kind, toplevel: toplevel, startPointer: pointer, startWindow: window, windows: self)

@@ -1,4 +1,5 @@
 import CWaylandServer
+import Logging
 import Responder
 import TactileRender
 
@@ -28,7 +29,7 @@ final class BufferReference {
     /// gets every pixel. Reads happen under libwayland's SIGBUS guard: a pool whose file is
     /// shorter than the client claims gets wl_shm.invalid_fd posted to that client, and
     /// nobody else notices. Nil for a buffer destroyed before the commit.
-    func read(into image: Image?, damage: [Rect]?, server: WaylandServer) -> BufferAttachment? {
+    func read(into image: Image?, damage: [Rect]?, logger: Logger) -> BufferAttachment? {
         guard let buffer else { return nil }
         guard let shm = wl_shm_buffer_get(buffer) else { return BufferAttachment(width: 0, height: 0, image: nil) }
         let size = Size(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
@@ -38,7 +39,7 @@ final class BufferReference {
         }
         let reusable = image.flatMap { $0.size == size && $0.isOpaque == format.isOpaque ? $0 : nil }
         guard let target = reusable ?? Image(size: size, opaque: format.isOpaque) else {
-            server.logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
+            logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
             return BufferAttachment(width: size.width, height: size.height, image: nil)
         }
         let rects = reusable == nil ? [target.bounds] : damage ?? [target.bounds]

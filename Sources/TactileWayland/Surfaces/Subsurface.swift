@@ -86,10 +86,10 @@ final class Subsurface: ResourceObject, SurfaceRole {
 
     /// The node is looked up as the parent's batch is applied: it may be new in it.
     func applyPendingPosition() {
-        guard let p = pendingPosition, let server = surface?.server else { return }
+        guard let p = pendingPosition, let host = surface?.host else { return }
         position = p
         pendingPosition = nil
-        server.updateScene { [weak self] scene in
+        host.updateScene { [weak self] scene in
             guard let node = self?.surface?.node else { return }
             scene.update(node) { $0.position = p }
         }

@@ -35,7 +35,7 @@ struct BufferAttachment {
 final class Surface: ResourceObject {
     /// Unchecked: every object of a server dies with its display, at the latest while the
     /// server shuts down, when a checked reference would already trap.
-    unowned(unsafe) let server: WaylandServer
+    unowned(unsafe) let host: any SurfaceHost
     let owner: ClientState
     var pending = SurfaceState()
     private(set) var current = SurfaceState()
@@ -59,8 +59,8 @@ final class Surface: ResourceObject {
     /// client destroys it first.
     private var pendingBuffer: BufferReference?
 
-    init(server: WaylandServer, owner: ClientState) {
-        self.server = server
+    init(host: any SurfaceHost, owner: ClientState) {
+        self.host = host
         self.owner = owner
     }
 
@@ -136,7 +136,7 @@ final class Surface: ResourceObject {
             // A synchronized subsurface's new pixels wait with its cached state; any other
             // surface's buffer of the same size updates the shown copy where it is damaged.
             let reused = synchronized ? nil : shownImage
-            pending.attachment = .some(reference.read(into: reused, damage: pending.bufferRectsToCopy, server: server))
+            pending.attachment = .some(reference.read(into: reused, damage: pending.bufferRectsToCopy, logger: host.logger))
             reference.release()
             pendingBuffer = nil
         }
@@ -176,13 +176,12 @@ final class Surface: ResourceObject {
     /// (new subsurfaces, positions, stacking) and their cached state. The scene changes of
     /// all of it (this surface's and its subsurfaces') are made in one step at the end.
     private func apply(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
-        server.inSceneBatch { applyInBatch(state, frameCallbacks: callbacks) }
+        host.inSceneBatch { applyInBatch(state, frameCallbacks: callbacks) }
     }
 
     private func applyInBatch(_ state: SurfaceState, frameCallbacks callbacks: [FrameCallback]) {
         if !callbacks.isEmpty {
-            server.parts.outputs.frameCallbacks += callbacks
-            server.composition.schedule()
+            host.queueFrameCallbacks(callbacks)
         }
         let hadBuffer = hasBuffer
         if let attachment = state.attachment { current.attachment = attachment }
@@ -195,7 +194,7 @@ final class Surface: ResourceObject {
         let damage = state.damage
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.
-            server.updateScene { [unowned self] scene in
+            host.updateScene { [unowned self] scene in
                 guard let node else { return }
                 scene.update(node) { $0.position = $0.position.saturatingAdd(state.offset) }
             }
@@ -203,10 +202,10 @@ final class Surface: ResourceObject {
         syncNode()
         for addon in addons { addon.applied(self) }
         // Roles act on the scene as it shows this commit (a window mapping takes focus).
-        server.afterScene { [weak self] in
+        host.afterScene { [weak self] in
             guard let self else { return }
             role?.committed(surface: self, hadBuffer: hadBuffer)
-            server.composition.damage(self, damage)
+            host.damaged(self, damage)
         }
         applySubsurfaceState()
     }
@@ -226,7 +225,7 @@ final class Surface: ResourceObject {
     /// Nodes are looked up as the batch is applied: a subsurface added in the same commit
     /// has none before.
     private func restack(_ child: Subsurface, _ placement: SubsurfacePlacement) {
-        server.updateScene { scene in
+        host.updateScene { scene in
             guard let node = child.surface?.node else { return }
             let position: StackPosition?
             switch placement {
@@ -242,7 +241,7 @@ final class Surface: ResourceObject {
     func syncNode() {
         let (size, region, mapped) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false))
         let deferral = current.edgeDeferral
-        server.updateScene { [unowned self] scene in
+        host.updateScene { [unowned self] scene in
             guard let node else { return }
             scene.update(node) {
                 $0.size = size
@@ -251,7 +250,7 @@ final class Surface: ResourceObject {
                 $0.isMapped = mapped
             }
         }
-        server.afterScene { [weak self] in self?.updateOutputs() }
+        host.afterScene { [weak self] in self?.updateOutputs() }
     }
 
     /// Tells the client which outputs the mapped surface is on now (wl_surface.enter and
@@ -260,17 +259,17 @@ final class Surface: ResourceObject {
     func updateOutputs() {
         guard let resource else { return }
         var now: [OutputID] = []
-        if let node, let frame = server.router.scene.absoluteFrame(of: node), server.router.scene.node(node)?.isMapped == true {
+        if let node, let frame = host.scene.absoluteFrame(of: node), host.scene.node(node)?.isMapped == true {
             // A surface with no size yet still shows where it starts.
             let probe = frame.isEmpty ? Rect(x: frame.x, y: frame.y, width: 1, height: 1) : frame
-            now = server.parts.outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
+            now = host.outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
         }
         guard now != enteredOutputs else { return }
         for id in enteredOutputs where !now.contains(id) {
-            for output in server.parts.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
+            for output in host.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
         }
         for id in now where !enteredOutputs.contains(id) {
-            for output in server.parts.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
+            for output in host.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
         }
         enteredOutputs = now
         for addon in addons { addon.outputsChanged(self) }
@@ -283,20 +282,20 @@ final class Surface: ResourceObject {
     /// starts at `position`, globally.
     func placeWindow(at position: Position) {
         let origin = windowOrigin
-        server.updateScene { [unowned self] scene in
+        host.updateScene { [unowned self] scene in
             guard let node else { return }
             scene.update(node) { $0.position = Position(x: position.x - origin.x, y: position.y - origin.y) }
         }
-        server.afterScene { [weak self] in self?.updateOutputs() }
+        host.afterScene { [weak self] in self?.updateOutputs() }
     }
 
     /// Puts the surface in the scene under `parent` (looked up as the change is made: it may
     /// be new in the same batch), with the subsurfaces it already has.
     func createNode(_ node: Node, under parent: @escaping () -> NodeID?, at position: StackPosition = .top) {
-        server.updateScene { [unowned self] scene in
+        host.updateScene { [unowned self] scene in
             guard self.node == nil, let parent = parent(), let created = scene.add(node, to: parent, at: position) else { return }
             self.node = created
-            server.surfaces.set(self, at: created)
+            host.bind(self, to: created)
         }
         syncNode()
         for child in children { child.createNode(under: self) }
@@ -311,10 +310,10 @@ final class Surface: ResourceObject {
     /// is underneath) and keyboard focus leaves it, as the protocol wants for a live surface.
     func removeNode() {
         guard let node else { return }
-        server.updateScene { $0.update(node) { $0.isMapped = false } }
-        server.unfocusKeyboard(from: node)
+        host.updateScene { $0.update(node) { $0.isMapped = false } }
+        host.unfocusKeyboard(from: node)
         forgetNodes()
-        server.updateScene { $0.remove(node) }
+        host.updateScene { $0.remove(node) }
     }
 
     /// The surface itself is gone: its touches end with up and frame. The pointer, if it was
@@ -322,9 +321,9 @@ final class Surface: ResourceObject {
     /// leave before the next enter, as wlroots and Mir send it.
     private func removeNodeOfDestroyedSurface() {
         guard let node else { return }
-        if server.router.pointerFocus == node { server.updateScene { $0.update(node) { $0.isMapped = false } } }
+        if host.focus.pointer == node { host.updateScene { $0.update(node) { $0.isMapped = false } } }
         forgetNodes()
-        server.updateScene { $0.remove(node) }
+        host.updateScene { $0.remove(node) }
     }
 
     /// Clears the node reference of every surface in this node's subtree (this one, its
@@ -335,10 +334,10 @@ final class Surface: ResourceObject {
         guard let node else { return }
         var subtree = [node]
         while let id = subtree.popLast() {
-            let (below, above) = server.router.scene.children(of: id)
+            let (below, above) = host.scene.children(of: id)
             subtree += below + above
-            guard let surface = server.surface(at: id) else { continue }
-            server.surfaces.set(nil, at: id)
+            guard let surface = host.surface(at: id) else { continue }
+            host.bind(nil, to: id)
             surface.node = nil
             if surface !== self { surface.role?.ancestorRemoved() }
         }

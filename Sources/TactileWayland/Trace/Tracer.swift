@@ -27,13 +27,13 @@ final class Tracer {
     }
 
     /// Formats what a routing step decided, in order, for everyone listening.
-    func publish(_ traced: [ProtocolSink.Traced], server: WaylandServer) {
+    func publish(_ traced: [ProtocolSink.Traced], naming: @autoclosure () -> ServerNaming) {
         if let touchMarks {
             for case .core(let event) in traced { touchMarks.traced(event) }
         }
         watchers.removeAll { $0.report?.resource == nil }
         guard output != nil || !watchers.isEmpty else { return }
-        let naming = ServerNaming(server: server)
+        let naming = naming()
         for item in traced {
             let lines = switch item {
             case .core(let event): TraceFormatter.lines(event, naming: naming)

@@ -1,0 +1,46 @@
+import Responder
+
+/// The server as the inspector reads it (`Inspectable`), and the names traces give what they
+/// speak of.
+extension WaylandServer: Inspectable {
+    func explain(_ point: Point) -> [String] {
+        let (explanation, owner) = router.explainTouch(at: point)
+        let naming = self.naming
+        return TraceFormatter.lines(explaining: explanation, at: point, subject: "point", naming: naming)
+            + [TraceFormatter.line(owner, subject: "point", naming: naming)]
+    }
+
+    func watch(_ report: InspectorReport) {
+        parts.tracer.watch(report)
+    }
+
+    /// The outputs, then the scene from the top of the stack down, a node per line and
+    /// indented by depth: its place, size, input region and state.
+    func sceneDescription() -> [String] {
+        let naming = self.naming
+        var lines = outputLayout.map { output in
+            "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scale)"
+        }
+        let scene = router.scene
+        func visit(_ id: NodeID, depth: Int, stacking: String) {
+            guard let node = scene.node(id), let frame = scene.absoluteFrame(of: id) else { return }
+            var parts = [String(repeating: "  ", count: depth) + "node \(naming.name(id))", "at=\(frame.x),\(frame.y)", "size=\(frame.width)x\(frame.height)",
+                         "input=\(node.inputRegion.inspected)"]
+            if !stacking.isEmpty { parts.append(stacking) }
+            if !node.isMapped { parts.append("unmapped") }
+            if node.isHidden { parts.append("hidden") }
+            if !node.acceptsInput { parts.append("input-disabled") }
+            lines.append(parts.joined(separator: " "))
+            let (below, above) = scene.children(of: id)
+            for child in above.reversed() { visit(child, depth: depth + 1, stacking: "above-parent") }
+            for child in below.reversed() { visit(child, depth: depth + 1, stacking: "below-parent") }
+        }
+        visit(scene.root, depth: 0, stacking: "")
+        return lines
+    }
+
+    /// Names for trace lines and the inspector, read from the scene as it is now.
+    var naming: ServerNaming {
+        ServerNaming(context: self, clients: clients, surfaces: surfaces, gestures: parts.gestures, outputs: parts.outputs)
+    }
+}
