@@ -54,7 +54,7 @@ public final class Assembly {
         // Outputs first: the libinput backend maps its devices onto them.
         switch backend {
         case .headless(let options):
-            headless = HeadlessBackend(host: server, options: options)
+            headless = HeadlessBackend(host: server.port, options: options)
         case .wayland(var options, let ended):
             // libwayland would try wayland-0, which may be our own socket: a connection to
             // ourselves waits forever for answers from a loop not yet running.
@@ -62,20 +62,20 @@ public final class Assembly {
             if parent == socketName { throw AssemblyError.nestedInItself(parent) }
             options.socketName = socketName ?? ""
             let handle = server.handle
-            nested = try WaylandBackend(host: server, options: options, logger: logger) { end in
+            nested = try WaylandBackend(host: server.port, options: options, logger: logger) { end in
                 ended(end)
                 handle.terminate()
             }
         case .devices(let options, let screens, let headlessOptions):
             // One seat session for the screens and the input devices, the screens first: on
             // the way back from another VT, the picture returns before input resumes.
-            let session = try Session(host: server, logger: logger)
+            let session = try Session(host: server.port, logger: logger)
             if let screens {
-                self.screens = try DRMBackend(host: server, session: session, paths: screens.cards, outputs: screens.settings, logger: logger)
+                self.screens = try DRMBackend(host: server.port, session: session, paths: screens.cards, outputs: screens.settings, logger: logger)
             } else {
-                headless = HeadlessBackend(host: server, options: headlessOptions)
+                headless = HeadlessBackend(host: server.port, options: headlessOptions)
             }
-            input = try LibinputBackend(host: server, options: options, session: session, logger: logger)
+            input = try LibinputBackend(host: server.port, options: options, session: session, logger: logger)
         }
         if actions { self.actions = GestureActions(server: server, socketName: socketName, logger: logger) }
     }

@@ -9,7 +9,7 @@ import TactileWayland
 public final class GestureActions: GestureDelegate {
     /// Strong: the reaper's timer lives on the server's loop, which must outlive it (the
     /// server holds its delegate weakly, so there is no cycle).
-    private let server: WaylandServer
+    private let server: ServerPort
     private let logger: Logger
     /// The socket a started command connects to, as WAYLAND_DISPLAY.
     private let socketName: String?
@@ -20,10 +20,10 @@ public final class GestureActions: GestureDelegate {
 
     /// Acts on `server`'s gestures for as long as it is kept.
     public init(server: WaylandServer, socketName: String?, logger: Logger) {
-        self.server = server
+        self.server = server.port
         self.socketName = socketName
         self.logger = logger
-        server.gestureDelegate = self
+        self.server.gestureDelegate = self
     }
 
     public func gesture(_ event: GestureEvent, of binding: GestureBinding) {

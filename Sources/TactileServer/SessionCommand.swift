@@ -31,7 +31,7 @@ public final class SessionCommand {
         }
         self.pid = pid
         logger.info("started \(arguments.joined(separator: " ")) (pid \(pid))")
-        poll = server.makeTimer { [unowned self] in check() }
+        poll = server.port.makeTimer { [unowned self] in check() }
         poll?.arm(milliseconds: Self.period)
     }
 

@@ -12,11 +12,13 @@ final class WLCSServer {
     /// The server on headless outputs, with the configuration file's gesture actions; WLCS
     /// connects its clients itself, so it listens on no socket.
     let tactile: Assembly
-    var server: WaylandServer { tactile.server }
+    /// The server as its host sees it.
+    let server: ServerPort
     var nextTouchID: Int32 = 0
 
     init(_ tactile: Assembly) {
         self.tactile = tactile
+        server = tactile.server.port
     }
 }
 
@@ -73,7 +75,7 @@ func wlcsRun(_ context: UnsafeMutableRawPointer?, _ dispatcherFD: Int32,
 @_cdecl("tactile_wlcs_stop")
 func wlcsStop(_ context: UnsafeMutableRawPointer?) {
     let wlcs: WLCSServer = object(context)
-    wlcs.server.handle.terminate()
+    wlcs.tactile.server.handle.terminate()
 }
 
 @_cdecl("tactile_wlcs_client_socket")

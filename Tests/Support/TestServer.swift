@@ -89,7 +89,7 @@ final class ServerJobs<Backend>: Sendable {
 
     /// On the server's thread: runs the queued jobs each time it is woken, while the source is kept.
     func watch(_ server: WaylandServer, _ backend: Backend) -> EventSource {
-        server.watch(fileDescriptor: wake.read) { [self] in
+        server.port.watch(fileDescriptor: wake.read) { [self] in
             var byte: UInt8 = 0
             _ = read(wake.read, &byte, 1)
             let queued = jobs.withLock { jobs in

@@ -10,7 +10,7 @@ import Testing
     @Test func aDeviceThatIsNotThereStopsItWithThePathAndWhatToCheck() throws {
         let server = try WaylandServer()
         let options = LibinputOptions(source: .paths(["/dev/input/no-such-device"]))
-        let error = #expect(throws: BackendError.self) { try LibinputBackend(host: server, options: options, logger: Logger(label: "test")) }
+        let error = #expect(throws: BackendError.self) { try LibinputBackend(host: server.port, options: options, logger: Logger(label: "test")) }
         if geteuid() == 0 {
             // Root may open devices without a seat manager, so it gets as far as the path.
             #expect(error?.description == "libinput cannot use /dev/input/no-such-device (does it exist, is it an input device, may we open it?)")
@@ -24,8 +24,8 @@ import Testing
         let server = try WaylandServer()
         // seat0 of this machine, which has no input devices at all (no /dev/input): as a kiosk
         // whose touchscreen is not plugged in yet.
-        let backend = try LibinputBackend(host: server, options: LibinputOptions(source: .seat("seat0")), logger: Logger(label: "test"))
-        #expect(server.seatCapabilities == [])
+        let backend = try LibinputBackend(host: server.port, options: LibinputOptions(source: .seat("seat0")), logger: Logger(label: "test"))
+        #expect(server.port.seatCapabilities == [])
         withExtendedLifetime(backend) {}
     }
 }

@@ -199,7 +199,7 @@ import WaylandProtocols
     @Test func theParentClosingTheWindowStopsTheNestedServerNormally() throws {
         let pair = try NestedPair.launch()
         // The nested window is the parent's only one, so it has the parent's keyboard focus.
-        pair.parent.onServerThread { server, _ in server.closeFocusedWindow() }
+        pair.parent.onServerThread { server, _ in server.port.closeFocusedWindow() }
         #expect(pair.nested.waitUntilStopped())
         #expect(pair.nested.end == .closed)
     }

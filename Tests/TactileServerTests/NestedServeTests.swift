@@ -42,7 +42,7 @@ import Testing
         // Its window is the parent's only one, so it has the parent's keyboard focus once the
         // parent has mapped it (which the nested server does not wait for): asked until it ends.
         for _ in 0..<50 where nested.process.isRunning {
-            parent.onServerThread { server, _ in server.closeFocusedWindow() }
+            parent.onServerThread { server, _ in server.port.closeFocusedWindow() }
             usleep(100_000)
         }
         let (status, log) = nested.finish()

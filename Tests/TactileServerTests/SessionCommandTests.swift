@@ -100,7 +100,7 @@ import WaylandProtocols
         try Screenshot.savePNG(socket: parent.socket, at: "\(products)/screenshots/demo.png")
         // Closing the window ends the demo normally.
         for _ in 0..<50 where process.isRunning {
-            parent.onServerThread { server, _ in server.closeFocusedWindow() }
+            parent.onServerThread { server, _ in server.port.closeFocusedWindow() }
             usleep(100_000)
         }
         let (status, log) = Self.finish(process, stderr)

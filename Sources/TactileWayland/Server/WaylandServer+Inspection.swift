@@ -18,7 +18,7 @@ extension WaylandServer: Inspectable {
     /// indented by depth: its place, size, input region and state.
     func sceneDescription() -> [String] {
         let naming = self.naming
-        var lines = outputLayout.map { output in
+        var lines = parts.outputs.layout.map { output in
             "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scale)"
         }
         let scene = router.scene

@@ -1,3 +1,4 @@
+import Glibc
 import Responder
 
 /// The server as its parts and surfaces see it (`PartContext`, `SurfaceHost`); the rest of
@@ -17,8 +18,6 @@ extension WaylandServer: SurfaceHost {
 
     var pointerButtonsHeld: Bool { router.pointerButtonsHeld }
 
-    var outputs: Outputs { parts.outputs }
-
     func bind(_ surface: Surface?, to node: NodeID) { surfaces.set(surface, at: node) }
 
     func queueFrameCallbacks(_ callbacks: [FrameCallback]) {
@@ -37,5 +36,19 @@ extension WaylandServer: SurfaceHost {
         var taken = false
         route { router, sink in taken = router.takePointerUntilReleased(sink: &sink) }
         return taken
+    }
+
+    /// The time an event happening now is stamped with: the monotonic clock, as libinput's.
+    var currentTime: Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Instant(microseconds: UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000)
+    }
+
+    func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool {
+        guard let surface = Surface.from(surface), let node = surface.node,
+              router.scene.node(node)?.isToplevel == true || surface.role is LayerSurface else { return false }
+        surface.placeWindow(at: position)
+        return true
     }
 }

@@ -21,9 +21,9 @@ public final class WaylandServer {
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
     /// The protocol families' state, each with its globals (`ServerPart`).
-    private(set) lazy var parts = Parts(
+    private(set) lazy var parts: Parts = Parts(
         display: display, configuration: configuration, context: self, inspected: self, logger: logger,
-        makeSurface: { [unowned self] owner in Surface(host: self, owner: owner) })
+        makeSurface: { [unowned self] owner in Surface(host: self, outputs: parts.outputs, owner: owner) })
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
@@ -48,7 +48,7 @@ public final class WaylandServer {
         parts.seat.cursorChanged = { [unowned self] in parts.composition.cursorImageChanged() }
         parts.gestures.install(in: &router) {
             // Not `makeTimer`: that one keeps the server alive, and the server owns this.
-            EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in
+            EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
                 parts.gestures.deadlineFired()
                 route { router, sink in router.fireGestureDeadlines(at: currentTime, sink: &sink) }
             }
@@ -94,12 +94,15 @@ public final class WaylandServer {
     /// thread. The signals stop the server for as long as the returned sources are kept.
     public func stopOnTerminationSignals() -> [EventSource] {
         [SIGTERM, SIGINT].map { signal in
-            EventSource.signal(signal, on: loop, loopOwner: self) { [unowned self] in
+            EventSource.signal(signal, on: wl_display_get_event_loop(display), loopOwner: self) { [unowned self] in
                 logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): disconnecting every client and stopping")
                 wl_display_terminate(display)
             }
         }
     }
+
+    /// The server as backends, embedders and gesture actions see it.
+    public var port: ServerPort { ServerPort(server: self) }
 
     /// A handle another thread may keep to stop the loop.
     public var handle: ServerHandle { ServerHandle(display: display) }
@@ -110,7 +113,6 @@ public final class WaylandServer {
         parts.tracer.output = output
     }
 
-    var loop: OpaquePointer { wl_display_get_event_loop(display) }
 
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
 }

@@ -36,10 +36,8 @@ protocol PartContext: AnyObject {
 }
 
 /// What a wl_surface asks of the server beyond what a part does: its scene node bound to it,
-/// its commits batched, its frame callbacks and damage handed to composition, the outputs it
-/// is told it is on.
+/// its commits batched, its frame callbacks and damage handed to composition.
 protocol SurfaceHost: PartContext {
-    var outputs: Outputs { get }
     /// Runs `body`, its scene changes made as one when it is done (a commit).
     func inSceneBatch(_ body: () -> Void)
     /// The surface `node` is (nil: none any more), for hit testing's answers.

@@ -36,6 +36,8 @@ final class Surface: ResourceObject {
     /// Unchecked: every object of a server dies with its display, at the latest while the
     /// server shuts down, when a checked reference would already trap.
     unowned(unsafe) let host: any SurfaceHost
+    /// The outputs it may be on, which it tells the client of (wl_surface.enter and leave).
+    private let outputs: Outputs
     let owner: ClientState
     var pending = SurfaceState()
     private(set) var current = SurfaceState()
@@ -59,8 +61,9 @@ final class Surface: ResourceObject {
     /// client destroys it first.
     private var pendingBuffer: BufferReference?
 
-    init(host: any SurfaceHost, owner: ClientState) {
+    init(host: any SurfaceHost, outputs: Outputs, owner: ClientState) {
         self.host = host
+        self.outputs = outputs
         self.owner = owner
     }
 
@@ -262,14 +265,14 @@ final class Surface: ResourceObject {
         if let node, let frame = host.scene.absoluteFrame(of: node), host.scene.node(node)?.isMapped == true {
             // A surface with no size yet still shows where it starts.
             let probe = frame.isEmpty ? Rect(x: frame.x, y: frame.y, width: 1, height: 1) : frame
-            now = host.outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
+            now = outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
         }
         guard now != enteredOutputs else { return }
         for id in enteredOutputs where !now.contains(id) {
-            for output in host.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
+            for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
         }
         for id in now where !enteredOutputs.contains(id) {
-            for output in host.outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
+            for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
         }
         enteredOutputs = now
         for addon in addons { addon.outputsChanged(self) }
