@@ -27,7 +27,7 @@ final class Selections: ServerPart {
             Global(display: display, interface: tactile_zwp_primary_selection_device_manager_v1_interface(), version: 1, context: self,
                    requests: Self.primarySelectionManagerRequests),
             Global(display: display, interface: tactile_gtk_primary_selection_device_manager_interface(), version: 1, context: self,
-                   requests: Self.gtkPrimarySelectionManagerRequests),
+                   requests: Self.primarySelectionManagerRequests),
         ]
     }
 

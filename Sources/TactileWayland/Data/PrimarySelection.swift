@@ -4,14 +4,30 @@ import Responder
 import WaylandProtocols
 
 /// Which primary selection protocol a client speaks: zwp_primary_selection_v1, or GTK's
-/// forerunner. The objects behind both are the same and their requests share opcodes and
-/// arguments; only interfaces and senders differ (as with `XdgFlavor`).
+/// forerunner. The objects behind both are the same, and so are their tables: the two share
+/// every request's and event's opcode and arguments, so one (zwp) request table serves both
+/// and the zwp senders write both (libwayland marshals an event by the resource's own
+/// interface). Only the interfaces made differ (as with `XdgFlavor`).
 enum PrimaryFlavor {
     case zwp, gtk
+
+    /// The objects a device manager makes.
+    enum Object { case source, device, offer }
 
     init(of resource: OpaquePointer?) {
         let name = resource.flatMap { wl_resource_get_class($0) }.map { String(cString: $0) } ?? ""
         self = name.hasPrefix("gtk_") ? .gtk : .zwp
+    }
+
+    func interface(_ object: Object) -> UnsafePointer<wl_interface> {
+        switch (self, object) {
+        case (.zwp, .source): tactile_zwp_primary_selection_source_v1_interface()
+        case (.zwp, .device): tactile_zwp_primary_selection_device_v1_interface()
+        case (.zwp, .offer): tactile_zwp_primary_selection_offer_v1_interface()
+        case (.gtk, .source): tactile_gtk_primary_selection_source_interface()
+        case (.gtk, .device): tactile_gtk_primary_selection_device_interface()
+        case (.gtk, .offer): tactile_gtk_primary_selection_offer_interface()
+        }
     }
 }
 
@@ -20,12 +36,8 @@ enum PrimaryFlavor {
 /// PRIMARY is readable by all and as GTK's clients (and WLCS) expect: a middle click pastes
 /// into a window that did not have focus. The clipboard stays with the focused client.
 extension Selections {
+    /// Both device managers' requests.
     static let primarySelectionManagerRequests = RequestTable(zwp_primary_selection_device_manager_v1_interface(
-        create_source: { client, manager, id in PrimarySource.create(client, manager, id) },
-        get_device: { client, manager, id, _ in PrimaryDevice.create(client, manager, id) },
-        destroy: destroyResource
-    ))
-    static let gtkPrimarySelectionManagerRequests = RequestTable(gtk_primary_selection_device_manager_interface(
         create_source: { client, manager, id in PrimarySource.create(client, manager, id) },
         get_device: { client, manager, id, _ in PrimaryDevice.create(client, manager, id) },
         destroy: destroyResource
@@ -38,39 +50,27 @@ extension Selections {
 
 /// zwp_primary_selection_source_v1 (or gtk_primary_selection_source).
 final class PrimarySource: ResourceObject {
-    let flavor: PrimaryFlavor
     unowned(unsafe) let selections: Selections
     var mimeTypes: [String] = []
 
-    init(flavor: PrimaryFlavor, selections: Selections) {
-        self.flavor = flavor
+    init(selections: Selections) {
         self.selections = selections
     }
 
     static func create(_ client: OpaquePointer?, _ manager: OpaquePointer?, _ id: UInt32) {
         guard let client, let part = Global.context(of: manager, as: Selections.self) else { return }
-        let flavor = PrimaryFlavor(of: manager)
-        let source = PrimarySource(flavor: flavor, selections: part)
-        switch flavor {
-        case .zwp: source.bind(client: client, interface: tactile_zwp_primary_selection_source_v1_interface(), version: 1, id: id, implementation: zwpRequests)
-        case .gtk: source.bind(client: client, interface: tactile_gtk_primary_selection_source_interface(), version: 1, id: id, implementation: gtkRequests)
-        }
+        PrimarySource(selections: part).bind(client: client, interface: PrimaryFlavor(of: manager).interface(.source), version: 1, id: id,
+                                             implementation: requests)
     }
 
     func send(_ mime: UnsafePointer<CChar>, _ fd: Int32) {
         guard let resource else { return }
-        switch flavor {
-        case .zwp: zwp_primary_selection_source_v1_send_send(resource, mime, fd)
-        case .gtk: gtk_primary_selection_source_send_send(resource, mime, fd)
-        }
+        zwp_primary_selection_source_v1_send_send(resource, mime, fd)
     }
 
     func cancel() {
         guard let resource else { return }
-        switch flavor {
-        case .zwp: zwp_primary_selection_source_v1_send_cancelled(resource)
-        case .gtk: gtk_primary_selection_source_send_cancelled(resource)
-        }
+        zwp_primary_selection_source_v1_send_cancelled(resource)
     }
 
     override func resourceDestroyed() {
@@ -84,9 +84,7 @@ final class PrimarySource: ResourceObject {
         PrimarySource.from(resource)?.mimeTypes.append(String(cString: mime))
     }
 
-    static let zwpRequests = RequestTable(zwp_primary_selection_source_v1_interface(
-        offer: { _, r, mime in addType(r, mime) }, destroy: destroyResource))
-    static let gtkRequests = RequestTable(gtk_primary_selection_source_interface(
+    static let requests = RequestTable(zwp_primary_selection_source_v1_interface(
         offer: { _, r, mime in addType(r, mime) }, destroy: destroyResource))
 }
 
@@ -104,11 +102,7 @@ final class PrimaryDevice: ResourceObject {
         guard let client, let part = Global.context(of: manager, as: Selections.self) else { return }
         let flavor = PrimaryFlavor(of: manager)
         let device = PrimaryDevice(flavor: flavor, selections: part)
-        let bound = switch flavor {
-        case .zwp: device.bind(client: client, interface: tactile_zwp_primary_selection_device_v1_interface(), version: 1, id: id, implementation: zwpRequests)
-        case .gtk: device.bind(client: client, interface: tactile_gtk_primary_selection_device_interface(), version: 1, id: id, implementation: gtkRequests)
-        }
-        guard bound else { return }
+        guard device.bind(client: client, interface: flavor.interface(.device), version: 1, id: id, implementation: requests) else { return }
         part.primaryDevices.append(device)
         device.offer(part.primarySelection)
     }
@@ -116,29 +110,13 @@ final class PrimaryDevice: ResourceObject {
     /// A new offer for `source` (none: the selection is empty), with its types.
     func offer(_ source: PrimarySource?) {
         guard let resource, let client = wl_resource_get_client(resource) else { return }
-        guard let source else {
-            switch flavor {
-            case .zwp: zwp_primary_selection_device_v1_send_selection(resource, nil)
-            case .gtk: gtk_primary_selection_device_send_selection(resource, nil)
-            }
-            return
-        }
+        guard let source else { return zwp_primary_selection_device_v1_send_selection(resource, nil) }
         let offer = PrimaryOffer(source: source)
-        let bound = switch flavor {
-        case .zwp: offer.bind(client: client, interface: tactile_zwp_primary_selection_offer_v1_interface(), version: 1, id: 0, implementation: PrimaryOffer.zwpRequests)
-        case .gtk: offer.bind(client: client, interface: tactile_gtk_primary_selection_offer_interface(), version: 1, id: 0, implementation: PrimaryOffer.gtkRequests)
-        }
-        guard bound, let made = offer.resource else { return }
-        switch flavor {
-        case .zwp:
-            zwp_primary_selection_device_v1_send_data_offer(resource, made)
-            for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(made, mime) }
-            zwp_primary_selection_device_v1_send_selection(resource, made)
-        case .gtk:
-            gtk_primary_selection_device_send_data_offer(resource, made)
-            for mime in source.mimeTypes { gtk_primary_selection_offer_send_offer(made, mime) }
-            gtk_primary_selection_device_send_selection(resource, made)
-        }
+        guard offer.bind(client: client, interface: flavor.interface(.offer), version: 1, id: 0, implementation: PrimaryOffer.requests),
+              let made = offer.resource else { return }
+        zwp_primary_selection_device_v1_send_data_offer(resource, made)
+        for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(made, mime) }
+        zwp_primary_selection_device_v1_send_selection(resource, made)
     }
 
     override func resourceDestroyed() {
@@ -156,9 +134,7 @@ final class PrimaryDevice: ResourceObject {
         selections.primarySelectionChanged()
     }
 
-    static let zwpRequests = RequestTable(zwp_primary_selection_device_v1_interface(
-        set_selection: { _, r, source, serial in setSelection(r, source, serial) }, destroy: destroyResource))
-    static let gtkRequests = RequestTable(gtk_primary_selection_device_interface(
+    static let requests = RequestTable(zwp_primary_selection_device_v1_interface(
         set_selection: { _, r, source, serial in setSelection(r, source, serial) }, destroy: destroyResource))
 }
 
@@ -176,8 +152,6 @@ final class PrimaryOffer: ResourceObject {
         source.send(mime, fd)
     }
 
-    static let zwpRequests = RequestTable(zwp_primary_selection_offer_v1_interface(
-        receive: { _, r, mime, fd in receive(r, mime, fd) }, destroy: destroyResource))
-    static let gtkRequests = RequestTable(gtk_primary_selection_offer_interface(
+    static let requests = RequestTable(zwp_primary_selection_offer_v1_interface(
         receive: { _, r, mime, fd in receive(r, mime, fd) }, destroy: destroyResource))
 }

@@ -17,10 +17,8 @@ final class XdgPositioner: ResourceObject {
 
     static func create(_ flavor: XdgFlavor, _ client: OpaquePointer?, _ shell: OpaquePointer?, _ id: UInt32) {
         guard let client, let shell else { return }
-        switch flavor {
-        case .stable: XdgPositioner(flavor: flavor).bind(client: client, interface: tactile_xdg_positioner_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
-        case .unstableV6: XdgPositioner(flavor: flavor).bind(client: client, interface: tactile_zxdg_positioner_v6_interface(), version: 1, id: id, implementation: requests)
-        }
+        XdgPositioner(flavor: flavor).bind(client: client, interface: flavor.interface(.positioner), version: wl_resource_get_version(shell), id: id,
+                                           implementation: requests)
     }
 
     var isComplete: Bool { size.width > 0 && size.height > 0 && anchorRect != nil }
@@ -134,11 +132,7 @@ final class XdgPopup: ResourceObject, XdgRole {
             return nil
         }
         let popup = XdgPopup(xdg: xdg, parent: parent, rect: rect)
-        let bound = switch xdg.flavor {
-        case .stable: popup.bind(client: client, interface: tactile_xdg_popup_interface(), version: xdg.version, id: id, implementation: requests)
-        case .unstableV6: popup.bind(client: client, interface: tactile_zxdg_popup_v6_interface(), version: 1, id: id, implementation: requests)
-        }
-        guard bound else { return nil }
+        guard popup.bind(client: client, interface: xdg.flavor.interface(.popup), version: xdg.version, id: id, implementation: requests) else { return nil }
         if let parentNode = parent?.surface?.node {
             surface.createNode(.surface(of: surface.owner.id, position: Position(x: rect.x, y: rect.y), isMapped: false), under: parentNode)
         }
@@ -178,10 +172,7 @@ final class XdgPopup: ResourceObject, XdgRole {
         // leaves int32, and the event carries the nearest value it can.
         let (x, y) = (Int32(clamping: rect.x), Int32(clamping: rect.y))
         let (w, h) = (Int32(clamping: rect.width), Int32(clamping: rect.height))
-        switch xdg.flavor {
-        case .stable: xdg_popup_send_configure(resource, x, y, w, h)
-        case .unstableV6: zxdg_popup_v6_send_configure(resource, x, y, w, h)
-        }
+        xdg_popup_send_configure(resource, x, y, w, h)
         xdg.sendConfigure()
     }
 
@@ -208,10 +199,7 @@ final class XdgPopup: ResourceObject, XdgRole {
     /// popup_done: the compositor dismissed the popup; the client destroys it in answer.
     func sendDone() {
         guard let resource else { return }
-        switch xdg.flavor {
-        case .stable: xdg_popup_send_popup_done(resource)
-        case .unstableV6: zxdg_popup_v6_send_popup_done(resource)
-        }
+        xdg_popup_send_popup_done(resource)
     }
 
     /// The grab is taken when the popup maps; asking after that is an error. A grab whose

@@ -3,24 +3,40 @@ import Responder
 import WaylandProtocols
 
 /// Which xdg-shell a client speaks: the stable one, or unstable v6 (older GTK and Qt).
-/// The objects behind both are the same; only interface names and senders differ.
+/// The objects behind both are the same, and so are their tables: v6's requests and events
+/// are the stable ones' first opcodes with the same arguments, so one request table serves
+/// both and the stable senders write both (libwayland marshals an event by the resource's
+/// own interface). Only the interfaces made and the errors defined differ.
 enum XdgFlavor {
     case stable, unstableV6
-}
 
-extension XdgFlavor {
+    /// The objects a shell makes.
+    enum Object { case surface, toplevel, popup, positioner }
+
     /// The flavor of a resource of either shell, from its interface's name.
     init(of resource: OpaquePointer?) {
         let name = resource.flatMap { wl_resource_get_class($0) }.map { String(cString: $0) } ?? ""
         self = name.hasPrefix("zxdg_") ? .unstableV6 : .stable
     }
+
+    /// The interface `object` has in this flavor. Objects speak the version of the object
+    /// they are made from (v6 has only version 1).
+    func interface(_ object: Object) -> UnsafePointer<wl_interface> {
+        switch (self, object) {
+        case (.stable, .surface): tactile_xdg_surface_interface()
+        case (.stable, .toplevel): tactile_xdg_toplevel_interface()
+        case (.stable, .popup): tactile_xdg_popup_interface()
+        case (.stable, .positioner): tactile_xdg_positioner_interface()
+        case (.unstableV6, .surface): tactile_zxdg_surface_v6_interface()
+        case (.unstableV6, .toplevel): tactile_zxdg_toplevel_v6_interface()
+        case (.unstableV6, .popup): tactile_zxdg_popup_v6_interface()
+        case (.unstableV6, .positioner): tactile_zxdg_positioner_v6_interface()
+        }
+    }
 }
 
-/// xdg_wm_base and zxdg_shell_v6: windows and popups, made on the window manager (`Windows`).
-/// Older GTK and Qt speak unstable v6. One request table per object serves both flavors:
-/// v6's requests are the stable ones' first opcodes, with the same arguments, so the
-/// handlers only ask the flavor where the two differ (interfaces made, events sent, errors
-/// defined).
+/// xdg_wm_base and zxdg_shell_v6: windows and popups, made on the window manager (`Windows`),
+/// on one request table per object for both flavors (`XdgFlavor`).
 final class XdgShell: ServerPart {
     let windows: Windows
     private var globals: [Global] = []
@@ -89,11 +105,9 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
             return tactile_post_error(shell, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "wl_surface already has a buffer")
         }
         let xdg = XdgSurface(flavor: flavor, surface: surface, windows: part.windows)
-        let bound = switch flavor {
-        case .stable: xdg.bind(client: client, interface: tactile_xdg_surface_interface(), version: wl_resource_get_version(shell), id: id, implementation: requests)
-        case .unstableV6: xdg.bind(client: client, interface: tactile_zxdg_surface_v6_interface(), version: 1, id: id, implementation: requests)
+        if xdg.bind(client: client, interface: flavor.interface(.surface), version: wl_resource_get_version(shell), id: id, implementation: requests) {
+            surface.attachAddon(xdg)
         }
-        if bound { surface.attachAddon(xdg) }
     }
 
     override func resourceDestroyed() {
@@ -113,10 +127,7 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
     func sendConfigure() {
         guard let resource else { return }
         hasConfigured = true
-        switch flavor {
-        case .stable: xdg_surface_send_configure(resource, windows.context.nextSerial())
-        case .unstableV6: zxdg_surface_v6_send_configure(resource, windows.context.nextSerial())
-        }
+        xdg_surface_send_configure(resource, windows.context.nextSerial())
     }
 
     private func makeRole(_ kind: String, _ make: () -> XdgRole?) {

@@ -34,11 +34,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     static func create(_ xdg: XdgSurface, _ client: OpaquePointer, _ id: UInt32) -> XdgToplevel? {
         guard let surface = xdg.surface else { return nil }
         let toplevel = XdgToplevel(xdg: xdg)
-        let bound = switch xdg.flavor {
-        case .stable: toplevel.bind(client: client, interface: tactile_xdg_toplevel_interface(), version: xdg.version, id: id, implementation: requests)
-        case .unstableV6: toplevel.bind(client: client, interface: tactile_zxdg_toplevel_v6_interface(), version: 1, id: id, implementation: requests)
-        }
-        guard bound else { return nil }
+        guard toplevel.bind(client: client, interface: xdg.flavor.interface(.toplevel), version: xdg.version, id: id, implementation: requests) else { return nil }
         let windows = xdg.windows
         let position = windows.policy.placeNewWindow(in: windows.outputs.layout)
         surface.createNode(.surface(of: surface.owner.id, isToplevel: true, position: position, isMapped: false), under: windows.context.scene.root,
@@ -70,13 +66,10 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// The compositor asks the window to close (a gesture's close-focused action).
     func sendClose() {
         guard let resource else { return }
-        switch xdg.flavor {
-        case .stable: xdg_toplevel_send_close(resource)
-        case .unstableV6: zxdg_toplevel_v6_send_close(resource)
-        }
+        xdg_toplevel_send_close(resource)
     }
 
-    /// Keyboard focus came or went (see `WaylandServer.updateActivation`).
+    /// Keyboard focus came or went (see `Windows.focusChanged`).
     func activationChanged() { sendConfigure() }
 
     /// Outputs came or went, or layer surfaces took space: a window that fills its output is
@@ -119,12 +112,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         if windows.activated === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         // A resize grows the client's own window geometry, which may already be near Int32.max.
         let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
-        withArray(states) { array in
-            switch xdg.flavor {
-            case .stable: xdg_toplevel_send_configure(resource, width, height, array)
-            case .unstableV6: zxdg_toplevel_v6_send_configure(resource, width, height, array)
-            }
-        }
+        withArray(states) { xdg_toplevel_send_configure(resource, width, height, $0) }
         xdg.sendConfigure()
         windows.foreignToplevels.changed(self)
     }
