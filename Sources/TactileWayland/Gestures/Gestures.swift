@@ -12,7 +12,7 @@ public protocol GestureDelegate: AnyObject {
 /// The configured system gestures: installed on the scene's root (touchpad ones read
 /// touchpad gestures instead of touches), woken by a timer when a
 /// recognizer has a deadline, logged and published after each routing step.
-final class Gestures: ServerPart {
+final class Gestures {
     private let configured: [GestureBinding]
     private var bindings: [GestureID: GestureBinding] = [:]
     private var timer: EventSource?

@@ -2,8 +2,9 @@ import Responder
 
 /// What a backend may ask of the server it serves, and all it sees of it: input events in,
 /// fds and timers on the server's loop, outputs and seat capabilities announced, frames
-/// reported shown. The server is the one implementation; a backend holds it as this
-/// protocol, so a new backend (nested, KMS) needs nothing more of the server than the others.
+/// reported shown. The server's `ServerPort` is the one implementation; a backend holds it as
+/// this protocol, so a new backend (nested, KMS) needs nothing more of the server than the
+/// others.
 ///
 /// Everything here runs on the server's thread, as the backend's callbacks do.
 public protocol BackendHost: AnyObject {
