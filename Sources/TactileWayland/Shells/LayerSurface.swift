@@ -137,7 +137,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     }
 
     private func sendConfigure() {
-        guard let resource, let surface, let size = frame?.size else { return }
+        guard let resource, surface != nil, let size = frame?.size else { return }
         configured = current
         configuredSize = size
         zwlr_layer_surface_v1_send_configure(resource, layers.windows.context.nextSerial(), UInt32(clamping: size.width), UInt32(clamping: size.height))
