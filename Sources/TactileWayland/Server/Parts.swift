@@ -1,8 +1,9 @@
 import CWaylandServer
 import Logging
 
-/// The server's parts (`ServerPart`), made with it, in the order their globals are offered.
-/// A new protocol family is one more part here: its state, its globals, its hooks.
+/// The server's parts (`ServerPart`), made once with it, and what several of them are given
+/// (the seat, the outputs, the gestures, the tracer). A new protocol family is one more part
+/// here: stored, made in `init`, listed in `all`.
 final class Parts {
     let seat: Seat
     let outputs = Outputs()

@@ -113,7 +113,6 @@ public final class WaylandServer {
         parts.tracer.output = output
     }
 
-
     func nextSerial() -> UInt32 { wl_display_next_serial(display) }
 }
 
