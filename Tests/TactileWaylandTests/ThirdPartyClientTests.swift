@@ -152,6 +152,32 @@ import WaylandProtocols
         #expect(client.isRunning)
     }
 
+    /// SDL2 (Debian's 2.26, without libdecor) asks for server-side decorations; told client
+    /// side, it destroyed its toplevel and drew into a surface with no role, which never
+    /// mapped. It maps, and a tap reaches it, in a kiosk and outside one.
+    @Test(arguments: [false, true]) func sdlTestgestureMapsAndTakesATap(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let client = try ClientProcess(["/usr/libexec/installed-tests/SDL2/testgesture"], socket: server.socket, protocolLog: true,
+                                       environment: ["SDL_VIDEODRIVER": "wayland"])
+        defer { client.stop() }
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitUntil(".down(", within: 30) {
+            try injector.inject { input in
+                tactile_test_input_v1_touch_down(input, 1, f(100), f(80))
+                tactile_test_input_v1_touch_frame(input)
+                tactile_test_input_v1_touch_up(input, 1)
+                tactile_test_input_v1_touch_frame(input)
+            }
+        }
+        let log = try client.waitForOutput(containing: ".up(")
+        #expect(log.contains(try Regex("zxdg_toplevel_decoration_v1@[0-9]+\\.set_mode\\(2\\)")), "SDL no longer asks for server side")
+        #expect(log.contains(try Regex("zxdg_toplevel_decoration_v1@[0-9]+\\.configure\\(2\\)")), "not told server side")
+        #expect(!log.contains(try Regex("xdg_toplevel@[0-9]+\\.destroy\\(\\)")), "SDL gave up its toplevel")
+        #expect(log.contains(", 1, 100.00000000, 80.00000000)"))
+        #expect(client.isRunning)
+    }
+
     /// GTK listens for touchpad swipes and pinches on its pointer: a pinch over its window
     /// reaches it whole; a 3-finger swipe to the left, the kiosk's touchpad gesture, reaches it
     /// until the kiosk's swipe wins, then ends cancelled (GTK then drops its own swipe).
@@ -312,7 +338,9 @@ final class ClientProcess {
         return collected + String(decoding: data, as: UTF8.self)
     }
 
+    /// A path is taken as it is (installed tests live outside PATH); a name is looked up there.
     private static func find(_ name: String) -> String? {
+        if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -93,9 +93,11 @@ public struct DefaultWindowPolicy: WindowPolicy {
         windows.isEmpty ? nil : 0
     }
 
-    /// A kiosk app shows no title bar (Tactile draws none either, as on cage); elsewhere the
-    /// client draws its own, whatever it prefers, since Tactile has none to offer.
+    /// A kiosk app shows no title bar (Tactile draws none either, as on cage). Elsewhere a
+    /// client gets what it asks for, and draws its own when it says nothing: one that asks
+    /// for server side may not be able to draw any (SDL2 without libdecor gives up its window
+    /// when refused), and Tactile then draws none.
     public func decorations(preferring preferred: Decorations?) -> Decorations {
-        kiosk ? .server : .client
+        kiosk ? .server : preferred ?? .client
     }
 }

@@ -5,14 +5,41 @@ import WaylandProtocols
 /// the window policy answers with a configure (in kiosk mode: server side, so GTK, Qt, foot
 /// and browsers drop theirs, and Tactile draws none). The answer takes effect with the
 /// xdg_surface.configure that follows it.
+///
+/// It is sent once the requests that came together are handled (an idle source): a client
+/// that makes the object and sets its mode in one go, as SDL does, hears one answer, to what
+/// it asked. SDL2 acts on the first mode it hears, and an answer to "no preference" before
+/// its "server side" made it give up its window.
 final class ToplevelDecoration: ResourceObject {
     weak var toplevel: XdgToplevel?
     private var preferred: Decorations?
+    private let loop: OpaquePointer
+    /// The answer waiting for the end of the dispatch.
+    private var pending: OpaquePointer?
 
-    init(toplevel: XdgToplevel) { self.toplevel = toplevel }
+    init(toplevel: XdgToplevel, loop: OpaquePointer) {
+        self.toplevel = toplevel
+        self.loop = loop
+    }
+
+    /// Answers once the requests being handled are: one answer for several requests.
+    func scheduleConfigure() {
+        guard pending == nil else { return }
+        pending = wl_event_loop_add_idle(loop, { data in
+            let decoration = Unmanaged<ToplevelDecoration>.fromOpaque(data!).takeUnretainedValue()
+            decoration.pending = nil
+            decoration.configure()
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The idle source goes with the object it points at.
+    override func resourceDestroyed() {
+        if let pending { wl_event_source_remove(pending) }
+        pending = nil
+    }
 
     /// Sends the policy's answer, then the toplevel's configure that carries it.
-    func configure() {
+    private func configure() {
         guard let resource, let toplevel else { return }
         let mode = switch toplevel.windows.policy.decorations(preferring: preferred) {
         case .client: ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
@@ -32,13 +59,13 @@ final class ToplevelDecoration: ResourceObject {
             guard let resource else { return }
             return tactile_post_error(resource, WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "set_mode: \(raw) is no zxdg_toplevel_decoration_v1.mode")
         }
-        configure()
+        scheduleConfigure()
     }
 
     private func unsetMode() {
         guard toplevel != nil else { return orphaned() }
         preferred = nil
-        configure()
+        scheduleConfigure()
     }
 
     /// Its toplevel was destroyed first: the protocol's `orphaned` error. Not while the
@@ -58,9 +85,11 @@ final class ToplevelDecoration: ResourceObject {
 
 /// zxdg_decoration_manager_v1: a toplevel's decoration object, answered by the window policy.
 final class XdgDecorations: ServerPart {
+    private let loop: OpaquePointer
     private var global: Global?
 
     init(display: OpaquePointer) {
+        loop = wl_display_get_event_loop(display)
         global = Global(display: display, interface: tactile_zxdg_decoration_manager_v1_interface(), version: 1, context: self,
                         requests: Self.requests)
     }
@@ -68,17 +97,18 @@ final class XdgDecorations: ServerPart {
     private static let requests = RequestTable(zxdg_decoration_manager_v1_interface(
         destroy: destroyResource,
         get_toplevel_decoration: { client, resource, id, toplevelResource in
-            guard let client, let resource, let toplevel = XdgToplevel.from(toplevelResource) else { return }
+            guard let client, let resource, let part = Global.context(of: resource, as: XdgDecorations.self),
+                  let toplevel = XdgToplevel.from(toplevelResource) else { return }
             guard toplevel.decoration == nil else {
                 return tactile_post_error(resource, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "the xdg_toplevel already has a decoration object")
             }
             guard toplevel.xdg.surface?.hasBuffer != true else {
                 return tactile_post_error(resource, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue, "the xdg_toplevel already has a buffer")
             }
-            let decoration = ToplevelDecoration(toplevel: toplevel)
+            let decoration = ToplevelDecoration(toplevel: toplevel, loop: part.loop)
             guard decoration.bind(client: client, interface: tactile_zxdg_toplevel_decoration_v1_interface(), version: 1, id: id, implementation: ToplevelDecoration.requests) else { return }
             toplevel.decoration = decoration
-            decoration.configure()
+            decoration.scheduleConfigure()
         }
     ))
 }
