@@ -41,7 +41,7 @@ final class ClientState {
 /// Every connected client by id, and the ones the server connected itself over a socket pair.
 final class Clients {
     private(set) var byID: [ClientID: ClientState] = [:]
-    /// Clients made by `WaylandServer.connectClientSocket`, by the client's end of the pair.
+    /// Clients made by `ServerPort.connectClientSocket`, by the client's end of the pair.
     var bySocket: [Int32: OpaquePointer] = [:]
     private var nextID: UInt64 = 1
     private var createdListener: UnsafeMutablePointer<tactile_listener>?
