@@ -52,11 +52,9 @@ final class Subsurface: ResourceObject, SurfaceRole {
     var isMapped: Bool { resource != nil && parent != nil }
 
     /// Synchronized itself, or below a synchronized subsurface: its commits wait for the parent.
-    var isEffectivelySynchronized: Bool {
-        isSynchronized || ((parent?.role as? Subsurface)?.isEffectivelySynchronized ?? false)
+    var waitsForParent: Bool {
+        isSynchronized || (parent?.role?.waitsForParent ?? false)
     }
-
-    var waitsForParent: Bool { isEffectivelySynchronized }
 
     /// Its node: on top of its parent's stack, at its position.
     func createNode(under parent: Surface) {
@@ -128,7 +126,7 @@ final class Subsurface: ResourceObject, SurfaceRole {
         set_desync: { _, resource in
             guard let me = Subsurface.from(resource) else { return }
             me.isSynchronized = false
-            if !me.isEffectivelySynchronized { me.surface?.applyCachedState() }
+            if !me.waitsForParent { me.surface?.applyCachedState() }
         }
     ))
 }
