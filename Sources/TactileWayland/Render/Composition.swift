@@ -148,8 +148,6 @@ final class Composition: ServerPart {
 
     /// The cursor over the outputs: the seat's, for the client under the pointer.
     private func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
-        let focus = context.focus
-        let client = focus.pointer.flatMap { context.surface(at: $0)?.owner.id }
-        return seat.cursorToDraw(client: client, at: focus.pointerPosition)
+        seat.cursorToDraw(client: context.pointerFocusClient, at: context.focus.pointerPosition)
     }
 }

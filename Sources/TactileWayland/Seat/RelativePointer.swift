@@ -17,7 +17,7 @@ final class RelativePointers: ServerPart {
     /// The client whose surface has pointer focus hears every relative motion, whether the
     /// cursor moves or not (it does not while a lock holds it).
     func send(_ motion: RelativeMotion, time: Instant) {
-        guard let client = context.focus.pointer.flatMap({ context.surface(at: $0)?.owner.id }) else { return }
+        guard let client = context.pointerFocusClient else { return }
         for pointer in pointers where pointer.client == client { pointer.send(motion, time: time) }
     }
 

@@ -21,7 +21,6 @@ public final class ServerPort: BackendHost {
 
     public func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool { server.placeToplevel(surface, at: position) }
 
-
     /// Tells every client which kinds of device the seat has now.
     public func setSeatCapabilities(_ capabilities: InputCapabilities) {
         server.parts.seat.setCapabilities(capabilities)

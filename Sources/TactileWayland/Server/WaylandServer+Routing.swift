@@ -40,7 +40,6 @@ extension WaylandServer {
         if modifiersChanged { parts.seat.sendModifiers(toFocused: keyboardFocusClient) }
     }
 
-
     /// Applies a scene change and sends what it causes (touches ended, pointer re-entered).
     /// During a commit the change waits for the commit's others (`inSceneBatch`).
     func updateScene(_ change: @escaping (inout Scene) -> Void) {

@@ -57,4 +57,7 @@ extension PartContext {
 
     /// The client whose surface has keyboard focus.
     var keyboardFocusClient: ClientID? { focus.keyboard.flatMap { surface(at: $0)?.owner.id } }
+
+    /// The client whose surface has pointer focus.
+    var pointerFocusClient: ClientID? { focus.pointer.flatMap { surface(at: $0)?.owner.id } }
 }
