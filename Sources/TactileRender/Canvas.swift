@@ -117,8 +117,11 @@ public final class Canvas {
             pixman_image_set_transform(item.image.pixman, &transform)
             pixman_image_set_filter(item.image.pixman, map.isPixelExact ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
             // Outside the image there is nothing (repeat none): an opaque image's edges
-            // still need blending there, so transformed items always compose with OVER.
-            pixman_image_composite32(PIXMAN_OP_OVER, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
+            // need blending there, so a transformed item composes with OVER unless it turns
+            // whole pixels and lies wholly inside its image (a rotated output's window),
+            // which pixman then copies along its rotation fast paths.
+            let inside = item.image.isOpaque && map.isPixelExact && map.covers(b, within: item.image.size)
+            pixman_image_composite32(inside ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
                                      Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
             pixman_image_set_transform(item.image.pixman, nil)
         }

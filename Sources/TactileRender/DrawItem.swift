@@ -19,6 +19,15 @@ public struct DrawItem {
         /// Any affine map from canvas to image coordinates (buffer scale and transform, a
         /// viewport, an output scale), sampled bilinearly when it scales.
         case transformed(Affine)
+
+        /// `map` (canvas to image), as a plain copy when it is only a whole-pixel shift.
+        public init(_ map: Affine) {
+            if map.a == 1, map.b == 0, map.d == 0, map.e == 1, map.c == map.c.rounded(), map.f == map.f.rounded(), abs(map.c) < 1e9, abs(map.f) < 1e9 {
+                self = .translated(Position(x: Int(-map.c), y: Int(-map.f)))
+            } else {
+                self = .transformed(map)
+            }
+        }
     }
 
     public init(image: Image, bounds: Rect, opaque: [Rect] = [], sampling: Sampling) {
@@ -41,6 +50,12 @@ public struct Affine: Equatable, Sendable {
 
     public static func translation(_ x: Double, _ y: Double) -> Affine { Affine(a: 1, b: 0, c: x, d: 0, e: 1, f: y) }
     public static func scale(_ x: Double, _ y: Double) -> Affine { Affine(a: x, b: 0, c: 0, d: 0, e: y, f: 0) }
+
+    /// `transform`'s map from its upright space (`width`×`height`) into the buffer's axes.
+    public init(_ transform: OutputTransform, upright size: (width: Double, height: Double)) {
+        let m = transform.uprightToBuffer(width: size.width, height: size.height)
+        self.init(a: m.a, b: m.b, c: m.c, d: m.d, e: m.e, f: m.f)
+    }
 
     /// First `self`, then `next`.
     public func then(_ next: Affine) -> Affine {
@@ -67,6 +82,12 @@ public struct Affine: Equatable, Sendable {
     var isPixelExact: Bool {
         let unit: (Double) -> Bool = { $0 == 0 || abs($0) == 1 }
         return unit(a) && unit(b) && unit(d) && unit(e) && c == c.rounded() && f == f.rounded()
+    }
+
+    /// Whether every pixel of `rect` maps inside an image of `size`.
+    func covers(_ rect: Rect, within size: Size) -> Bool {
+        let corners = [apply(Double(rect.x), Double(rect.y)), apply(Double(rect.maxX), Double(rect.maxY))]
+        return corners.allSatisfy { 0 <= $0.x && $0.x <= Double(size.width) && 0 <= $0.y && $0.y <= Double(size.height) }
     }
 
     var pixman: pixman_transform {

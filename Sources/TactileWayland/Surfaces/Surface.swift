@@ -8,7 +8,7 @@ struct SurfaceState {
     var attachment: BufferAttachment??
     var inputRegion = Region.infinite
     var bufferScale: Int32 = 1
-    var bufferTransform: Int32 = 0
+    var bufferTransform: OutputTransform = .normal
     /// Where the new buffer's origin lies relative to the current one (attach dx/dy before
     /// version 5, wl_surface.offset after); not persistent, unlike the rest.
     var offset = Position.zero
@@ -367,7 +367,7 @@ final class Surface: ResourceObject {
         commit: { _, resource in Surface.from(resource)?.commit() },
         set_buffer_transform: { _, resource, transform in
             guard let surface = Surface.from(resource) else { return }
-            guard (0...7).contains(transform) else {
+            guard let transform = OutputTransform(rawValue: transform) else {
                 return surface.postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(transform) is not a wl_output.transform")
             }
             surface.pending.bufferTransform = transform

@@ -50,7 +50,7 @@ extension SurfaceState {
     /// source rectangle must lie within.
     func transformedSize(buffer: BufferAttachment) -> (width: Double, height: Double) {
         let scale = Double(max(1, bufferScale))
-        let swapped = bufferTransform % 2 == 1  // 90° and 270°, flipped or not
+        let swapped = bufferTransform.swapsAxes
         let (w, h) = swapped ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
         return (Double(w) / scale, Double(h) / scale)
     }
@@ -67,7 +67,7 @@ extension SurfaceState {
     /// The buffer rectangles a commit must copy: the buffer damage and the surface damage
     /// mapped to the buffer. Nil (everything) when the mapping is not a plain scale.
     var bufferRectsToCopy: [Rect]? {
-        guard !damage.isEverything, bufferTransform == 0, !viewport.isSet else { return nil }
+        guard !damage.isEverything, bufferTransform == .normal, !viewport.isSet else { return nil }
         let scale = Int(max(1, bufferScale))
         return damage.buffer + damage.surface.map {
             Rect(x: $0.x.multipliedSaturating(by: scale), y: $0.y.multipliedSaturating(by: scale),
@@ -96,34 +96,19 @@ struct SurfaceContent {
         } else if state.viewport.destination != nil {
             map = Affine.scale(tw / Double(max(1, size.width)), th / Double(max(1, size.height)))
         }
-        return map.then(Self.inverse(of: state.bufferTransform, width: tw, height: th)).then(.scale(Double(max(1, state.bufferScale)), Double(max(1, state.bufferScale))))
+        return map.then(Affine(state.bufferTransform, upright: (tw, th))).then(.scale(Double(max(1, state.bufferScale)), Double(max(1, state.bufferScale))))
     }
 
     /// Whether surface pixels are buffer pixels one to one.
     var isPlain: Bool {
-        state.bufferTransform == 0 && state.bufferScale == 1 && !state.viewport.isSet
-    }
-
-    /// From the transformed buffer (`width`×`height` surface units) back into the buffer,
-    /// for each wl_output.transform.
-    private static func inverse(of transform: Int32, width w: Double, height h: Double) -> Affine {
-        switch transform {
-        case 1: Affine(a: 0, b: 1, c: 0, d: -1, e: 0, f: w)  // 90
-        case 2: Affine(a: -1, b: 0, c: w, d: 0, e: -1, f: h)  // 180
-        case 3: Affine(a: 0, b: -1, c: h, d: 1, e: 0, f: 0)  // 270
-        case 4: Affine(a: -1, b: 0, c: w, d: 0, e: 1, f: 0)  // flipped
-        case 5: Affine(a: 0, b: 1, c: 0, d: 1, e: 0, f: 0)  // flipped 90
-        case 6: Affine(a: 1, b: 0, c: 0, d: 0, e: -1, f: h)  // flipped 180
-        case 7: Affine(a: 0, b: -1, c: h, d: -1, e: 0, f: w)  // flipped 270
-        default: .identity
-        }
+        state.bufferTransform == .normal && state.bufferScale == 1 && !state.viewport.isSet
     }
 
     /// The surface's damage in surface-local coordinates (nil: all of it).
     static func surfaceRects(_ damage: SurfaceDamage, state: SurfaceState) -> [Rect]? {
         guard !damage.isEverything else { return nil }
         guard damage.buffer.isEmpty else {
-            guard state.bufferTransform == 0, !state.viewport.isSet else { return nil }
+            guard state.bufferTransform == .normal, !state.viewport.isSet else { return nil }
             let scale = Int(max(1, state.bufferScale))
             // Outward: a buffer pixel partly inside a surface pixel damages all of it.
             return damage.surface + damage.buffer.map {
