@@ -18,14 +18,13 @@ public final class Assembly {
         case devices(LibinputOptions, screens: Screens?, headless: HeadlessBackend.Options)
     }
 
-    /// The DRM cards to drive (every card when empty) and the screens' settings.
+    /// The DRM cards to drive (every card when empty); their screens' settings are the
+    /// configuration's `outputs`.
     public struct Screens {
         public var cards: [String]
-        public var settings: [OutputSettings]
 
-        public init(cards: [String], settings: [OutputSettings]) {
+        public init(cards: [String]) {
             self.cards = cards
-            self.settings = settings
         }
     }
 
@@ -71,7 +70,7 @@ public final class Assembly {
             // the way back from another VT, the picture returns before input resumes.
             let session = try Session(host: server.port, logger: logger)
             if let screens {
-                self.screens = try DRMBackend(host: server.port, session: session, paths: screens.cards, outputs: screens.settings, logger: logger)
+                self.screens = try DRMBackend(host: server.port, session: session, paths: screens.cards, outputs: configuration.outputs, logger: logger)
             } else {
                 headless = HeadlessBackend(host: server.port, options: headlessOptions)
             }

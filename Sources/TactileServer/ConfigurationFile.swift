@@ -54,6 +54,7 @@ public struct ConfigurationFile: Sendable {
     public func applied(to base: ServerConfiguration) -> ServerConfiguration {
         var result = base
         result.gestures = gestures
+        result.outputs = outputs + base.outputs
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
         if let focusNewWindows { result.focusesNewWindows = focusNewWindows }

@@ -119,7 +119,7 @@ struct ConfigurationReader {
     }
 
     private func output(_ o: Table) throws -> OutputSettings {
-        try o.only(["name", "mode", "scale", "position", "enabled"])
+        try o.only(["name", "mode", "scale", "transform", "position", "enabled"])
         let position = try o.numbers("position", count: 2).map { xy in
             guard xy.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }) else {
                 throw error(o.entries["position"]!.node, "\(o.path).position", "expected two whole numbers of pixels")
@@ -128,6 +128,7 @@ struct ConfigurationReader {
         }
         return OutputSettings(
             name: try o.string("name"), mode: try o.mode("mode"), scale: try o.integer("scale", in: 1...4).map(Int32.init),
+            transform: try o.transform("transform"),
             position: position, enabled: try o.bool("enabled"))
     }
 
@@ -206,6 +207,11 @@ struct ConfigurationReader {
 
         func mode(_ key: String) throws -> OutputSettings.Mode? {
             try scalar(key, "a mode such as 1920x1080 or 1920x1080@60") { $0.string.flatMap(OutputSettings.Mode.init) }
+        }
+
+        func transform(_ key: String) throws -> OutputTransform? {
+            let names = OutputTransform.allCases.map(\.description).joined(separator: ", ")
+            return try scalar(key, "one of \(names)") { $0.string.flatMap(OutputTransform.init(name:)) }
         }
 
         func milliseconds(_ key: String) throws -> Duration? {

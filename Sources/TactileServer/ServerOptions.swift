@@ -13,6 +13,9 @@ public struct ServerOptions: ParsableArguments {
     @Option(help: "How many outputs, side by side left to right: headless ones (HEADLESS-1, HEADLESS-2, ...), or nested windows (WL-1, WL-2, ...).")
     public var outputs: Int = 1
 
+    @Option(help: "Turn every output as its screen is mounted: normal, 90, 180, 270, flipped, flipped-90, flipped-180 or flipped-270 (the configuration file's outputs entries set each one's). Touchscreens follow.")
+    public var transform: OutputTransform?
+
     @Flag(help: "Nested in a parent compositor (the wayland backend): ask it to show the window fullscreen.")
     public var fullscreen = false
 
@@ -52,7 +55,7 @@ public struct ServerOptions: ParsableArguments {
     /// with a command line of its own (WLCS) can pass it whole.
     public static func recognized(in arguments: [String]) -> [String] {
         let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation", "--trace", "--show-touches", "--show-input-regions", "--inspect"]
-        let valued = ["--output-size", "--outputs", "--keyboard-layout", "--log-level", "--config"]
+        let valued = ["--output-size", "--outputs", "--transform", "--keyboard-layout", "--log-level", "--config"]
         var kept: [String] = []
         var k = 0
         while k < arguments.count {
@@ -85,6 +88,7 @@ public struct ServerOptions: ParsableArguments {
         var result = ServerConfiguration(kioskMode: kiosk, keyboardLayout: KeyboardLayout(layout: keyboardLayout))
         if let file { result = file.applied(to: result) }
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
+        if let transform { result.outputs.append(OutputSettings(transform: transform)) }
         if trace { result.trace = true }
         if showTouches { result.showTouches = true }
         if showInputRegions { result.showInputRegions = true }
@@ -149,4 +153,9 @@ private enum LoggingBootstrap {
         done = true
         bootstrap()
     }
+}
+
+extension OutputTransform: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.description) }
 }

@@ -82,12 +82,13 @@ struct ServeCommand: ParsableCommand {
         case .wayland: wiring = .wayland(options.wayland(socketName: "", parent: parent), ended: { end = $0 })
         case .libinput, .drm:
             let source: LibinputOptions.Source = inputDevices.isEmpty ? .seat(seat) : .paths(inputDevices)
-            // The file's per-screen settings, then --mode for every screen over them.
-            let settings = (file?.outputs ?? []) + (mode.flatMap(OutputSettings.Mode.init).map { [OutputSettings(mode: $0)] } ?? [])
             wiring = .devices(LibinputOptions(source: source, devices: file?.devices ?? []),
-                              screens: backend == .drm ? Assembly.Screens(cards: drmCards, settings: settings) : nil, headless: options.headless)
+                              screens: backend == .drm ? Assembly.Screens(cards: drmCards) : nil, headless: options.headless)
         }
-        let tactile = try Assembly(configuration: options.configuration(from: file), backend: wiring,
+        var configuration = options.configuration(from: file)
+        // --mode for every screen, over the file's settings.
+        if let mode = mode.flatMap(OutputSettings.Mode.init) { configuration.outputs.append(OutputSettings(mode: mode)) }
+        let tactile = try Assembly(configuration: configuration, backend: wiring,
                                    socket: socket.map { .named($0) } ?? .automatic, logger: logger)
         let server = tactile.server
         let name = tactile.socketName ?? ""

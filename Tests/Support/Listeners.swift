@@ -27,9 +27,9 @@ enum Listeners {
         global_remove: { data, _, name in client(data).removedGlobals.append(name) }
     ))
 
-    /// wl_output's name and mode, by the output's proxy.
+    /// wl_output's name, mode and transform, by the output's proxy.
     nonisolated(unsafe) static let output = make(wl_output_listener(
-        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        geometry: { data, output, _, _, _, _, _, _, _, transform in client(data).outputTransforms[output!] = transform },
         mode: { data, output, _, width, height, _ in client(data).outputModes[output!] = (width, height) },
         done: { _, _ in },
         scale: { _, _, _ in },

@@ -59,6 +59,8 @@ final class TestClient {
     /// What each wl_output said of itself, by its proxy.
     var outputNames: [OpaquePointer: String] = [:]
     var outputModes: [OpaquePointer: (width: Int32, height: Int32)] = [:]
+    /// wl_output.geometry's transform, by the output's proxy.
+    var outputTransforms: [OpaquePointer: Int32] = [:]
     /// The registry names of globals the server withdrew.
     var removedGlobals: [UInt32] = []
     /// The registry name of each bound wl_output, by its proxy.
@@ -187,14 +189,17 @@ final class TestClient {
     }
 
     /// An ARGB8888 shm buffer of the size, every pixel `colour` (0xAARRGGBB, premultiplied;
-    /// the default is transparent).
-    func buffer(width: Int32, height: Int32, colour: UInt32 = 0) throws -> OpaquePointer {
+    /// the default is transparent), or `pattern`'s colour for each (x, y).
+    func buffer(width: Int32, height: Int32, colour: UInt32 = 0, pattern: ((Int, Int) -> UInt32)? = nil) throws -> OpaquePointer {
         let stride = width * 4, size = stride * height
         let fd = tactile_client_memfd_create("tactile-test-buffer")
         guard fd >= 0, ftruncate(fd, off_t(size)) == 0 else { throw ClientError.noMemory }
         defer { close(fd) }
-        if colour != 0, let memory = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED {
-            memory.initializeMemory(as: UInt32.self, repeating: colour, count: Int(width * height))
+        if colour != 0 || pattern != nil, let memory = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED {
+            let pixels = memory.initializeMemory(as: UInt32.self, repeating: colour, count: Int(width * height))
+            if let pattern {
+                for y in 0..<Int(height) { for x in 0..<Int(width) { pixels[y * Int(width) + x] = pattern(x, y) } }
+            }
             munmap(memory, Int(size))
         }
         let pool = wl_shm_create_pool(shm, fd, size)

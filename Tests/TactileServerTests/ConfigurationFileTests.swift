@@ -39,7 +39,7 @@ import Testing
         #expect(configuration.keyboardLayout.layout == "de", "the command line wins over the file")
         #expect(!configuration.focusesNewWindows)
         #expect(DeviceSettings.merged(file.devices, for: "eGalax Touch") == DeviceSettings(output: "HEADLESS-1", calibration: [-1, 0, 1, 0, -1, 1], naturalScrolling: false))
-        #expect(OutputSettings.merged(file.outputs, for: "DSI-1") == OutputSettings(name: "DSI-1", scale: 2, position: Position(x: 1920, y: 0)))
+        #expect(OutputSettings.merged(file.outputs, for: "DSI-1") == OutputSettings(name: "DSI-1", scale: 2, transform: .rotated90, position: Position(x: 1920, y: 0)))
         #expect(file.outputs.map(\.name) == ["HDMI-A-1", "DSI-1", "HDMI-A-2"])
     }
 
@@ -82,10 +82,13 @@ import Testing
                 position: [1280, 0]
               - name: DP-1
                 enabled: false
+                transform: flipped-270
+              - {name: HDMI-A-1, transform: "180"}
             """, file: "kiosk.yaml")
         #expect(OutputSettings.merged(file.outputs, for: "HDMI-A-1")
-            == OutputSettings(name: "HDMI-A-1", mode: OutputSettings.Mode("1920x1080@60"), scale: 2, position: Position(x: 1280, y: 0)))
-        #expect(OutputSettings.merged(file.outputs, for: "DP-1") == OutputSettings(name: "DP-1", scale: 2, enabled: false))
+            == OutputSettings(name: "HDMI-A-1", mode: OutputSettings.Mode("1920x1080@60"), scale: 2, transform: .rotated180,
+                              position: Position(x: 1280, y: 0)))
+        #expect(OutputSettings.merged(file.outputs, for: "DP-1") == OutputSettings(name: "DP-1", scale: 2, transform: .flipped270, enabled: false))
         #expect(OutputSettings.Mode("1920x1080").map { ($0.width, $0.height, $0.refresh) } ?? (0, 0, 0) == (1920, 1080, nil))
         for nonsense in ["1920", "x1080", "0x0", "99999x10", "1920x1080@", "1920x1080@0", "1920x1080@60@60", "-1x5", "1920xx1080", ""] {
             #expect(OutputSettings.Mode(nonsense) == nil, "\(nonsense)")
@@ -96,7 +99,8 @@ import Testing
         ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
         ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
         ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a whole number from 1 to 4, got '9'"),
-        ("outputs:\n  - rotate: 90\n", "kiosk.yaml:2:5: outputs[0].rotate: unknown key (expected one of: name, mode, scale, position, enabled)"),
+        ("outputs:\n  - rotate: 90\n", "kiosk.yaml:2:5: outputs[0].rotate: unknown key (expected one of: name, mode, scale, transform, position, enabled)"),
+        ("outputs:\n  - transform: 45\n", "kiosk.yaml:2:16: outputs[0].transform: expected one of normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270, got '45'"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1]\n", "kiosk.yaml:2:18: devices[0].calibration: expected a list of 6 numbers"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1, x]\n", "kiosk.yaml:2:34: devices[0].calibration[5]: expected a number, got 'x'"),
         ("devices:\n  - accel-speed: 2\n", "kiosk.yaml:2:18: devices[0].accel-speed: expected a number from -1 to 1, got '2'"),

@@ -84,11 +84,10 @@ final class DRMCard {
         }
         let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
         let edid = Self.edid(of: c.connector_id, fd: fd)
-        var description = OutputDescription(
+        let description = OutputDescription(
             name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
-            pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000, scale: wanted.scale ?? 1,
+            pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000,
             physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
-        description.position = wanted.position
         guard let output = DRMOutput(card: self, connector: c.connector_id, crtc: crtc, mode: mode, description: description) else {
             logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
             return nil

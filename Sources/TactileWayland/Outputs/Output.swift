@@ -47,14 +47,15 @@ final class Output {
         global = nil
     }
 
-    /// Geometry (position in the layout, physical size, make, model), the one current mode,
-    /// scale, name and description, then done.
+    /// Geometry (position in the layout, physical size, make, model, the panel's transform,
+    /// which a client may pre-rotate its buffers by), the one current mode (the panel's own,
+    /// not turned), scale, name and description, then done.
     private func describe(to output: OpaquePointer) {
         let d = placed.description
         let version = wl_resource_get_version(output)
         let clamp = { (value: Int) in Int32(clamping: value) }
         wl_output_send_geometry(output, clamp(placed.rect.x), clamp(placed.rect.y), clamp(d.physicalSize.width), clamp(d.physicalSize.height),
-                                Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), d.make, d.model, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+                                Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), d.make, d.model, d.transform.rawValue)
         wl_output_send_mode(output, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
                             clamp(d.pixelSize.width), clamp(d.pixelSize.height), d.refresh)
         if version >= 2 { wl_output_send_scale(output, d.scale) }

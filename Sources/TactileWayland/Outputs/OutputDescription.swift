@@ -13,13 +13,17 @@ public struct OutputDescription: Sendable, Hashable {
     /// Refresh rate in mHz.
     public var refresh: Int32
     public var scale: Int32
+    /// How the panel is mounted: the frame is turned by it, and the layout sees the panel
+    /// upright (a portrait kiosk's 1920x1080 panel turned 90 is 1080 wide).
+    public var transform: OutputTransform
     /// In millimetres; zero when unknown.
     public var physicalSize: Size
     /// Where its top-left corner lies in the global layout; nil: right of the others.
     public var position: Position?
 
     public init(name: String, description: String, make: String, model: String, pixelSize: Size,
-                refresh: Int32 = 60_000, scale: Int32 = 1, physicalSize: Size = .zero, position: Position? = nil) {
+                refresh: Int32 = 60_000, scale: Int32 = 1, transform: OutputTransform = .normal, physicalSize: Size = .zero,
+                position: Position? = nil) {
         self.name = name
         self.description = description
         self.make = make
@@ -27,14 +31,16 @@ public struct OutputDescription: Sendable, Hashable {
         self.pixelSize = pixelSize
         self.refresh = refresh
         self.scale = scale
+        self.transform = transform
         self.physicalSize = physicalSize
         self.position = position
     }
 
-    /// The size windows see, in logical pixels.
+    /// The size windows see, in logical pixels: the mode turned upright, then scaled.
     public var logicalSize: Size {
         let scale = Int(max(1, scale))
-        return Size(width: pixelSize.width / scale, height: pixelSize.height / scale)
+        let upright = transform.applied(to: pixelSize)
+        return Size(width: upright.width / scale, height: upright.height / scale)
     }
 }
 
@@ -59,5 +65,21 @@ public struct PlacedOutput: Sendable, Hashable {
         self.description = description
         self.rect = rect
         self.usableArea = usableArea ?? rect
+    }
+
+    /// Mode, place, scale and transform, for the log.
+    var summary: String {
+        let d = description
+        return "\(d.pixelSize.width)x\(d.pixelSize.height) at \(rect.x),\(rect.y), scale \(d.scale)" + (d.transform == .normal ? "" : ", transform \(d.transform)")
+    }
+
+    /// The layout point at a place on the panel, given as fractions (0...1) of its width
+    /// and height along its own axes: where an absolute device's reading (a touchscreen
+    /// glued to the panel; a nested window's pointer) lands, through the output's transform.
+    public func layoutPoint(panelFraction x: Double, _ y: Double) -> Point {
+        let panel = description.transform.applied(to: rect.size)
+        let (w, h) = (Double(panel.width), Double(panel.height))
+        let upright = description.transform.uprightPoint(Point(x: x * w, y: y * h), buffer: (w, h))
+        return Point(x: Double(rect.x) + upright.x, y: Double(rect.y) + upright.y)
     }
 }

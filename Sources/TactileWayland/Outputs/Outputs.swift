@@ -4,6 +4,8 @@ import Responder
 /// The outputs backends announced, laid out in one global coordinate space, and the frame
 /// callbacks waiting for the next frame one of them shows.
 final class Outputs {
+    /// The configured scale, transform and position of outputs, by name.
+    let settings: [OutputSettings]
     /// The live outputs, in the order they came.
     private(set) var live: [Output] = []
     /// Outputs removed while clients may still hold their wl_output: kept so those
@@ -16,6 +18,10 @@ final class Outputs {
 
     /// What layer surfaces leave of each output for windows, where it is not all of it.
     var usableAreas: [OutputID: Rect] = [:]
+
+    init(settings: [OutputSettings]) {
+        self.settings = settings
+    }
 
     var layout: [PlacedOutput] { live.map(withUsableArea) }
 
@@ -42,9 +48,11 @@ final class Outputs {
         return output
     }
 
-    /// Where `description` goes: at its position, or right of `others`. Layout coordinates
-    /// stay non-negative, as the scene's root starts at the origin.
-    func place(_ description: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
+    /// Where `description`, with its configured settings, goes: at its position, or right
+    /// of `others`. Layout coordinates stay non-negative, as the scene's root starts at the
+    /// origin.
+    func place(_ announced: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
+        let description = announced.applying(OutputSettings.merged(settings, for: announced.name))
         let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
             ?? Position(x: others.map(\.placed.rect.maxX).max() ?? 0, y: 0)
         return PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))

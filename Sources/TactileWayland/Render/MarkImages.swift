@@ -89,16 +89,6 @@ extension Output {
         let pixel = global.overlayPixel
         return overlayItem(image, at: Position(x: pixel.x - image.size.width / 2, y: pixel.y - image.size.height / 2))
     }
-
-    /// An overlay picture with its top left at a global position, drawn at its own pixel
-    /// size whatever the output's scale.
-    func overlayItem(_ image: Image?, at global: Position) -> DrawItem? {
-        guard let image else { return nil }
-        let origin = canvasPosition(of: global)
-        let bounds = Rect(origin: origin, size: image.size).intersection(Rect(size: placed.description.pixelSize))
-        guard !bounds.isEmpty else { return nil }
-        return DrawItem(image: image, bounds: bounds, sampling: .translated(origin))
-    }
 }
 
 extension Point {

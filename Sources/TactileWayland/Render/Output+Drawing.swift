@@ -2,41 +2,75 @@ import Responder
 import TactileRender
 
 /// Where surfaces land on an output's canvas: global logical coordinates to output pixels.
+///
+/// The canvas is the panel's own frame, in the axes it scans out: global → output-local →
+/// scaled to pixels (upright, as a person in front of the screen sees them) → turned by the
+/// output's transform. A client that pre-rotates its buffer as its output is turned maps
+/// 1:1 and is copied, not sampled.
 extension Output {
     private var scale: Int { Int(max(1, placed.description.scale)) }
+    private var transform: OutputTransform { placed.description.transform }
+    /// The canvas's size as a person sees it.
+    private var uprightSize: Size { transform.applied(to: placed.description.pixelSize) }
 
-    /// A global position in canvas pixels (unclipped: it may lie off the canvas).
-    func canvasPosition(of global: Position) -> Position {
+    /// Upright canvas pixels to canvas pixels.
+    private var turn: Affine {
+        Affine(transform, upright: (Double(uprightSize.width), Double(uprightSize.height)))
+    }
+
+    /// A global position in upright canvas pixels (unclipped: it may lie off the canvas).
+    private func uprightPosition(of global: Position) -> Position {
         Position(x: (global.x - placed.rect.x).multipliedSaturating(by: scale), y: (global.y - placed.rect.y).multipliedSaturating(by: scale))
+    }
+
+    /// Canvas pixels to global logical coordinates.
+    private var canvasToGlobal: Affine {
+        Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
+            .then(.scale(1 / Double(scale), 1 / Double(scale)))
+            .then(.translation(Double(placed.rect.x), Double(placed.rect.y)))
     }
 
     /// A global rectangle in canvas pixels, clipped to the canvas; nil when off this output.
     func canvasRect(of global: Rect) -> Rect? {
-        let scaled = Rect(origin: canvasPosition(of: global.origin),
+        let scaled = Rect(origin: uprightPosition(of: global.origin),
                           size: Size(width: global.width.multipliedSaturating(by: scale), height: global.height.multipliedSaturating(by: scale)))
-        let clipped = scaled.intersection(Rect(size: placed.description.pixelSize))
-        return clipped.isEmpty ? nil : clipped
+        return canvasRect(upright: scaled)
+    }
+
+    /// An upright pixel rectangle, clipped and turned onto the canvas.
+    private func canvasRect(upright rect: Rect) -> Rect? {
+        let clipped = rect.intersection(Rect(size: uprightSize))
+        return clipped.isEmpty ? nil : transform.bufferRect(clipped, upright: uprightSize)
     }
 
     /// How `content`, whose surface lies at `frame` (global), is drawn on this output; nil
     /// when it is not on it or its mapping cannot be represented (absurd scales).
     func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region) -> DrawItem? {
         guard let bounds = canvasRect(of: frame) else { return nil }
-        let origin = canvasPosition(of: frame.origin)
         let sampling: DrawItem.Sampling
-        if content.isPlain, scale == 1 {
-            sampling = .translated(origin)
+        if content.isPlain, scale == 1, transform == .normal {
+            sampling = .translated(uprightPosition(of: frame.origin))
         } else {
             // Canvas pixel → global → surface-local → buffer pixel.
-            let toSurface = Affine.scale(1 / Double(scale), 1 / Double(scale))
-                .then(.translation(Double(placed.rect.x - frame.x), Double(placed.rect.y - frame.y)))
-            let map = toSurface.then(content.surfaceToBuffer)
+            let map = canvasToGlobal.then(.translation(Double(-frame.x), Double(-frame.y))).then(content.surfaceToBuffer)
             guard [map.a, map.b, map.c, map.d, map.e, map.f].allSatisfy({ $0.isFinite && abs($0) < 32767 }) else { return nil }
-            sampling = .transformed(map)
+            sampling = DrawItem.Sampling(map)
         }
         let covered = content.image.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
             canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
         }
         return DrawItem(image: content.image, bounds: bounds, opaque: covered, sampling: sampling)
+    }
+
+    /// An overlay picture (a touch mark, an outline) with its top left at a global position,
+    /// drawn upright at its own pixel size whatever the output's scale.
+    func overlayItem(_ image: Image?, at global: Position) -> DrawItem? {
+        guard let image else { return nil }
+        let origin = uprightPosition(of: global)
+        guard let bounds = canvasRect(upright: Rect(origin: origin, size: image.size)) else { return nil }
+        // Canvas pixel → upright pixel → image pixel.
+        let map = Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
+            .then(.translation(Double(-origin.x), Double(-origin.y)))
+        return DrawItem(image: image, bounds: bounds, sampling: DrawItem.Sampling(map))
     }
 }

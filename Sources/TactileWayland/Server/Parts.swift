@@ -6,7 +6,7 @@ import Logging
 /// here: stored, made in `init`, listed in `all`.
 final class Parts {
     let seat: Seat
-    let outputs = Outputs()
+    let outputs: Outputs
     /// The configured system gestures.
     let gestures: Gestures
     /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
@@ -46,7 +46,8 @@ final class Parts {
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         seat = Seat(display: display, keymap: keymap)
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
-        let outputs = outputs
+        let outputs = Outputs(settings: configuration.outputs)
+        self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(

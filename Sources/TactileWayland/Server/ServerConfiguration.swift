@@ -13,6 +13,10 @@ public struct ServerConfiguration: Sendable {
     public var routingPolicy: RoutingPolicy
     /// System gestures on the output, in the order they are offered touches.
     public var gestures: [GestureBinding]
+    /// Each output's scale, transform and position (and, for the DRM backend, mode and
+    /// whether it is lit), by name: the configuration file's `outputs`, then `--mode` and
+    /// `--transform` for every output.
+    public var outputs: [OutputSettings] = []
     /// Routing decisions as `trace ...` lines on standard error (`--trace`).
     public var trace = false
     /// Touch points and trails drawn over every output, coloured by owner (`--show-touches`).

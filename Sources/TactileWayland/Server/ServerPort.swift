@@ -43,7 +43,7 @@ public final class ServerPort: BackendHost {
 
     public func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID {
         let output = server.parts.outputs.add(description, presenter: presenter, display: server.display)
-        server.logger.info("output \(description.name): \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
+        server.logger.info("output \(description.name): \(output.placed.summary)")
         layoutChanged()
         return output.id
     }
@@ -69,7 +69,7 @@ public final class ServerPort: BackendHost {
         guard let output = server.parts.outputs.live.first(where: { $0.id == id }) else { return }
         let others = server.parts.outputs.live.prefix { $0.id != id }
         output.update(server.parts.outputs.place(description, id: id, rightOf: Array(others)))
-        server.logger.info("output \(description.name) now \(description.pixelSize.width)x\(description.pixelSize.height) at \(output.placed.rect.x),\(output.placed.rect.y), scale \(description.scale)")
+        server.logger.info("output \(description.name) now \(output.placed.summary)")
         layoutChanged()
     }
 

@@ -1,20 +1,26 @@
 import Responder
 
-/// What the configuration file's `outputs` section (or `--mode`) asks of a screen, by
-/// connector name (every screen when `name` is nil). Later entries win, setting by setting.
+/// What the configuration file's `outputs` section (or `--mode`, `--transform`) asks of a
+/// screen, by output name (every output when `name` is nil). Later entries win, setting by
+/// setting. The server applies scale, transform and position to every output as it comes,
+/// whatever its backend, so a screen that returns gets them again; mode and enabled are the
+/// DRM backend's, which picks the screen's mode and lights it.
 public struct OutputSettings: Sendable, Hashable {
     public var name: String?
     public var mode: Mode?
     public var scale: Int32?
+    public var transform: OutputTransform?
     /// Its top-left corner in the layout; left to right after the others when absent.
     public var position: Position?
     /// false: the screen stays dark and is no output.
     public var enabled: Bool?
 
-    public init(name: String? = nil, mode: Mode? = nil, scale: Int32? = nil, position: Position? = nil, enabled: Bool? = nil) {
+    public init(name: String? = nil, mode: Mode? = nil, scale: Int32? = nil, transform: OutputTransform? = nil, position: Position? = nil,
+                enabled: Bool? = nil) {
         self.name = name
         self.mode = mode
         self.scale = scale
+        self.transform = transform
         self.position = position
         self.enabled = enabled
     }
@@ -42,14 +48,26 @@ public struct OutputSettings: Sendable, Hashable {
     }
 
     /// The settings for the screen `name`: the entries for it (or for every screen) merged in order.
-    static func merged(_ entries: [OutputSettings], for name: String) -> OutputSettings {
+    public static func merged(_ entries: [OutputSettings], for name: String) -> OutputSettings {
         var result = OutputSettings(name: name)
         for entry in entries where entry.name == nil || entry.name == name {
             result.mode = entry.mode ?? result.mode
             result.scale = entry.scale ?? result.scale
+            result.transform = entry.transform ?? result.transform
             result.position = entry.position ?? result.position
             result.enabled = entry.enabled ?? result.enabled
         }
+        return result
+    }
+}
+
+extension OutputDescription {
+    /// The description with `settings`' scale, transform and position over the backend's.
+    func applying(_ settings: OutputSettings) -> OutputDescription {
+        var result = self
+        result.scale = settings.scale ?? scale
+        result.transform = settings.transform ?? transform
+        result.position = settings.position ?? position
         return result
     }
 }
