@@ -41,6 +41,38 @@ import WaylandProtocols
         ])
     }
 
+    /// Where the nested layout's point (150.5, 60.25) lies in the 1280 × 800 window (the
+    /// panel) for each transform of the nested output, worked out by hand.
+    static let panelPoints: [(OutputTransform, Point)] = [
+        (.normal, Point(x: 150.5, y: 60.25)), (.rotated90, Point(x: 60.25, y: 649.5)),
+        (.rotated180, Point(x: 1129.5, y: 739.75)), (.rotated270, Point(x: 1219.75, y: 150.5)),
+        (.flipped, Point(x: 1129.5, y: 60.25)), (.flipped90, Point(x: 60.25, y: 150.5)),
+        (.flipped180, Point(x: 150.5, y: 739.75)), (.flipped270, Point(x: 1219.75, y: 649.5)),
+    ]
+
+    /// The nested window is the turned output's panel: a touch on it lands on what it shows
+    /// there, and the client gets it in its own upright coordinates.
+    @Test(arguments: panelPoints)
+    func aTouchOnATurnedNestedOutputLandsWhereTheWindowShowsTheClient(_ transform: OutputTransform, panel: Point) throws {
+        var nested = ServerConfiguration()
+        nested.outputs = [OutputSettings(transform: transform)]
+        let pair = try NestedPair.launch(nested: nested)
+        let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))
+        try pair.nestedClient.commitBuffer(window.surface, width: 300, height: 200, colour: 0xffd0_2020)
+        #expect(try pair.eventually {
+            let shot = try Screenshot(socket: pair.parent.socket)
+            return shot.colour(at: Int(panel.x), Int(panel.y)) == 0xd0_2020
+        }, "the parent shows the client under the panel point")
+        _ = pair.nestedClient.take()
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(panel.x), f(panel.y))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(try Self.seat(pair, count: 4).first == .touchDown(surface: pair.nestedClient.id(window.surface), id: 1, x: f(50.5), y: f(10.25)))
+    }
+
     @Test func pointerMotionButtonsAndScrollInTheParentReachTheNestedClient() throws {
         let pair = try NestedPair.launch()
         let window = try pair.nestedClient.toplevel(width: 300, height: 200, at: (100, 50))

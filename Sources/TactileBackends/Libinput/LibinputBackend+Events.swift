@@ -52,22 +52,21 @@ extension LibinputBackend {
         }
     }
 
-    /// libinput scales the device's axis range onto the size we give it (calibration has
-    /// already been applied by then): the device's output, placed where it lies in the layout.
+    /// libinput scales the device's axis range onto 0...1 of the panel (its calibration
+    /// matrix, in the device's own axes, applied first); the device's output turns that
+    /// into the layout through its transform, so a touchscreen follows its screen's rotation
+    /// with no setting.
     private func outputPoint(_ event: OpaquePointer) -> Point {
-        let rect = outputRect(of: libinput_event_get_device(libinput_event_touch_get_base_event(event)))
-        return Point(
-            x: Double(rect.x) + libinput_event_touch_get_x_transformed(event, UInt32(clamping: rect.width)),
-            y: Double(rect.y) + libinput_event_touch_get_y_transformed(event, UInt32(clamping: rect.height))
-        )
+        let output = output(of: libinput_event_get_device(libinput_event_touch_get_base_event(event)))
+        return output?.layoutPoint(panelFraction: libinput_event_touch_get_x_transformed(event, 1), libinput_event_touch_get_y_transformed(event, 1))
+            ?? Point(x: 0, y: 0)
     }
 
-    /// The layout rectangle of the output `device` maps to: the one its settings name, else
-    /// the first; empty with no output.
-    private func outputRect(of device: OpaquePointer?) -> Rect {
+    /// The output `device` maps to: the one its settings name, else the first; nil with none.
+    private func output(of device: OpaquePointer?) -> PlacedOutput? {
         let layout = host.outputLayout
         let named = device.flatMap { mappedOutputs[$0] }.flatMap { name in layout.first { $0.description.name == name } }
-        return (named ?? layout.first)?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        return named ?? layout.first
     }
 
     /// libinput's touchpad gestures, one at a time: its pinch scale is already against the
@@ -98,12 +97,10 @@ extension LibinputBackend {
                 unacceleratedDX: libinput_event_pointer_get_dx_unaccelerated(event), unacceleratedDY: libinput_event_pointer_get_dy_unaccelerated(event)
             ), time: time)
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
-            let rect = outputRect(of: libinput_event_get_device(libinput_event_pointer_get_base_event(event)))
-            let point = Point(
-                x: Double(rect.x) + libinput_event_pointer_get_absolute_x_transformed(event, UInt32(clamping: rect.width)),
-                y: Double(rect.y) + libinput_event_pointer_get_absolute_y_transformed(event, UInt32(clamping: rect.height))
-            )
-            host.handle(.pointerMotion(global: point, time: time))
+            let output = output(of: libinput_event_get_device(libinput_event_pointer_get_base_event(event)))
+            let point = output?.layoutPoint(panelFraction: libinput_event_pointer_get_absolute_x_transformed(event, 1),
+                                            libinput_event_pointer_get_absolute_y_transformed(event, 1))
+            host.handle(.pointerMotion(global: point ?? Point(x: 0, y: 0), time: time))
         case LIBINPUT_EVENT_POINTER_BUTTON:
             // Count 1 on press and 0 on release: two mice holding one button act as one.
             let count = libinput_event_pointer_get_seat_button_count(event)

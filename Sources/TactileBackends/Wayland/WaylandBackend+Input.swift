@@ -82,12 +82,15 @@ extension WaylandBackend {
         host.setSeatCapabilities(capabilities)
     }
 
-    /// A surface-local position on `placed`'s window, in the global layout; a hostile
-    /// parent's far-off coordinates are clamped.
+    /// A surface-local position on `placed`'s window, in the global layout. The window
+    /// shows the output's frame as its panel would, one window unit per output pixel, so
+    /// the position goes through the output's transform and scale; a hostile parent's
+    /// far-off coordinates are clamped.
     func global(_ x: wl_fixed_t, _ y: wl_fixed_t, on placed: PlacedOutput) -> Point {
         let limit = Self.coordinateLimit
         let clamp = { (v: wl_fixed_t) in min(max(Double(v) / 256, -limit), limit) }
-        return Point(x: Double(placed.rect.x) + clamp(x), y: Double(placed.rect.y) + clamp(y))
+        let window = placed.description.pixelSize
+        return placed.layoutPoint(panelFraction: clamp(x) / Double(max(1, window.width)), clamp(y) / Double(max(1, window.height)))
     }
 
     func placed(_ output: OutputID?) -> PlacedOutput? {
