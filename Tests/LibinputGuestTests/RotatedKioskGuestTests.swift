@@ -1,0 +1,57 @@
+import Foundation
+import Responder
+import Testing
+@testable import TactileTestSupport
+
+/// A kiosk whose screen is mounted turned: `tactile serve --backend drm --kiosk --transform T
+/// -- weston-simple-touch` on bochs-drm's 1280x800 screen, with a touchscreen that has no
+/// WL_OUTPUT and no setting (rotated.py drives it). QEMU's screendump shows the panel as it
+/// scans out; a tap at a raw panel point must reach the client at the upright point under
+/// that spot, where simple-touch then draws its red cross.
+@Suite struct RotatedKioskGuestTests {
+    static let grey: UInt32 = 0x58_5858, background: UInt32 = 0x20_2020, red: UInt32 = 0xff_0000
+
+    /// For each transform, worked out by hand on the panel (1280x800, its own axes): a pixel
+    /// inside simple-touch's 600x500 buffer at the layout's top-left, two just outside it, and
+    /// the panel pixel showing the layout's pixel (200, 150), where simple-touch draws its
+    /// cross for a touch at (200.0, 150.0). rotated.py taps that point: a corner of the pixel,
+    /// which the turn moves to another corner.
+    static let panels: [(transform: String, inside: Position, outside: [Position], tap: Position)] = [
+        ("90", Position(x: 10, y: 790), [Position(x: 10, y: 190), Position(x: 510, y: 790)], Position(x: 150, y: 599)),
+        ("180", Position(x: 1270, y: 790), [Position(x: 670, y: 790), Position(x: 1270, y: 290)], Position(x: 1079, y: 649)),
+        ("270", Position(x: 1270, y: 10), [Position(x: 770, y: 10), Position(x: 1270, y: 610)], Position(x: 1129, y: 200)),
+        ("flipped-90", Position(x: 10, y: 10), [Position(x: 510, y: 10), Position(x: 10, y: 610)], Position(x: 150, y: 200)),
+    ]
+
+    @Test(arguments: panels)
+    func theScreenShowsTheClientTurnedAndATapLandsUnderTheFinger(_ panel: (transform: String, inside: Position, outside: [Position], tap: Position)) throws {
+        let run = try RotatedRun.shared.get()
+        let log = run.read("tactile-\(panel.transform).log")
+        let before = try run.dump("\(panel.transform)-before"), after = try run.dump("\(panel.transform)-after")
+        #expect((before.width, before.height) == (1280, 800), "the panel's own frame")
+        #expect(log.contains("transform \(panel.transform)"), "the log names the transform: \(log.suffix(1500))")
+        #expect(before.colour(at: panel.inside.x, panel.inside.y) == Self.grey, "simple-touch where the transform puts the layout's top-left")
+        for p in panel.outside { #expect(before.colour(at: p.x, p.y) == Self.background, "background at \(p)") }
+        #expect(log.contains(panel.transform == "180" ? "configure(1280, 800, " : "configure(800, 1280, "),
+                "the kiosk window told the upright size")
+        #expect(SimpleTouchDown.all(in: log) == [SimpleTouchDown(id: 0, Point(x: 200, y: 150))], "the tap at the client's upright (200, 150)")
+        for (dx, dy) in [(0, 0), (-2, 0), (2, 0), (0, -2), (0, 2)] {
+            #expect(after.colour(at: panel.tap.x + dx, panel.tap.y + dy) == Self.red, "the red cross under the finger, (\(panel.tap.x + dx), \(panel.tap.y + dy))")
+        }
+    }
+}
+
+/// One boot of the guest for the suite.
+struct RotatedRun {
+    let guest: Guest
+
+    static let shared: Result<RotatedRun, GuestRunFailure> = Result {
+        RotatedRun(guest: try Guest.run(scenario: "rotated.py", folder: "guest-rotated", modules: ["bochs"]))
+    }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
+
+    func read(_ name: String) -> String { guest.read(name) }
+
+    func dump(_ name: String) throws -> Screenshot {
+        try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
+    }
+}

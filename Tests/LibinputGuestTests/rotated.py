@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""A portrait (or upside-down, or mirrored) kiosk on the guest's own screen: runs inside the
+QEMU guest (scripts/guest/run), as root.
+
+For each of the transforms 90, 180, 270 and flipped-90, runs `tactile serve --backend drm
+--kiosk --transform T -- weston-simple-touch` on bochs-drm with a uinput touchscreen that
+has no WL_OUTPUT and no device setting, screendumps the screen, taps the raw panel point
+under the layout's point (200, 150) (as RotatedKioskGuestTests works it out), screendumps
+again (simple-touch draws its red cross where the touch landed) and stops Tactile.
+Everything goes to OUTDIR, where RotatedKioskGuestTests (on the host) reads and checks it.
+
+Usage: rotated.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from guest_input import Touchscreen, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The raw reading (of 0...4095 on both axes) under the layout's (200, 150) on the
+# 1280x800 panel, for each transform.
+TAPS = {"90": (480, 3072), "180": (3456, 3328), "270": (3616, 1024), "flipped-90": (480, 1024)}
+
+started = time.monotonic()
+journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
+
+
+def log(message):
+    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
+
+
+def screendump(name):
+    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name], check=True)
+    log(f"screendump {name}")
+
+
+def main():
+    with open("/dev/tty1", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25l")
+    touch = Touchscreen("Tactile Test Touchscreen")
+    for transform, (x, y) in TAPS.items():
+        tactile_log = os.path.join(OUT, f"tactile-{transform}.log")
+        with open(tactile_log, "w") as stream:
+            tactile = subprocess.Popen(
+                [TACTILE, "serve", "--backend", "drm", "--kiosk", "--transform", transform, "--socket", "wayland-rotated",
+                 "--", "weston-simple-touch"],
+                stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+        wait_for(tactile_log, ".commit()", timeout=120)
+        wait_for(tactile_log, "device added: Tactile Test Touchscreen")
+        time.sleep(2)
+        screendump(f"{transform}-before")
+        touch.down(0, x, y); touch.frame()
+        touch.up(0); touch.frame()
+        wait_for(tactile_log, ".up(")
+        time.sleep(2)
+        screendump(f"{transform}-after")
+        tactile.send_signal(signal.SIGTERM)
+        tactile.wait(timeout=60)
+        log(f"transform {transform} done")
+        time.sleep(1)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
