@@ -111,4 +111,27 @@ import WaylandProtocols
         for (x, y) in [(58, 38), (73, 45)] { #expect(shot.colour(at: x, y) == Self.green & 0xff_ffff, "cursor at (\(x), \(y))") }
         for (x, y) in [(57, 38), (74, 45), (58, 46), (58, 37)] { #expect(shot.colour(at: x, y) == Self.red & 0xff_ffff, "window at (\(x), \(y))") }
     }
+
+    /// A small update (a 5 × 5 surface damage, as weston-simple-touch's cross) repaints
+    /// exactly its pixels on a turned output.
+    @Test(arguments: OutputTransform.allCases)
+    func aSmallDamageRepaintsItsPixelsOnATurnedOutput(_ transform: OutputTransform) throws {
+        let server = try Self.server(transform)
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 100, height: 60, at: (0, 0))
+        try client.commitBuffer(window.surface, width: 100, height: 60, colour: Self.red)
+        try client.roundtrip()
+        _ = try Screenshot(socket: server.socket)
+        wl_surface_attach(window.surface, try client.buffer(width: 100, height: 60, colour: Self.green), 0, 0)
+        wl_surface_damage(window.surface, 48, 28, 5, 5)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        let shot = try Screenshot(socket: server.socket)
+        for y in 27...33 {
+            for x in 47...53 {
+                let inside = (48...52).contains(x) && (28...32).contains(y)
+                #expect(shot.colour(at: x, y) == (inside ? Self.green : Self.red) & 0xff_ffff, "(\(x), \(y))")
+            }
+        }
+    }
 }
