@@ -6,6 +6,10 @@ import TactileRender
 /// with the whole output damaged and with a 64x64 square damaged (a blinking cursor, a
 /// spinner), in time and mallocs per frame.
 ///
+/// The same full-damage repaints on a panel mounted turned (transform 90 and flipped-90):
+/// the windows are upright 800x1280 images, turned onto the 1280x800 panel's frame as they
+/// are drawn. (A client that pre-turns its buffer draws as the unturned case does.)
+///
 /// Two kinds of toplevel: ones that declare their whole surface opaque (what GTK, Qt and
 /// browsers do for a window without shadows), where only the top one is composed, and
 /// translucent ones with no opaque region, where all three blend over the background.
@@ -35,6 +39,24 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
             }
         }
+        for transform in [OutputTransform.rotated90, .flipped90] {
+            let scene = Scene(translucent: translucent, transform: transform)
+            let damage = damages[0].rect
+            Benchmark(
+                "compose 1280x800 turned \(transform), 3 \(translucent ? "translucent" : "opaque") toplevels, full damage",
+                configuration: .init(
+                    metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2),
+                    setup: { try scene.verify(damage: damage) }
+                )
+            ) { benchmark in
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    scene.canvas.render(scene.items, damage: [damage])
+                }
+                benchmark.stopMeasurement()
+                blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
+            }
+        }
     }
 }
 
@@ -44,11 +66,15 @@ final class Scene: @unchecked Sendable {
     let items: [DrawItem]
     let translucent: Bool
 
-    init(translucent: Bool) {
+    /// `transform`: how the panel is mounted; the windows are drawn upright through it.
+    init(translucent: Bool, transform: OutputTransform = .normal) {
         self.translucent = translucent
-        let size = Size(width: 1280, height: 800)
-        canvas = Canvas(size: size)!
-        let output = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let panel = Size(width: 1280, height: 800)
+        canvas = Canvas(size: panel)!
+        let output = Rect(x: 0, y: 0, width: panel.width, height: panel.height)
+        let size = transform.applied(to: panel)
+        // Canvas pixel → upright pixel, the window's own.
+        let sampling = DrawItem.Sampling(Affine(transform.inverse, upright: (Double(panel.width), Double(panel.height))))
         var items: [DrawItem] = []
         // Premultiplied ARGB: red, green and blue from the bottom up, opaque or at half alpha.
         let colours: [UInt32] = translucent ? [0x8080_0000, 0x8000_8000, 0x8000_0080] : [0xffff_0000, 0xff00_ff00, 0xff00_00ff]
@@ -57,7 +83,7 @@ final class Scene: @unchecked Sendable {
             let words = image.stride / 4
             let pixels = image.pixels.bindMemory(to: UInt32.self, capacity: words * size.height)
             for y in 0..<size.height { (pixels + y * words).update(repeating: colour, count: size.width) }
-            items.append(DrawItem(image: image, bounds: output, opaque: translucent ? [] : [output], sampling: .translated(Position(x: 0, y: 0))))
+            items.append(DrawItem(image: image, bounds: output, opaque: translucent ? [] : [output], sampling: sampling))
         }
         self.items = items
     }

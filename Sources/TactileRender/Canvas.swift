@@ -117,12 +117,44 @@ public final class Canvas {
             pixman_image_set_transform(item.image.pixman, &transform)
             pixman_image_set_filter(item.image.pixman, map.isPixelExact ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
             // Outside the image there is nothing (repeat none): an opaque image's edges
-            // need blending there, so a transformed item composes with OVER unless it turns
-            // whole pixels and lies wholly inside its image (a rotated output's window),
-            // which pixman then copies along its rotation fast paths.
-            let inside = item.image.isOpaque && map.isPixelExact && map.covers(b, within: item.image.size)
-            pixman_image_composite32(inside ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
-                                     Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
+            // need blending there, so a transformed item composes with OVER, unless it turns
+            // whole pixels and lies wholly inside its image (a window on a turned output).
+            // Then where it is opaque (an opaque image, or its opaque region: its alpha does
+            // not count there) it is copied, along pixman's rotation fast paths, and blended
+            // only elsewhere.
+            let composite = { (op: pixman_op_t) in
+                pixman_image_composite32(op, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
+                                         Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
+            }
+            if map.isPixelExact, map.covers(b, within: item.image.size), item.image.isOpaque || !item.opaque.isEmpty {
+                if item.image.isOpaque {
+                    composite(PIXMAN_OP_SRC)
+                } else {
+                    var opaque = pixman_region32_t(), solid = pixman_region32_t(), rest = pixman_region32_t()
+                    if item.opaque.count == 1 {
+                        let r = item.opaque[0]
+                        pixman_region32_init_rect(&opaque, Int32(r.x), Int32(r.y), UInt32(max(0, r.width)), UInt32(max(0, r.height)))
+                    } else {
+                        var boxes = item.opaque.map { pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY)) }
+                        pixman_region32_init_rects(&opaque, &boxes, Int32(boxes.count))
+                    }
+                    pixman_region32_init(&solid)
+                    pixman_region32_init(&rest)
+                    pixman_region32_intersect(&solid, &opaque, &clip)
+                    pixman_region32_subtract(&rest, &clip, &opaque)
+                    pixman_image_set_clip_region32(target, &solid)
+                    composite(PIXMAN_OP_SRC)
+                    if pixman_region32_not_empty(&rest) != 0 {
+                        pixman_image_set_clip_region32(target, &rest)
+                        composite(PIXMAN_OP_OVER)
+                    }
+                    pixman_region32_fini(&opaque)
+                    pixman_region32_fini(&solid)
+                    pixman_region32_fini(&rest)
+                }
+            } else {
+                composite(PIXMAN_OP_OVER)
+            }
             pixman_image_set_transform(item.image.pixman, nil)
         }
     }
