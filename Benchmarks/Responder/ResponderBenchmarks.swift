@@ -42,6 +42,23 @@ let benchmarks: @Sendable () -> Void = {
 
     // A tap (down, frame, up, frame) at a fresh place each time: the hit test runs on every
     // down. Traced, each down explains its hit test and names the owner.
+    // The same motions read off a panel turned 90, as a touchscreen's readings are mapped
+    // before routing: the transform's cost is the difference from the benchmark above.
+    Benchmark("route touch motion (flat-100), panel turned 90", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, sink) = routerOverFlat100()
+        let transform = OutputTransform.rotated90
+        let panel = (width: 800.0, height: 1280.0)
+        router.handle(.touchDown(id: 1, global: transform.uprightPoint(Point(x: 100, y: 1180), buffer: panel), time: .zero), sink: &sink)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let y = 1180 - Double(i % 500)
+            router.handle(.touchMotion(id: 1, global: transform.uprightPoint(Point(x: 100, y: y), buffer: panel), time: .milliseconds(UInt64(i))), sink: &sink)
+            router.handle(.touchFrame, sink: &sink)
+        }
+        benchmark.stopMeasurement()
+        blackHole(sink.count)
+    }
+
     tapBenchmark("route tap (flat-100)", sink: CountingSink())
     tapBenchmark("route tap (flat-100), traced", sink: TracingSink())
 
