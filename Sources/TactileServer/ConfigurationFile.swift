@@ -20,6 +20,8 @@ public struct ConfigurationFile: Sendable {
     public var trace: Bool?
     public var showTouches: Bool?
     public var showInputRegions: Bool?
+    /// When the cursor shows (`--cursor`).
+    public var cursor: CursorPolicy?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.
@@ -59,6 +61,7 @@ public struct ConfigurationFile: Sendable {
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
         if let focusNewWindows { result.focusesNewWindows = focusNewWindows }
         if let trace { result.trace = trace }
+        if let cursor { result.cursor = cursor }
         if let showTouches { result.showTouches = showTouches }
         if let showInputRegions { result.showInputRegions = showInputRegions }
         let k = keyboardLayout

@@ -10,8 +10,9 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "devices", "outputs", "gestures", "trace", "show-touches", "show-input-regions"])
+        try top.only(["touch", "keyboard", "devices", "outputs", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
         config.trace = try top.bool("trace")
+        config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
         config.showInputRegions = try top.bool("show-input-regions")
         if let touch = try top.table("touch") {

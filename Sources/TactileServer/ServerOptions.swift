@@ -16,6 +16,9 @@ public struct ServerOptions: ParsableArguments {
     @Option(help: "Turn every output as its screen is mounted: normal, 90, 180, 270, flipped, flipped-90, flipped-180 or flipped-270 (the configuration file's outputs entries set each one's). Touchscreens follow.")
     public var transform: OutputTransform?
 
+    @Option(help: "When the pointer's cursor shows: auto (once a pointer moves, hidden again by a touch), always, or never (default: auto, or the file's cursor).")
+    public var cursor: CursorPolicy?
+
     @Flag(help: "Nested in a parent compositor (the wayland backend): ask it to show the window fullscreen.")
     public var fullscreen = false
 
@@ -55,7 +58,7 @@ public struct ServerOptions: ParsableArguments {
     /// with a command line of its own (WLCS) can pass it whole.
     public static func recognized(in arguments: [String]) -> [String] {
         let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation", "--trace", "--show-touches", "--show-input-regions", "--inspect"]
-        let valued = ["--output-size", "--outputs", "--transform", "--keyboard-layout", "--log-level", "--config"]
+        let valued = ["--output-size", "--outputs", "--transform", "--cursor", "--keyboard-layout", "--log-level", "--config"]
         var kept: [String] = []
         var k = 0
         while k < arguments.count {
@@ -89,6 +92,7 @@ public struct ServerOptions: ParsableArguments {
         if let file { result = file.applied(to: result) }
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let transform { result.outputs.append(OutputSettings(transform: transform)) }
+        if let cursor { result.cursor = cursor }
         if trace { result.trace = true }
         if showTouches { result.showTouches = true }
         if showInputRegions { result.showInputRegions = true }
@@ -159,3 +163,5 @@ extension OutputTransform: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public static var allValueStrings: [String] { allCases.map(\.description) }
 }
+
+extension CursorPolicy: ExpressibleByArgument {}

@@ -95,7 +95,19 @@ import Testing
         }
     }
 
+    @Test func theCursorPolicyComesFromTheFileAndTheCommandLineWins() throws {
+        let file = try ConfigurationFile.parse("cursor: never\n", file: "kiosk.yaml")
+        #expect(file.applied(to: ServerConfiguration()).cursor == .never)
+        #expect(ServerConfiguration().cursor == .auto, "auto unless asked")
+        var options = try ServerOptions.parse(["--cursor", "always"])
+        #expect(options.configuration(from: file).cursor == .always)
+        options = try ServerOptions.parse(["--transform", "flipped-90"])
+        #expect(options.configuration(from: nil).outputs == [OutputSettings(transform: .flipped90)], "--transform, for every output")
+        #expect(throws: (any Error).self) { try ServerOptions.parse(["--transform", "45"]) }
+    }
+
     @Test(arguments: [
+        ("cursor: sometimes\n", "kiosk.yaml:1:9: cursor: expected one of auto, always, never, got 'sometimes'"),
         ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
         ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
         ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a whole number from 1 to 4, got '9'"),

@@ -62,7 +62,7 @@ extension Seat {
     /// when it set one (nothing while that surface has no content, or when the client hid
     /// the cursor), else Tactile's arrow.
     func cursorToDraw(client: ClientID?, at position: Point?) -> (content: SurfaceContent, frame: Rect)? {
-        guard capabilities.contains(.pointer), let position else { return nil }
+        guard cursorShown, capabilities.contains(.pointer), let position else { return nil }
         let choice = client.flatMap { clients[$0]?.cursor } ?? .unset
         let (content, hotspot): (SurfaceContent?, Position) = switch choice {
         case .unset: (DefaultCursor.content, DefaultCursor.hotspot)

@@ -20,12 +20,25 @@ final class Seat {
     let grabs = InputGrabs()
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
-    /// A client's cursor image or choice changed.
+    /// A client's cursor image or choice changed, or the cursor came or went.
     var cursorChanged: () -> Void = {}
+    let cursorPolicy: CursorPolicy
+    /// Whether the policy shows the cursor now (`CursorPolicy.shown`).
+    private(set) var cursorShown: Bool
     private let nextSerial: () -> UInt32
     private var global: Global?
 
-    init(display: OpaquePointer, keymap: Keymap?) {
+    /// `event` came from a device: under the cursor policy, the cursor may come or go.
+    func cursorPolicySees(_ event: InputEvent) {
+        let shown = cursorPolicy.shown(after: event, before: cursorShown)
+        guard shown != cursorShown else { return }
+        cursorShown = shown
+        cursorChanged()
+    }
+
+    init(display: OpaquePointer, keymap: Keymap?, cursorPolicy: CursorPolicy) {
+        self.cursorPolicy = cursorPolicy
+        cursorShown = cursorPolicy == .always
         self.keymap = keymap
         activeKeymap = keymap
         nextSerial = { wl_display_next_serial(display) }

@@ -44,7 +44,7 @@ final class Parts {
          logger: Logger, makeSurface: @escaping (ClientState) -> Surface) {
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
-        seat = Seat(display: display, keymap: keymap)
+        seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor)
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
         let outputs = Outputs(settings: configuration.outputs)
         self.outputs = outputs

@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     /// whether it is lit), by name: the configuration file's `outputs`, then `--mode` and
     /// `--transform` for every output.
     public var outputs: [OutputSettings] = []
+    /// When the cursor is drawn (`--cursor`).
+    public var cursor = CursorPolicy.auto
     /// Routing decisions as `trace ...` lines on standard error (`--trace`).
     public var trace = false
     /// Touch points and trails drawn over every output, coloured by owner (`--show-touches`).

@@ -32,6 +32,7 @@ extension WaylandServer {
             parts.seat.activeKeymap = parts.seat.keymap
             if router.changesHeldKeys(key: key, state: state) { modifiersChanged = parts.seat.updateModifiers(key: key, state: state) || modifiersChanged }
         }
+        parts.seat.cursorPolicySees(event)
         guard let event = parts.seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
         parts.composition.touchMarks?.input(event)
         route { router, sink in router.handle(event, sink: &sink) }
