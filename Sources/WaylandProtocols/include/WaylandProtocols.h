@@ -1,6 +1,6 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
-// wlr-virtual-pointer, primary selection (zwp and GTK), relative pointer, pointer constraints,
+// wlr-virtual-pointer, wlr-output-management, primary selection (zwp and GTK), relative pointer, pointer constraints,
 // input-method v2, virtual-keyboard and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
@@ -27,6 +27,8 @@
 #include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "wlr-output-management-unstable-v1-server-protocol.h"
+#include "wlr-output-management-unstable-v1-client-protocol.h"
 #include "primary-selection-unstable-v1-server-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "gtk-primary-selection-server-protocol.h"
@@ -77,6 +79,11 @@ TACTILE_PROTOCOL_INTERFACE(zwlr_foreign_toplevel_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_foreign_toplevel_handle_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_virtual_pointer_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_virtual_pointer_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_head_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_mode_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_configuration_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_configuration_head_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_primary_selection_device_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_primary_selection_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_primary_selection_offer_v1)
