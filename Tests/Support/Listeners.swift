@@ -27,6 +27,20 @@ enum Listeners {
         global_remove: { data, _, name in client(data).removedGlobals.append(name) }
     ))
 
+    /// zwlr_output_manager_v1's heads (their own events unheard) and serial.
+    nonisolated(unsafe) static let outputManager = make(zwlr_output_manager_v1_listener(
+        head: { data, _, head in client(data).outputHeads.append(head!) },
+        done: { data, _, serial in client(data).outputManagerSerial = serial },
+        finished: { _, _ in }
+    ))
+
+    /// zwlr_output_configuration_v1's answer.
+    nonisolated(unsafe) static let outputConfiguration = make(zwlr_output_configuration_v1_listener(
+        succeeded: { data, _ in client(data).outputConfigurationAnswer = "succeeded" },
+        failed: { data, _ in client(data).outputConfigurationAnswer = "failed" },
+        cancelled: { data, _ in client(data).outputConfigurationAnswer = "cancelled" }
+    ))
+
     /// wl_output's name, mode and transform, by the output's proxy.
     nonisolated(unsafe) static let output = make(wl_output_listener(
         geometry: { data, output, _, _, _, _, _, _, _, transform in client(data).outputTransforms[output!] = transform },

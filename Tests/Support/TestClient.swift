@@ -71,6 +71,12 @@ final class TestClient {
     /// The time of each touch down, motion and up received, in order (milliseconds).
     var touchTimes: [UInt32] = []
     var edgeDeferralManager: OpaquePointer?
+    /// zwlr_output_manager_v1, its heads in the order announced, and its latest done serial.
+    var outputManager: OpaquePointer?
+    var outputHeads: [OpaquePointer] = []
+    var outputManagerSerial: UInt32?
+    /// The latest zwlr_output_configuration_v1 answer: "succeeded", "failed" or "cancelled".
+    var outputConfigurationAnswer: String?
     /// What tactile_edge_deferral_v1.limit said.
     var edgeDeferralLimit: UInt32?
     /// Every window made, kept as long as the client: the listeners reach a window through an
@@ -241,6 +247,9 @@ final class TestClient {
         case "zwp_text_input_manager_v3": textInputManager = bind(tactile_zwp_text_input_manager_v3_interface(), 1)
         case "zwp_input_method_manager_v2": inputMethodManager = bind(tactile_zwp_input_method_manager_v2_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
+        case "zwlr_output_manager_v1":
+            outputManager = bind(tactile_zwlr_output_manager_v1_interface(), 4)
+            zwlr_output_manager_v1_add_listener(outputManager, Listeners.outputManager, Unmanaged.passUnretained(self).toOpaque())
         default: break
         }
     }

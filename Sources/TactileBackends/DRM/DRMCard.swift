@@ -84,10 +84,17 @@ final class DRMCard {
         }
         let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
         let edid = Self.edid(of: c.connector_id, fd: fd)
-        let description = OutputDescription(
+        var description = OutputDescription(
             name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
             pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000,
             physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
+        var offered: [OutputMode] = []
+        for m in UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes)) {
+            let mode = OutputMode(size: Size(width: Int(m.hdisplay), height: Int(m.vdisplay)), refresh: Int32(m.vrefresh) * 1000,
+                                  preferred: m.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0)
+            if !offered.contains(where: { $0.size == mode.size && $0.refresh == mode.refresh }) { offered.append(mode) }
+        }
+        description.modes = offered
         guard let output = DRMOutput(card: self, connector: c.connector_id, crtc: crtc, mode: mode, description: description) else {
             logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
             return nil

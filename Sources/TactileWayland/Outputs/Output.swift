@@ -6,6 +6,8 @@ final class Output {
     static let version: Int32 = 4
 
     let id: OutputID
+    /// What its backend said of it, before the configured settings.
+    private(set) var announced: OutputDescription
     private(set) var placed: PlacedOutput
     /// Weak: the backend owns its outputs' presenter, and holds the server.
     weak var presenter: (any OutputPresenter)?
@@ -16,8 +18,9 @@ final class Output {
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.
     private(set) var resources: [OpaquePointer] = []
 
-    init(id: OutputID, placed: PlacedOutput, presenter: any OutputPresenter, display: OpaquePointer) {
+    init(id: OutputID, announced: OutputDescription, placed: PlacedOutput, presenter: any OutputPresenter, display: OpaquePointer) {
         self.id = id
+        self.announced = announced
         self.placed = placed
         self.presenter = presenter
         global = Global(display: display, interface: tactile_wl_output_interface(), version: Self.version, context: self,
@@ -35,8 +38,10 @@ final class Output {
         resources.filter { wl_resource_get_client($0) == client }
     }
 
-    /// A new mode, scale or place: every client that bound the output hears it again.
-    func update(_ placed: PlacedOutput) {
+    /// A new mode, scale, transform or place: every client that bound the output hears it
+    /// again.
+    func update(announced: OutputDescription, _ placed: PlacedOutput) {
+        self.announced = announced
         self.placed = placed
         for resource in resources { describe(to: resource) }
     }

@@ -16,6 +16,9 @@ public struct OutputDescription: Sendable, Hashable {
     /// How the panel is mounted: the frame is turned by it, and the layout sees the panel
     /// upright (a portrait kiosk's 1920x1080 panel turned 90 is 1080 wide).
     public var transform: OutputTransform
+    /// Every mode the screen offers (a DRM connector's), for output managers to list; empty
+    /// when only the current one exists (headless outputs, nested windows).
+    public var modes: [OutputMode] = []
     /// In millimetres; zero when unknown.
     public var physicalSize: Size
     /// Where its top-left corner lies in the global layout; nil: right of the others.
@@ -41,6 +44,20 @@ public struct OutputDescription: Sendable, Hashable {
         let scale = Int(max(1, scale))
         let upright = transform.applied(to: pixelSize)
         return Size(width: upright.width / scale, height: upright.height / scale)
+    }
+}
+
+/// A mode a screen offers: its size in pixels and refresh rate in mHz.
+public struct OutputMode: Sendable, Hashable {
+    public var size: Size
+    public var refresh: Int32
+    /// The screen's own preference (its EDID's).
+    public var preferred: Bool
+
+    public init(size: Size, refresh: Int32, preferred: Bool = false) {
+        self.size = size
+        self.refresh = refresh
+        self.preferred = preferred
     }
 }
 

@@ -6,6 +6,9 @@ import Responder
 final class Outputs {
     /// The configured scale, transform and position of outputs, by name.
     let settings: [OutputSettings]
+    /// What output managers (wlr-randr, kanshi) set since, by name: over the configured
+    /// settings, kept for a screen that comes back.
+    var overrides: [String: OutputSettings] = [:]
     /// The live outputs, in the order they came.
     private(set) var live: [Output] = []
     /// Outputs removed while clients may still hold their wl_output: kept so those
@@ -43,7 +46,7 @@ final class Outputs {
         let id = OutputID(raw: nextID)
         nextID += 1
         let placed = place(description, id: id, rightOf: live)
-        let output = Output(id: id, placed: placed, presenter: presenter, display: display)
+        let output = Output(id: id, announced: description, placed: placed, presenter: presenter, display: display)
         live.append(output)
         return output
     }
@@ -51,11 +54,32 @@ final class Outputs {
     /// Where `description`, with its configured settings, goes: at its position, or right
     /// of `others`. Layout coordinates stay non-negative, as the scene's root starts at the
     /// origin.
-    func place(_ announced: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
-        let description = announced.applying(OutputSettings.merged(settings, for: announced.name))
+    private func place(_ announced: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
+        let description = announced.applying(OutputSettings.merged(settings + [overrides[announced.name]].compactMap { $0 }, for: announced.name))
         let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
             ?? Position(x: others.map(\.placed.rect.maxX).max() ?? 0, y: 0)
         return PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
+    }
+
+    /// `id`'s backend describes it anew (a new mode, a resized nested window).
+    func update(_ id: OutputID, _ description: OutputDescription) -> Output? {
+        guard let output = live.first(where: { $0.id == id }) else { return nil }
+        let others = live.prefix { $0.id != id }
+        output.update(announced: description, place(description, id: id, rightOf: Array(others)))
+        return output
+    }
+
+    /// Places every output again from what its backend said and the settings now (an output
+    /// manager changed them); the outputs whose place, size, scale or transform changed.
+    func relayout() -> [Output] {
+        var changed: [Output] = []
+        for (index, output) in live.enumerated() {
+            let placed = place(output.announced, id: output.id, rightOf: Array(live.prefix(index)))
+            guard placed.description != output.placed.description || placed.rect != output.placed.rect else { continue }
+            output.update(announced: output.announced, placed)
+            changed.append(output)
+        }
+        return changed
     }
 
     func remove(_ id: OutputID) -> Output? {

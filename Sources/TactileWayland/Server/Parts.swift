@@ -26,6 +26,7 @@ final class Parts {
     let selections: Selections
     let textInputs: TextInputs
     let xdgOutputs: XdgOutputs
+    let outputManagement: OutputManagement
     let screencopy: Screencopy
     /// Output frames, composed from the scene.
     let composition: Composition
@@ -64,6 +65,7 @@ final class Parts {
         selections = Selections(display: display, context: context)
         textInputs = TextInputs(display: display, context: context, seat: seat)
         xdgOutputs = XdgOutputs(display: display)
+        outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
         screencopy = Screencopy(display: display, outputs: outputs)
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
         self.composition = composition
@@ -76,7 +78,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, outputManagement, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -66,11 +66,17 @@ public final class ServerPort: BackendHost {
     }
 
     public func updateOutput(_ id: OutputID, _ description: OutputDescription) {
-        guard let output = server.parts.outputs.live.first(where: { $0.id == id }) else { return }
-        let others = server.parts.outputs.live.prefix { $0.id != id }
-        output.update(server.parts.outputs.place(description, id: id, rightOf: Array(others)))
+        guard let output = server.parts.outputs.update(id, description) else { return }
         server.logger.info("output \(description.name) now \(output.placed.summary)")
         layoutChanged()
+    }
+
+    /// An output manager changed outputs' settings (`Outputs.overrides`): every output is
+    /// placed again, and the layout changes where one moved, turned or scaled.
+    func outputSettingsChanged() {
+        let changed = server.parts.outputs.relayout()
+        for output in changed { server.logger.info("output \(output.placed.description.name) now \(output.placed.summary)") }
+        if !changed.isEmpty { layoutChanged() }
     }
 
     public func outputPresented(_ output: OutputID, at time: Instant) {
