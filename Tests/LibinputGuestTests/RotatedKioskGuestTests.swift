@@ -41,6 +41,30 @@ import Testing
     }
 }
 
+extension RotatedKioskGuestTests {
+    /// `wlr-randr --output Virtual-1 --transform 90` on a running kiosk: the app is told the
+    /// portrait size and the next tap lands under the finger; unplugged and plugged back, the
+    /// screen comes back turned, and taps still land.
+    @Test func wlrRandrTurnsTheKioskAndAReconnectKeepsTheTurn() throws {
+        let run = try RotatedRun.shared.get()
+        let log = run.read("tactile-runtime.log")
+        #expect(run.read("randr-before.txt").contains("Transform: normal"), "\(run.read("randr-before.txt"))")
+        #expect(run.read("randr-set.txt").contains("status 0"), "\(run.read("randr-set.txt"))")
+        #expect(log.contains("output Virtual-1 now 1280x800 at 0,0, scale 1, transform 90"), "\(log.suffix(2000))")
+        #expect(log.contains("configure(800, 1280, "), "reconfigured to the portrait size")
+        #expect(SimpleTouchDown.all(in: log) == [SimpleTouchDown(id: 0, Point(x: 200, y: 150)), SimpleTouchDown(id: 0, Point(x: 200, y: 150))])
+        let tap = Self.panels[0].tap
+        let after = try run.dump("runtime-after"), reconnected = try run.dump("runtime-reconnected")
+        #expect(after.colour(at: tap.x, tap.y) == Self.red && after.colour(at: tap.x, tap.y - 2) == Self.red, "the cross under the finger")
+        #expect(log.contains("output Virtual-1 removed"))
+        #expect(log.contains("no output left: Tactile and its clients keep running"), "the last screen gone, the log says what happens")
+        #expect(log.contains("output Virtual-1: 1280x800 at 0,0, scale 1, transform 90"), "back, turned")
+        #expect(run.read("randr-reconnected.txt").contains("Transform: 90"), "\(run.read("randr-reconnected.txt"))")
+        #expect(reconnected.colour(at: tap.x, tap.y) == Self.red, "the second tap's cross, on the turned screen")
+        #expect(reconnected.colour(at: Self.panels[0].inside.x, Self.panels[0].inside.y) == Self.grey)
+    }
+}
+
 /// One boot of the guest for the suite.
 struct RotatedRun {
     let guest: Guest

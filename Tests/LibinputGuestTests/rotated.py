@@ -6,7 +6,9 @@ For each of the transforms 90, 180, 270 and flipped-90, runs `tactile serve --ba
 --kiosk --transform T -- weston-simple-touch` on bochs-drm with a uinput touchscreen that
 has no WL_OUTPUT and no device setting, screendumps the screen, taps the raw panel point
 under the layout's point (200, 150) (as RotatedKioskGuestTests works it out), screendumps
-again (simple-touch draws its red cross where the touch landed) and stops Tactile.
+again (simple-touch draws its red cross where the touch landed) and stops Tactile. Then an
+upright kiosk is turned 90 at run time by wlr-randr, and its screen unplugged and plugged
+back (turned_at_run_time).
 Everything goes to OUTDIR, where RotatedKioskGuestTests (on the host) reads and checks it.
 
 Usage: rotated.py OUTDIR TACTILE_EXECUTABLE
@@ -63,7 +65,61 @@ def main():
         tactile.wait(timeout=60)
         log(f"transform {transform} done")
         time.sleep(1)
+    turned_at_run_time(touch)
     log("done")
+
+
+def turned_at_run_time(touch):
+    """An upright kiosk turned 90 by wlr-randr, tapped; its screen unplugged (forced off
+    through sysfs, with the card's change uevent) and plugged back, listed and tapped again."""
+    tactile_log = os.path.join(OUT, "tactile-runtime.log")
+    with open(tactile_log, "w") as stream:
+        tactile = subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", "wayland-runtime", "--", "weston-simple-touch"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+    wait_for(tactile_log, ".commit()", timeout=120)
+    wait_for(tactile_log, "device added: Tactile Test Touchscreen")
+
+    def randr(name, *arguments):
+        with open(os.path.join(OUT, name), "w") as out:
+            status = subprocess.run(["wlr-randr", *arguments], stdout=out, stderr=subprocess.STDOUT,
+                                    env=dict(os.environ, WAYLAND_DISPLAY="wayland-runtime")).returncode
+            out.write(f"status {status}\n")
+
+    randr("randr-before.txt")
+    randr("randr-set.txt", "--output", "Virtual-1", "--transform", "90")
+    wait_for(tactile_log, "configure(800, 1280, ")
+    time.sleep(2)
+    x, y = TAPS["90"]
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".up(")
+    time.sleep(2)
+    screendump("runtime-after")
+
+    status = "/sys/class/drm/card0-Virtual-1/status"
+
+    def hotplug():
+        subprocess.run(["udevadm", "trigger", "--action=change", "/sys/class/drm/card0"], check=True)
+
+    with open(status, "w") as f:
+        f.write("off")
+    hotplug()
+    wait_for(tactile_log, "output Virtual-1 removed")
+    time.sleep(1)
+    with open(status, "w") as f:
+        f.write("detect")
+    hotplug()
+    wait_for(tactile_log, "output Virtual-1: ", count=2)
+    time.sleep(2)
+    randr("randr-reconnected.txt")
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".up(", count=2)
+    time.sleep(2)
+    screendump("runtime-reconnected")
+    tactile.send_signal(signal.SIGTERM)
+    tactile.wait(timeout=60)
 
 
 if __name__ == "__main__":

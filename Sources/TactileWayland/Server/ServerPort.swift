@@ -55,6 +55,9 @@ public final class ServerPort: BackendHost {
         server.parts.outputs.frameCallbacks += removed.screen.inFlight
         removed.screen.inFlight.removeAll()
         server.logger.info("output \(removed.placed.description.name) removed")
+        if server.parts.outputs.live.isEmpty {
+            server.logger.notice("no output left: Tactile and its clients keep running, and the windows show again when a screen comes")
+        }
         if let target = server.parts.outputs.primary {
             for (surface, window) in server.parts.windows.toplevelWindows() where removed.placed.rect.contains(window.point) {
                 let offset = Position(x: window.x - removed.placed.rect.x, y: window.y - removed.placed.rect.y)
