@@ -116,6 +116,10 @@ public final class Canvas {
             var transform = map.pixman
             pixman_image_set_transform(item.image.pixman, &transform)
             pixman_image_set_filter(item.image.pixman, map.isPixelExact ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+            // The item's bounds are its surface, whose edges map onto the image's: a bilinear
+            // sample there takes the edge pixel, not the nothing beyond it (which would fade
+            // a stretched 1x1 single-pixel buffer across its whole surface).
+            pixman_image_set_repeat(item.image.pixman, PIXMAN_REPEAT_PAD)
             // Outside the image there is nothing (repeat none): an opaque image's edges
             // need blending there, so a transformed item composes with OVER, unless it turns
             // whole pixels and lies wholly inside its image (a window on a turned output).
@@ -156,6 +160,7 @@ public final class Canvas {
                 composite(PIXMAN_OP_OVER)
             }
             pixman_image_set_transform(item.image.pixman, nil)
+            pixman_image_set_repeat(item.image.pixman, PIXMAN_REPEAT_NONE)
         }
     }
 
