@@ -71,6 +71,8 @@ final class TestClient {
     /// The time of each touch down, motion and up received, in order (milliseconds).
     var touchTimes: [UInt32] = []
     var edgeDeferralManager: OpaquePointer?
+    var viewporter: OpaquePointer?
+    var singlePixelBufferManager: OpaquePointer?
     /// zwlr_output_manager_v1, its heads in the order announced, and its latest done serial.
     var outputManager: OpaquePointer?
     var outputHeads: [OpaquePointer] = []
@@ -247,6 +249,8 @@ final class TestClient {
         case "zwp_text_input_manager_v3": textInputManager = bind(tactile_zwp_text_input_manager_v3_interface(), 1)
         case "zwp_input_method_manager_v2": inputMethodManager = bind(tactile_zwp_input_method_manager_v2_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
+        case "wp_viewporter": viewporter = bind(tactile_wp_viewporter_interface(), 1)
+        case "wp_single_pixel_buffer_manager_v1": singlePixelBufferManager = bind(tactile_wp_single_pixel_buffer_manager_v1_interface(), 1)
         case "zwlr_output_manager_v1":
             outputManager = bind(tactile_zwlr_output_manager_v1_interface(), 4)
             zwlr_output_manager_v1_add_listener(outputManager, Listeners.outputManager, Unmanaged.passUnretained(self).toOpaque())

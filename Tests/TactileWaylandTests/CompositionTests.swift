@@ -81,6 +81,31 @@ import WaylandProtocols
         #expect(shot.colour(at: 151, 153) == Self.red & 0xffffff, "hidden by the client under it")
     }
 
+    /// wp_single_pixel_buffer_manager_v1, stretched by a viewport: an opaque colour fills
+    /// the surface; a half-transparent one blends over what lies below.
+    @Test func aSinglePixelBufferStretchedByAViewportFillsItsSurface() throws {
+        let window = try client.toplevel(width: 200, height: 100, at: (100, 100))
+        let max = UInt32.max
+        let opaque = try #require(wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(client.singlePixelBufferManager, max, 0, max, max))
+        let viewport = wp_viewporter_get_viewport(client.viewporter, window.surface)
+        wp_viewport_set_destination(viewport, 200, 100)
+        wl_surface_attach(window.surface, opaque, 0, 0)
+        wl_surface_damage_buffer(window.surface, 0, 0, 1, 1)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        var shot = try Screenshot(socket: server.socket)
+        #expect(shot.colour(at: 200, 150) == 0xff_00ff && shot.colour(at: 110, 110) == 0xff_00ff, "magenta across the 200x100 surface")
+        #expect(shot.colour(at: 99, 150) == Self.background && shot.colour(at: 300, 150) == Self.background)
+        // Half-transparent black (premultiplied: no colour, half alpha) over the background.
+        let dim = try #require(wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(client.singlePixelBufferManager, 0, 0, 0, max / 2))
+        wl_surface_attach(window.surface, dim, 0, 0)
+        wl_surface_damage_buffer(window.surface, 0, 0, 1, 1)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        shot = try Screenshot(socket: server.socket)
+        #expect(shot.colour(at: 200, 150) == 0x10_1010, "the background at half strength")
+    }
+
     @Test func aRegionScreenshotHasTheRegionsPixels() throws {
         let window = try client.toplevel(width: 100, height: 100, at: (300, 200))
         try client.commitBuffer(window.surface, width: 100, height: 100, colour: Self.blue)

@@ -27,6 +27,7 @@ final class Parts {
     let textInputs: TextInputs
     let xdgOutputs: XdgOutputs
     let outputManagement: OutputManagement
+    let singlePixelBuffers: SinglePixelBuffers
     let screencopy: Screencopy
     /// Output frames, composed from the scene.
     let composition: Composition
@@ -66,6 +67,7 @@ final class Parts {
         textInputs = TextInputs(display: display, context: context, seat: seat)
         xdgOutputs = XdgOutputs(display: display)
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
+        singlePixelBuffers = SinglePixelBuffers(display: display)
         screencopy = Screencopy(display: display, outputs: outputs)
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
         self.composition = composition
@@ -78,7 +80,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, xdgOutputs, outputManagement, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, singlePixelBuffers, xdgOutputs, outputManagement, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

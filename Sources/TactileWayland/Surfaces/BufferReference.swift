@@ -31,7 +31,9 @@ final class BufferReference {
     /// nobody else notices. Nil for a buffer destroyed before the commit.
     func read(into image: Image?, damage: [Rect]?, logger: Logger) -> BufferAttachment? {
         guard let buffer else { return nil }
-        guard let shm = wl_shm_buffer_get(buffer) else { return BufferAttachment(width: 0, height: 0, image: nil) }
+        guard let shm = wl_shm_buffer_get(buffer) else {
+            return SinglePixelBuffer.of(buffer)?.attachment ?? BufferAttachment(width: 0, height: 0, image: nil)
+        }
         let size = Size(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
         guard let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)) else {
             // libwayland accepts only the formats we advertise; nothing else reaches here.
