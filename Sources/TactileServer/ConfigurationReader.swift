@@ -120,7 +120,7 @@ struct ConfigurationReader {
     }
 
     private func output(_ o: Table) throws -> OutputSettings {
-        try o.only(["name", "mode", "scale", "transform", "position", "enabled"])
+        try o.only(["name", "make", "model", "serial", "mode", "scale", "transform", "position", "enabled"])
         let position = try o.numbers("position", count: 2).map { xy in
             guard xy.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }) else {
                 throw error(o.entries["position"]!.node, "\(o.path).position", "expected two whole numbers of pixels")
@@ -128,7 +128,7 @@ struct ConfigurationReader {
             return Position(x: Int(xy[0]), y: Int(xy[1]))
         }
         return OutputSettings(
-            name: try o.string("name"), mode: try o.mode("mode"), scale: try o.integer("scale", in: 1...4).map(Int32.init),
+            name: try o.string("name"), make: try o.string("make"), model: try o.string("model"), serial: try o.string("serial"), mode: try o.mode("mode"), scale: try o.integer("scale", in: 1...4).map(Int32.init),
             transform: try o.transform("transform"),
             position: position, enabled: try o.bool("enabled"))
     }

@@ -27,6 +27,15 @@ import Testing
         #expect(edid?.make == "RHT" && edid?.model == "QEMU Monitor", "\(String(describing: edid))")
     }
 
+    @Test func theSerialFromItsDescriptorElseItsNumber() {
+        var bytes = Self.block(id: ("D", "E", "L"), product: 0xA0B1, name: "U2415")
+        #expect(EDID(bytes)?.serial == "", "none given")
+        bytes[12..<16] = [0x78, 0x56, 0x34, 0x12]
+        #expect(EDID(bytes)?.serial == "0x12345678")
+        bytes[90..<108] = [0, 0, 0, 0xff, 0] + Array("7MT0185K\n    ".utf8)
+        #expect(EDID(bytes)?.serial == "7MT0185K", "the descriptor wins")
+    }
+
     @Test func withoutANameTheProductCode() {
         let edid = EDID(Self.block(id: ("D", "E", "L"), product: 0xA0B1, name: nil))
         #expect(edid?.make == "DEL" && edid?.model == "0xA0B1", "\(String(describing: edid))")

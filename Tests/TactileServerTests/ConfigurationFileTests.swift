@@ -95,6 +95,20 @@ import Testing
         }
     }
 
+    /// An entry may name a screen by what its EDID says instead of its connector.
+    @Test func outputEntriesMatchByMakeModelAndSerial() throws {
+        let file = try ConfigurationFile.parse("""
+            outputs:
+              - {make: DEL, model: U2415, transform: 90}
+              - {make: DEL, model: U2415, serial: 7MT0185K, scale: 2}
+            """, file: "kiosk.yaml")
+        let dell = OutputSettings.merged(file.outputs, for: "HDMI-A-2", make: "DEL", model: "U2415", serial: "7MT0185K")
+        #expect(dell == OutputSettings(name: "HDMI-A-2", scale: 2, transform: .rotated90))
+        let twin = OutputSettings.merged(file.outputs, for: "DP-1", make: "DEL", model: "U2415", serial: "OTHER")
+        #expect(twin == OutputSettings(name: "DP-1", transform: .rotated90), "the same model, another serial: the first entry only")
+        #expect(OutputSettings.merged(file.outputs, for: "DP-1", make: "RHT", model: "QEMU Monitor") == OutputSettings(name: "DP-1"))
+    }
+
     @Test func theCursorPolicyComesFromTheFileAndTheCommandLineWins() throws {
         let file = try ConfigurationFile.parse("cursor: never\n", file: "kiosk.yaml")
         #expect(file.applied(to: ServerConfiguration()).cursor == .never)
@@ -111,7 +125,7 @@ import Testing
         ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
         ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
         ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a whole number from 1 to 4, got '9'"),
-        ("outputs:\n  - rotate: 90\n", "kiosk.yaml:2:5: outputs[0].rotate: unknown key (expected one of: name, mode, scale, transform, position, enabled)"),
+        ("outputs:\n  - rotate: 90\n", "kiosk.yaml:2:5: outputs[0].rotate: unknown key (expected one of: name, make, model, serial, mode, scale, transform, position, enabled)"),
         ("outputs:\n  - transform: 45\n", "kiosk.yaml:2:16: outputs[0].transform: expected one of normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270, got '45'"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1]\n", "kiosk.yaml:2:18: devices[0].calibration: expected a list of 6 numbers"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1, x]\n", "kiosk.yaml:2:34: devices[0].calibration[5]: expected a number, got 'x'"),

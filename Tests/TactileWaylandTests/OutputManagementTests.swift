@@ -28,6 +28,17 @@ import WaylandProtocols
         #expect(listing.output.contains("Transform: 270"), "the configured transform")
     }
 
+    /// An entry naming a make and model (as a screen's EDID gives them) applies to every
+    /// screen that is one, whatever its name.
+    @Test func anEntryByMakeAndModelAppliesToEveryScreenOfThatModel() throws {
+        var configuration = ServerConfiguration()
+        configuration.outputs = [OutputSettings(make: "Tactile", model: "headless", transform: .rotated180), OutputSettings(model: "nested", scale: 2)]
+        let server = try TestServer(configuration, headless: .init(outputs: [Size(width: 640, height: 480), Size(width: 640, height: 480)]))
+        let listing = try Self.randr(server).output
+        #expect(listing.components(separatedBy: "Transform: 180").count == 3, "both outputs: \(listing)")
+        #expect(!listing.contains("Scale: 2"), "an entry for another model applies to neither")
+    }
+
     /// As on a kiosk: wlr-randr turns the screen; the full-screen window is told the portrait
     /// size at once, wl_output names the transform, and grim's picture is portrait.
     @Test func wlrRandrTurnsAnOutputAtRunTimeAndTheKioskWindowFollows() throws {

@@ -73,7 +73,8 @@ final class DRMCard {
     /// CRTC or memory is left for it.
     private func light(_ c: drmModeConnector, crtcs: [UInt32]) -> DRMOutput? {
         let name = Self.name(c)
-        let wanted = OutputSettings.merged(settings, for: name)
+        let edid = Self.edid(of: c.connector_id, fd: fd)
+        let wanted = OutputSettings.merged(settings, for: name, make: edid?.make, model: edid?.model, serial: edid?.serial)
         if wanted.enabled == false {
             logger.info("\(name): disabled by the configuration; it stays dark")
             return nil
@@ -83,7 +84,6 @@ final class DRMCard {
             return nil
         }
         let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
-        let edid = Self.edid(of: c.connector_id, fd: fd)
         var description = OutputDescription(
             name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
             pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000,
@@ -95,6 +95,7 @@ final class DRMCard {
             if !offered.contains(where: { $0.size == mode.size && $0.refresh == mode.refresh }) { offered.append(mode) }
         }
         description.modes = offered
+        description.serial = edid?.serial ?? ""
         guard let output = DRMOutput(card: self, connector: c.connector_id, crtc: crtc, mode: mode, description: description) else {
             logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
             return nil

@@ -8,6 +8,8 @@ public struct OutputDescription: Sendable, Hashable {
     public var description: String
     public var make: String
     public var model: String
+    /// The screen's serial number (its EDID's); empty when unknown.
+    public var serial = ""
     /// The current mode, in pixels.
     public var pixelSize: Size
     /// Refresh rate in mHz.

@@ -174,6 +174,7 @@ final class OutputHead: ResourceObject {
             if version >= 2 {
                 zwlr_output_head_v1_send_make(resource, d.make)
                 zwlr_output_head_v1_send_model(resource, d.model)
+                if !d.serial.isEmpty { zwlr_output_head_v1_send_serial_number(resource, d.serial) }
             }
             zwlr_output_head_v1_send_enabled(resource, 1)
         }

@@ -1,12 +1,17 @@
 import Responder
 
 /// What the configuration file's `outputs` section (or `--mode`, `--transform`) asks of a
-/// screen, by output name (every output when `name` is nil). Later entries win, setting by
+/// screen, by output name and by the make, model and serial its EDID gives (every output
+/// when it names none), so an entry can follow one screen onto whatever connector it is
+/// plugged into. Later entries win, setting by
 /// setting. The server applies scale, transform and position to every output as it comes,
 /// whatever its backend, so a screen that returns gets them again; mode and enabled are the
 /// DRM backend's, which picks the screen's mode and lights it.
 public struct OutputSettings: Sendable, Hashable {
     public var name: String?
+    public var make: String?
+    public var model: String?
+    public var serial: String?
     public var mode: Mode?
     public var scale: Int32?
     public var transform: OutputTransform?
@@ -15,9 +20,12 @@ public struct OutputSettings: Sendable, Hashable {
     /// false: the screen stays dark and is no output.
     public var enabled: Bool?
 
-    public init(name: String? = nil, mode: Mode? = nil, scale: Int32? = nil, transform: OutputTransform? = nil, position: Position? = nil,
+    public init(name: String? = nil, make: String? = nil, model: String? = nil, serial: String? = nil, mode: Mode? = nil, scale: Int32? = nil, transform: OutputTransform? = nil, position: Position? = nil,
                 enabled: Bool? = nil) {
         self.name = name
+        self.make = make
+        self.model = model
+        self.serial = serial
         self.mode = mode
         self.scale = scale
         self.transform = transform
@@ -47,10 +55,13 @@ public struct OutputSettings: Sendable, Hashable {
         public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
     }
 
-    /// The settings for the screen `name`: the entries for it (or for every screen) merged in order.
-    public static func merged(_ entries: [OutputSettings], for name: String) -> OutputSettings {
+    /// The settings for the screen `name` (with its EDID's make, model and serial): the
+    /// entries whose every given identifier is the screen's, merged in order.
+    public static func merged(_ entries: [OutputSettings], for name: String, make: String? = nil, model: String? = nil,
+                              serial: String? = nil) -> OutputSettings {
         var result = OutputSettings(name: name)
-        for entry in entries where entry.name == nil || entry.name == name {
+        let matches = { (wanted: String?, actual: String?) in wanted == nil || wanted == actual }
+        for entry in entries where matches(entry.name, name) && matches(entry.make, make) && matches(entry.model, model) && matches(entry.serial, serial) {
             result.mode = entry.mode ?? result.mode
             result.scale = entry.scale ?? result.scale
             result.transform = entry.transform ?? result.transform

@@ -55,7 +55,8 @@ final class Outputs {
     /// of `others`. Layout coordinates stay non-negative, as the scene's root starts at the
     /// origin.
     private func place(_ announced: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
-        let description = announced.applying(OutputSettings.merged(settings + [overrides[announced.name]].compactMap { $0 }, for: announced.name))
+        let description = announced.applying(OutputSettings.merged(settings + [overrides[announced.name]].compactMap { $0 }, for: announced.name,
+                                                                   make: announced.make, model: announced.model, serial: announced.serial))
         let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
             ?? Position(x: others.map(\.placed.rect.maxX).max() ?? 0, y: 0)
         return PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
