@@ -41,6 +41,10 @@
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "single-pixel-buffer-v1-server-protocol.h"
 #include "single-pixel-buffer-v1-client-protocol.h"
+#include "tablet-unstable-v2-server-protocol.h"
+#include "tablet-unstable-v2-client-protocol.h"
+#include "cursor-shape-v1-server-protocol.h"
+#include "cursor-shape-v1-client-protocol.h"
 #include "input-method-unstable-v2-server-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
@@ -101,6 +105,8 @@ TACTILE_PROTOCOL_INTERFACE(zwp_locked_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_confined_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gestures_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_single_pixel_buffer_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_pinch_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_hold_v1)
