@@ -73,6 +73,7 @@ final class TestClient {
     var edgeDeferralManager: OpaquePointer?
     var viewporter: OpaquePointer?
     var singlePixelBufferManager: OpaquePointer?
+    var cursorShapeManager: OpaquePointer?
     /// zwlr_output_manager_v1, its heads in the order announced, and its latest done serial.
     var outputManager: OpaquePointer?
     var outputHeads: [OpaquePointer] = []
@@ -250,6 +251,7 @@ final class TestClient {
         case "zwp_input_method_manager_v2": inputMethodManager = bind(tactile_zwp_input_method_manager_v2_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         case "wp_viewporter": viewporter = bind(tactile_wp_viewporter_interface(), 1)
+        case "wp_cursor_shape_manager_v1": cursorShapeManager = bind(tactile_wp_cursor_shape_manager_v1_interface(), 1)
         case "wp_single_pixel_buffer_manager_v1": singlePixelBufferManager = bind(tactile_wp_single_pixel_buffer_manager_v1_interface(), 1)
         case "zwlr_output_manager_v1":
             outputManager = bind(tactile_zwlr_output_manager_v1_interface(), 4)

@@ -48,12 +48,24 @@ extension Seat {
     }
 }
 
+extension Seat {
+    /// wp_cursor_shape_device_v1.set_shape: a cursor from the theme by its Xcursor name,
+    /// under the same serial rule as wl_pointer.set_cursor.
+    func setCursorShape(for client: SeatClient, serial: UInt32, name: String) {
+        guard serial == client.pointerEnterSerial else { return }
+        client.cursor = .shape(name)
+        cursorChanged()
+    }
+}
+
 /// What a client asked the pointer to look like over its surfaces.
 enum CursorChoice {
     /// Nothing asked yet.
     case unset
     case hidden
     case surface(Cursor)
+    /// A cursor of the theme, by its Xcursor name (cursor-shape).
+    case shape(String)
 }
 
 extension Seat {
@@ -68,6 +80,7 @@ extension Seat {
         case .unset: (DefaultCursor.content, DefaultCursor.hotspot)
         case .hidden: (nil, .zero)
         case .surface(let cursor): (cursor.surface?.content, cursor.hotspot)
+        case .shape(let name): cursorTheme.cursor(named: name) ?? (DefaultCursor.content, DefaultCursor.hotspot)
         }
         guard let content else { return nil }
         let origin = Position(x: Int(position.x.rounded(.down)) - hotspot.x, y: Int(position.y.rounded(.down)) - hotspot.y)

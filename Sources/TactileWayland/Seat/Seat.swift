@@ -23,6 +23,8 @@ final class Seat {
     /// A client's cursor image or choice changed, or the cursor came or went.
     var cursorChanged: () -> Void = {}
     let cursorPolicy: CursorPolicy
+    /// Where named cursors (cursor-shape) come from.
+    let cursorTheme: CursorTheme
     /// Whether the policy shows the cursor now (`CursorPolicy.shown`).
     private(set) var cursorShown: Bool
     private let nextSerial: () -> UInt32
@@ -36,8 +38,9 @@ final class Seat {
         cursorChanged()
     }
 
-    init(display: OpaquePointer, keymap: Keymap?, cursorPolicy: CursorPolicy) {
+    init(display: OpaquePointer, keymap: Keymap?, cursorPolicy: CursorPolicy, cursorTheme: CursorTheme) {
         self.cursorPolicy = cursorPolicy
+        self.cursorTheme = cursorTheme
         cursorShown = cursorPolicy == .always
         self.keymap = keymap
         activeKeymap = keymap

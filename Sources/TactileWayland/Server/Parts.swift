@@ -28,6 +28,7 @@ final class Parts {
     let xdgOutputs: XdgOutputs
     let outputManagement: OutputManagement
     let singlePixelBuffers: SinglePixelBuffers
+    let cursorShapes: CursorShapes
     let screencopy: Screencopy
     /// Output frames, composed from the scene.
     let composition: Composition
@@ -46,7 +47,7 @@ final class Parts {
          logger: Logger, makeSurface: @escaping (ClientState) -> Surface) {
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
-        seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor)
+        seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger))
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
         let outputs = Outputs(settings: configuration.outputs)
         self.outputs = outputs
@@ -68,6 +69,7 @@ final class Parts {
         xdgOutputs = XdgOutputs(display: display)
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
         singlePixelBuffers = SinglePixelBuffers(display: display)
+        cursorShapes = CursorShapes(display: display, seat: seat)
         screencopy = Screencopy(display: display, outputs: outputs)
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
         self.composition = composition
@@ -80,7 +82,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, singlePixelBuffers, xdgOutputs, outputManagement, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

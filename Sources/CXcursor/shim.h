@@ -1,0 +1,4 @@
+#ifndef TACTILE_CXCURSOR_SHIM_H
+#define TACTILE_CXCURSOR_SHIM_H
+#include <X11/Xcursor/Xcursor.h>
+#endif
