@@ -41,6 +41,8 @@
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "single-pixel-buffer-v1-server-protocol.h"
 #include "single-pixel-buffer-v1-client-protocol.h"
+#include "fractional-scale-v1-server-protocol.h"
+#include "fractional-scale-v1-client-protocol.h"
 #include "tablet-unstable-v2-server-protocol.h"
 #include "tablet-unstable-v2-client-protocol.h"
 #include "cursor-shape-v1-server-protocol.h"
@@ -105,6 +107,8 @@ TACTILE_PROTOCOL_INTERFACE(zwp_locked_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_confined_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gestures_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_single_pixel_buffer_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_fractional_scale_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_fractional_scale_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)
