@@ -115,6 +115,7 @@ static const struct wl_interface *const bindable[] = {
     &zwlr_output_manager_v1_interface,
     &wp_single_pixel_buffer_manager_v1_interface,
     &wp_cursor_shape_manager_v1_interface,
+    &wp_fractional_scale_manager_v1_interface,
     &zwp_primary_selection_device_manager_v1_interface,
     &gtk_primary_selection_device_manager_interface,
     &zwp_relative_pointer_manager_v1_interface,

@@ -128,7 +128,7 @@ struct ConfigurationReader {
             return Position(x: Int(xy[0]), y: Int(xy[1]))
         }
         return OutputSettings(
-            name: try o.string("name"), make: try o.string("make"), model: try o.string("model"), serial: try o.string("serial"), mode: try o.mode("mode"), scale: try o.integer("scale", in: 1...4).map(Int32.init),
+            name: try o.string("name"), make: try o.string("make"), model: try o.string("model"), serial: try o.string("serial"), mode: try o.mode("mode"), scale: try o.scale("scale"),
             transform: try o.transform("transform"),
             position: position, enabled: try o.bool("enabled"))
     }
@@ -208,6 +208,10 @@ struct ConfigurationReader {
 
         func mode(_ key: String) throws -> OutputSettings.Mode? {
             try scalar(key, "a mode such as 1920x1080 or 1920x1080@60") { $0.string.flatMap(OutputSettings.Mode.init) }
+        }
+
+        func scale(_ key: String) throws -> Double? {
+            try scalar(key, "a number from 1 to 4, such as 2 or 1.5") { node in node.float.flatMap { $0.isFinite && (1...4).contains($0) ? ($0 * 120).rounded() / 120 : nil } }
         }
 
         func transform(_ key: String) throws -> OutputTransform? {

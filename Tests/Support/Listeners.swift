@@ -34,6 +34,11 @@ enum Listeners {
         finished: { _, _ in }
     ))
 
+    /// wp_fractional_scale_v1's preferred scale.
+    nonisolated(unsafe) static let fractionalScale = make(wp_fractional_scale_v1_listener(
+        preferred_scale: { data, object, scale in client(data).preferredScales[object!] = scale }
+    ))
+
     /// zwlr_output_configuration_v1's answer.
     nonisolated(unsafe) static let outputConfiguration = make(zwlr_output_configuration_v1_listener(
         succeeded: { data, _ in client(data).outputConfigurationAnswer = "succeeded" },
@@ -46,7 +51,7 @@ enum Listeners {
         geometry: { data, output, _, _, _, _, _, _, _, transform in client(data).outputTransforms[output!] = transform },
         mode: { data, output, _, width, height, _ in client(data).outputModes[output!] = (width, height) },
         done: { _, _ in },
-        scale: { _, _, _ in },
+        scale: { data, output, scale in client(data).outputScales[output!] = scale },
         name: { data, output, name in client(data).outputNames[output!] = String(cString: name!) },
         description: { _, _, _ in }
     ))

@@ -74,6 +74,11 @@ final class TestClient {
     var viewporter: OpaquePointer?
     var singlePixelBufferManager: OpaquePointer?
     var cursorShapeManager: OpaquePointer?
+    var fractionalScaleManager: OpaquePointer?
+    /// wp_fractional_scale_v1.preferred_scale, the latest, by the scale object's proxy.
+    var preferredScales: [OpaquePointer: UInt32] = [:]
+    /// wl_output.scale, by the output's proxy.
+    var outputScales: [OpaquePointer: Int32] = [:]
     /// zwlr_output_manager_v1, its heads in the order announced, and its latest done serial.
     var outputManager: OpaquePointer?
     var outputHeads: [OpaquePointer] = []
@@ -251,6 +256,7 @@ final class TestClient {
         case "zwp_input_method_manager_v2": inputMethodManager = bind(tactile_zwp_input_method_manager_v2_interface(), 1)
         case "tactile_edge_deferral_manager_v1": edgeDeferralManager = bind(tactile_tactile_edge_deferral_manager_v1_interface(), 1)
         case "wp_viewporter": viewporter = bind(tactile_wp_viewporter_interface(), 1)
+        case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(tactile_wp_fractional_scale_manager_v1_interface(), 1)
         case "wp_cursor_shape_manager_v1": cursorShapeManager = bind(tactile_wp_cursor_shape_manager_v1_interface(), 1)
         case "wp_single_pixel_buffer_manager_v1": singlePixelBufferManager = bind(tactile_wp_single_pixel_buffer_manager_v1_interface(), 1)
         case "zwlr_output_manager_v1":

@@ -124,7 +124,7 @@ import Testing
         ("cursor: sometimes\n", "kiosk.yaml:1:9: cursor: expected one of auto, always, never, got 'sometimes'"),
         ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
         ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
-        ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a whole number from 1 to 4, got '9'"),
+        ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a number from 1 to 4, such as 2 or 1.5, got '9'"),
         ("outputs:\n  - rotate: 90\n", "kiosk.yaml:2:5: outputs[0].rotate: unknown key (expected one of: name, make, model, serial, mode, scale, transform, position, enabled)"),
         ("outputs:\n  - transform: 45\n", "kiosk.yaml:2:16: outputs[0].transform: expected one of normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270, got '45'"),
         ("devices:\n  - calibration: [1, 0, 0, 0, 1]\n", "kiosk.yaml:2:18: devices[0].calibration: expected a list of 6 numbers"),

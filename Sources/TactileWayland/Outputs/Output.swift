@@ -63,7 +63,7 @@ final class Output {
                                 Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), d.make, d.model, d.transform.rawValue)
         wl_output_send_mode(output, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
                             clamp(d.pixelSize.width), clamp(d.pixelSize.height), d.refresh)
-        if version >= 2 { wl_output_send_scale(output, d.scale) }
+        if version >= 2 { wl_output_send_scale(output, d.integerScale) }
         if version >= 4 {
             wl_output_send_name(output, d.name)
             wl_output_send_description(output, d.description)

@@ -14,7 +14,10 @@ public struct OutputDescription: Sendable, Hashable {
     public var pixelSize: Size
     /// Refresh rate in mHz.
     public var refresh: Int32
-    public var scale: Int32
+    /// Output pixels per logical pixel: 1, 2, or fractional (1.25, 1.5), in 120ths as
+    /// wp_fractional_scale_v1 speaks them. wl_output tells clients without fractional
+    /// scaling the next whole number up, and their buffers are scaled down to fit.
+    public var scale: Double
     /// How the panel is mounted: the frame is turned by it, and the layout sees the panel
     /// upright (a portrait kiosk's 1920x1080 panel turned 90 is 1080 wide).
     public var transform: OutputTransform
@@ -27,7 +30,7 @@ public struct OutputDescription: Sendable, Hashable {
     public var position: Position?
 
     public init(name: String, description: String, make: String, model: String, pixelSize: Size,
-                refresh: Int32 = 60_000, scale: Int32 = 1, transform: OutputTransform = .normal, physicalSize: Size = .zero,
+                refresh: Int32 = 60_000, scale: Double = 1, transform: OutputTransform = .normal, physicalSize: Size = .zero,
                 position: Position? = nil) {
         self.name = name
         self.description = description
@@ -43,9 +46,22 @@ public struct OutputDescription: Sendable, Hashable {
 
     /// The size windows see, in logical pixels: the mode turned upright, then scaled.
     public var logicalSize: Size {
-        let scale = Int(max(1, scale))
         let upright = transform.applied(to: pixelSize)
-        return Size(width: upright.width / scale, height: upright.height / scale)
+        return Size(width: Int((Double(upright.width) / validScale).rounded()), height: Int((Double(upright.height) / validScale).rounded()))
+    }
+
+    /// The scale, held to what Tactile composes (1 to 4) whatever a backend said.
+    var validScale: Double { scale.isFinite ? min(max(scale, 1), 4) : 1 }
+
+    /// The whole-number scale wl_output announces: the fractional one rounded up.
+    var integerScale: Int32 { Int32(validScale.rounded(.up)) }
+
+    /// The scale in 120ths, as wp_fractional_scale_v1.preferred_scale sends it.
+    var scale120: UInt32 { UInt32((validScale * 120).rounded()) }
+
+    /// For the log and wlr-randr: "2", "1.5".
+    var scaleText: String {
+        validScale == validScale.rounded() ? "\(Int(validScale))" : "\(validScale)"
     }
 }
 
@@ -89,7 +105,7 @@ public struct PlacedOutput: Sendable, Hashable {
     /// Mode, place, scale and transform, for the log.
     var summary: String {
         let d = description
-        return "\(d.pixelSize.width)x\(d.pixelSize.height) at \(rect.x),\(rect.y), scale \(d.scale)" + (d.transform == .normal ? "" : ", transform \(d.transform)")
+        return "\(d.pixelSize.width)x\(d.pixelSize.height) at \(rect.x),\(rect.y), scale \(d.scaleText)" + (d.transform == .normal ? "" : ", transform \(d.transform)")
     }
 
     /// The layout point at a place on the panel, given as fractions (0...1) of its width

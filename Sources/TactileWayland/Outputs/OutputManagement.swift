@@ -96,8 +96,8 @@ final class OutputManagement: ServerPart {
             var settings = outputs.overrides[d.name] ?? OutputSettings(name: d.name)
             if let transform = change.transform { settings.transform = transform }
             if let scale = change.scale {
-                guard scale == scale.rounded(), (1...4).contains(scale) else { return .failure(Refusal("\(d.name): scale \(scale) is not a whole number from 1 to 4")) }
-                settings.scale = Int32(scale)
+                guard (1...4).contains(scale) else { return .failure(Refusal("\(d.name): scale \(scale) lies outside 1...4")) }
+                settings.scale = (scale * 120).rounded() / 120
             }
             if let position = change.position {
                 guard (0...1_000_000).contains(position.x), (0...1_000_000).contains(position.y) else {
@@ -186,7 +186,7 @@ final class OutputHead: ResourceObject {
             zwlr_output_head_v1_send_position(resource, Int32(clamping: placed.rect.x), Int32(clamping: placed.rect.y))
         }
         if old?.transform != d.transform { zwlr_output_head_v1_send_transform(resource, d.transform.rawValue) }
-        if old?.scale != d.scale { zwlr_output_head_v1_send_scale(resource, wl_fixed_from_int(d.scale)) }
+        if old?.scale != d.scale { zwlr_output_head_v1_send_scale(resource, wl_fixed_from_double(d.validScale)) }
         told = placed
         return true
     }

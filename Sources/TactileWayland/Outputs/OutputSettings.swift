@@ -13,14 +13,15 @@ public struct OutputSettings: Sendable, Hashable {
     public var model: String?
     public var serial: String?
     public var mode: Mode?
-    public var scale: Int32?
+    /// 1 to 4, whole or fractional (rounded to 120ths).
+    public var scale: Double?
     public var transform: OutputTransform?
     /// Its top-left corner in the layout; left to right after the others when absent.
     public var position: Position?
     /// false: the screen stays dark and is no output.
     public var enabled: Bool?
 
-    public init(name: String? = nil, make: String? = nil, model: String? = nil, serial: String? = nil, mode: Mode? = nil, scale: Int32? = nil, transform: OutputTransform? = nil, position: Position? = nil,
+    public init(name: String? = nil, make: String? = nil, model: String? = nil, serial: String? = nil, mode: Mode? = nil, scale: Double? = nil, transform: OutputTransform? = nil, position: Position? = nil,
                 enabled: Bool? = nil) {
         self.name = name
         self.make = make

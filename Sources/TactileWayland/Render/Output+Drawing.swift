@@ -8,7 +8,7 @@ import TactileRender
 /// output's transform. A client that pre-rotates its buffer as its output is turned maps
 /// 1:1 and is copied, not sampled.
 extension Output {
-    private var scale: Int { Int(max(1, placed.description.scale)) }
+    private var scale: Double { placed.description.validScale }
     private var transform: OutputTransform { placed.description.transform }
     /// The canvas's size as a person sees it.
     private var uprightSize: Size { transform.applied(to: placed.description.pixelSize) }
@@ -18,23 +18,30 @@ extension Output {
         Affine(transform, upright: (Double(uprightSize.width), Double(uprightSize.height)))
     }
 
-    /// A global position in upright canvas pixels (unclipped: it may lie off the canvas).
+    /// A global position in upright canvas pixels, rounded down (unclipped: it may lie off
+    /// the canvas; a far one is held a billion pixels out).
     private func uprightPosition(of global: Position) -> Position {
-        Position(x: (global.x - placed.rect.x).multipliedSaturating(by: scale), y: (global.y - placed.rect.y).multipliedSaturating(by: scale))
+        Position(x: Self.pixel(Double(global.x - placed.rect.x) * scale, .down), y: Self.pixel(Double(global.y - placed.rect.y) * scale, .down))
+    }
+
+    private static func pixel(_ value: Double, _ rounding: FloatingPointRoundingRule) -> Int {
+        Int(min(max(value, -1e9), 1e9).rounded(rounding))
     }
 
     /// Canvas pixels to global logical coordinates.
     private var canvasToGlobal: Affine {
         Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
-            .then(.scale(1 / Double(scale), 1 / Double(scale)))
+            .then(.scale(1 / scale, 1 / scale))
             .then(.translation(Double(placed.rect.x), Double(placed.rect.y)))
     }
 
-    /// A global rectangle in canvas pixels, clipped to the canvas; nil when off this output.
+    /// A global rectangle in canvas pixels, every pixel it touches (a fractional scale puts
+    /// its edges inside pixels), clipped to the canvas; nil when off this output.
     func canvasRect(of global: Rect) -> Rect? {
-        let scaled = Rect(origin: uprightPosition(of: global.origin),
-                          size: Size(width: global.width.multipliedSaturating(by: scale), height: global.height.multipliedSaturating(by: scale)))
-        return canvasRect(upright: scaled)
+        let (x, y) = (Double(global.x - placed.rect.x), Double(global.y - placed.rect.y))
+        let x0 = Self.pixel(x * scale, .down), y0 = Self.pixel(y * scale, .down)
+        let x1 = Self.pixel((x + Double(global.width)) * scale, .up), y1 = Self.pixel((y + Double(global.height)) * scale, .up)
+        return canvasRect(upright: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
     }
 
     /// An upright pixel rectangle, clipped and turned onto the canvas.

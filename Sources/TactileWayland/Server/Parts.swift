@@ -29,6 +29,7 @@ final class Parts {
     let outputManagement: OutputManagement
     let singlePixelBuffers: SinglePixelBuffers
     let cursorShapes: CursorShapes
+    let fractionalScales: FractionalScales
     let screencopy: Screencopy
     /// Output frames, composed from the scene.
     let composition: Composition
@@ -70,6 +71,7 @@ final class Parts {
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
         singlePixelBuffers = SinglePixelBuffers(display: display)
         cursorShapes = CursorShapes(display: display, seat: seat)
+        fractionalScales = FractionalScales(display: display)
         screencopy = Screencopy(display: display, outputs: outputs)
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
         self.composition = composition
@@ -82,7 +84,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -19,7 +19,7 @@ extension WaylandServer: Inspectable {
     func sceneDescription() -> [String] {
         let naming = self.naming
         var lines = parts.outputs.layout.map { output in
-            "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scale)"
+            "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scaleText)"
         }
         let scene = router.scene
         func visit(_ id: NodeID, depth: Int, stacking: String) {

@@ -278,6 +278,13 @@ final class Surface: ResourceObject {
         for addon in addons { addon.outputsChanged(self) }
     }
 
+    /// The scale to render at, in 120ths: the largest of the outputs it is on, else the first
+    /// output's (a window about to map), else 1.
+    var preferredScale120: UInt32 {
+        let scales = enteredOutputs.compactMap { outputs.output($0)?.placed.description.scale120 }
+        return scales.max() ?? outputs.primary?.description.scale120 ?? 120
+    }
+
     /// Where the window starts in the surface: an add-on's window geometry, else the origin.
     var windowOrigin: Position { addons.lazy.compactMap(\.windowOrigin).first ?? .zero }
 
