@@ -103,6 +103,27 @@ import WaylandProtocols
         #expect(client.take().contains(.touchCancel))
     }
 
+    /// On an output at scale 2 a touch's mark is twice as many output pixels across: its
+    /// ring, 13 logical pixels from the finger, lies 26 output pixels out.
+    @Test func showTouchesDrawsAtTheOutputsScale() throws {
+        var configuration = ServerConfiguration()
+        configuration.showTouches = true
+        configuration.outputs = [OutputSettings(scale: 2)]
+        let server = try TestServer(configuration)
+        let client = try TestClient(socket: server.socket)
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(100), f(100))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let capture = try ScreencopyCapture(client: client)
+        try capture.copyWithDamage(client: client)
+        while !capture.ready && !capture.failed { try client.roundtrip() }
+        let ring = capture.colour(at: 200 + 26, 200), centre = capture.colour(at: 200, 200)
+        #expect(ring != 0x20_2020 && capture.colour(at: 200 - 26, 200) != 0x20_2020, "the ring 26 output pixels out, both sides: \(String(ring, radix: 16))")
+        #expect(centre != 0x20_2020, "the disc's fill at the finger")
+        #expect(capture.colour(at: 200 + 34, 200) == 0x20_2020, "nothing past the ring")
+    }
+
     /// Two fingers on two clients, one of them dragged, then a left-edge swipe that cancels
     /// the dragging client: each finger's mark is in its owner's colour, the cancelled ones
     /// have a red cross where they were cancelled, and a touch on the bare background is grey.

@@ -70,14 +70,16 @@ extension Output {
     }
 
     /// An overlay picture (a touch mark, an outline) with its top left at a global position,
-    /// drawn upright at its own pixel size whatever the output's scale.
+    /// one image pixel per logical pixel: drawn upright, at the output's scale.
     func overlayItem(_ image: Image?, at global: Position) -> DrawItem? {
         guard let image else { return nil }
         let origin = uprightPosition(of: global)
-        guard let bounds = canvasRect(upright: Rect(origin: origin, size: image.size)) else { return nil }
+        let size = Size(width: Self.pixel(Double(image.size.width) * scale, .up), height: Self.pixel(Double(image.size.height) * scale, .up))
+        guard let bounds = canvasRect(upright: Rect(origin: origin, size: size)) else { return nil }
         // Canvas pixel → upright pixel → image pixel.
         let map = Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
             .then(.translation(Double(-origin.x), Double(-origin.y)))
+            .then(.scale(1 / scale, 1 / scale))
         return DrawItem(image: image, bounds: bounds, sampling: DrawItem.Sampling(map))
     }
 }
