@@ -103,6 +103,35 @@ import WaylandProtocols
         #expect(try Self.randr(server).output.contains("Transform: 90"))
     }
 
+    /// A mode the output lacks, and a head whose output is gone, fail the configuration.
+    @Test func aModeTheOutputLacksOrAGoneOutputFails() throws {
+        let server = try TestServer(headless: .init(outputs: [Size(width: 1280, height: 800), Size(width: 640, height: 480)]))
+        let client = try TestClient(socket: server.socket)
+        try client.roundtrip()
+        func apply(_ configure: (OpaquePointer) -> Void) throws -> String? {
+            client.outputConfigurationAnswer = nil
+            let configuration = zwlr_output_manager_v1_create_configuration(client.outputManager, try #require(client.outputManagerSerial))
+            zwlr_output_configuration_v1_add_listener(configuration, Listeners.outputConfiguration, Unmanaged.passUnretained(client).toOpaque())
+            configure(configuration!)
+            zwlr_output_configuration_v1_apply(configuration)
+            try client.roundtrip()
+            return client.outputConfigurationAnswer
+        }
+        #expect(try apply { configuration in
+            let head = zwlr_output_configuration_v1_enable_head(configuration, client.outputHeads[0])
+            zwlr_output_configuration_head_v1_set_custom_mode(head, 640, 480, 0)
+        } == "failed")
+        #expect(try Self.randr(server).output.contains("1280x800 px, 60.000000 Hz (preferred, current)"))
+        // HEADLESS-2 unplugged while a client still holds its head: a configuration naming it
+        // (made after the change, so not merely cancelled) fails.
+        server.onServerThread { _, headless in headless.removeOutput(headless.outputs[1]) }
+        try client.roundtrip()
+        #expect(try apply { configuration in
+            let head = zwlr_output_configuration_v1_enable_head(configuration, client.outputHeads[1])
+            zwlr_output_configuration_head_v1_set_transform(head, 1)
+        } == "failed")
+    }
+
     /// Each bad request is its error; the server and other clients go on.
     @Test(arguments: [
         ("transform 9", ZWLR_OUTPUT_CONFIGURATION_HEAD_V1_ERROR_INVALID_TRANSFORM.rawValue),
