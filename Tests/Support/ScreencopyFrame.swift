@@ -10,11 +10,15 @@ final class ScreencopyCapture {
     private(set) var ready = false
     private(set) var failed = false
     private let frame: OpaquePointer
+    /// Kept for the frame's life: the frame is destroyed through its connection, which an
+    /// optimized build would otherwise close as soon as the test last names the client.
+    private let client: TestClient
     private var memory: UnsafeMutableRawPointer?
     private var size = 0
 
     /// A frame of the client's first output, described once this returns.
     init(client: TestClient) throws {
+        self.client = client
         frame = zwlr_screencopy_manager_v1_capture_output(client.screencopy, 0, client.outputs[0])!
         zwlr_screencopy_frame_v1_add_listener(frame, Self.listener, Unmanaged.passUnretained(self).toOpaque())
         try client.roundtrip()
