@@ -6,9 +6,10 @@ import TactileRender
 /// with the whole output damaged and with a 64x64 square damaged (a blinking cursor, a
 /// spinner), in time and mallocs per frame.
 ///
-/// The same full-damage repaints on a panel mounted turned (transform 90 and flipped-90):
-/// the windows are upright 800x1280 images, turned onto the 1280x800 panel's frame as they
-/// are drawn. (A client that pre-turns its buffer draws as the unturned case does.)
+/// On a panel mounted turned (transform 90 and flipped-90) the windows are upright 800x1280
+/// images: the full-damage repaint drawing them turned, as the server does for what it cannot
+/// turn once (scaled or clipped content), and the turn the server makes once per change of a
+/// window's pixels instead (`Image.turned`), after which a repaint copies as unturned.
 ///
 /// Two kinds of toplevel: ones that declare their whole surface opaque (what GTK, Qt and
 /// browsers do for a window without shadows), where only the top one is composed, and
@@ -37,6 +38,18 @@ let benchmarks: @Sendable () -> Void = {
                 }
                 benchmark.stopMeasurement()
                 blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
+            }
+        }
+        for transform in [OutputTransform.rotated90, .flipped90] where !translucent {
+            let upright = Image(size: Size(width: 800, height: 1280), opaque: false)!
+            let map = Affine(transform.inverse, upright: (1280, 800))
+            Benchmark(
+                "turn a 800x1280 window onto a 1280x800 panel turned \(transform), once per change",
+                configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+            ) { benchmark in
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(upright.turned(map, size: Size(width: 1280, height: 800))) }
+                benchmark.stopMeasurement()
             }
         }
         for transform in [OutputTransform.rotated90, .flipped90] {

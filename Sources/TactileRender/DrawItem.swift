@@ -79,13 +79,13 @@ public struct Affine: Equatable, Sendable {
 
     /// Whether it maps pixels onto pixels (integer translation, quarter turns, flips), which
     /// nearest sampling copies exactly.
-    var isPixelExact: Bool {
+    public var isPixelExact: Bool {
         let unit: (Double) -> Bool = { $0 == 0 || abs($0) == 1 }
         return unit(a) && unit(b) && unit(d) && unit(e) && c == c.rounded() && f == f.rounded()
     }
 
     /// Whether every pixel of `rect` maps inside an image of `size`.
-    func covers(_ rect: Rect, within size: Size) -> Bool {
+    public func covers(_ rect: Rect, within size: Size) -> Bool {
         let corners = [apply(Double(rect.x), Double(rect.y)), apply(Double(rect.maxX), Double(rect.maxY))]
         return corners.allSatisfy { 0 <= $0.x && $0.x <= Double(size.width) && 0 <= $0.y && $0.y <= Double(size.height) }
     }

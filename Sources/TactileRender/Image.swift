@@ -10,6 +10,8 @@ public final class Image {
     public let size: Size
     /// No alpha: an XRGB image, which covers what lies below it.
     public let isOpaque: Bool
+    /// Counts the copies into it, so a copy made from it (a turned one) knows when it is stale.
+    public private(set) var generation = 0
 
     /// The largest side accepted; beyond it a buffer is refused rather than allocated.
     public static let maximumSide = 16384
@@ -37,11 +39,25 @@ public final class Image {
                                                               source.assumingMemoryBound(to: UInt32.self), Int32(stride))
         else { return }
         defer { pixman_image_unref(client) }
+        generation += 1
         for rect in rects {
             let r = rect.intersection(bounds)
             guard !r.isEmpty else { continue }
             pixman_image_composite32(PIXMAN_OP_SRC, client, nil, pixman, Int32(r.x), Int32(r.y), 0, 0, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
         }
+    }
+
+    /// A new image of `size` whose pixel (x, y) is this image's pixel `map`(x, y), for a
+    /// `map` that turns whole pixels (a quarter turn or flip and a shift) and stays inside
+    /// this image: the picture turned once, to be copied plainly at every repaint after.
+    public func turned(_ map: Affine, size: Size) -> Image? {
+        guard let result = Image(size: size, opaque: isOpaque) else { return nil }
+        var transform = map.pixman
+        pixman_image_set_transform(pixman, &transform)
+        pixman_image_set_filter(pixman, PIXMAN_FILTER_NEAREST, nil, 0)
+        pixman_image_composite32(PIXMAN_OP_SRC, pixman, nil, result.pixman, 0, 0, 0, 0, 0, 0, Int32(size.width), Int32(size.height))
+        pixman_image_set_transform(pixman, nil)
+        return result
     }
 
     /// The colour at a pixel, as 0xAARRGGBB (alpha 0xff for an opaque image); for tests and

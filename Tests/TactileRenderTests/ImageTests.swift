@@ -51,4 +51,18 @@ import Testing
         image.copy(from: client.memory, format: .argb8888, stride: client.stride, rects: [image.bounds])
         #expect(image.pixel(at: .zero) == Colour.halfRed)
     }
+
+    /// A quarter turn made once: the turned image's pixel (x, y) is the source's (y, 2 - x), and
+    /// the source's generation says when it is stale.
+    @Test func aTurnedImageHoldsTheSourcesPixelsTurned() throws {
+        let source = Image.numbered(Size(width: 4, height: 3))
+        let turned = try #require(source.turned(Affine(a: 0, b: 1, c: 0, d: -1, e: 0, f: 3), size: Size(width: 3, height: 4)))
+        for y in 0..<4 {
+            for x in 0..<3 { #expect(turned.pixel(at: Position(x: x, y: y)) == Image.numbered(y, 2 - x), "\(x),\(y)") }
+        }
+        let before = source.generation
+        var pixel: UInt32 = 0xff12_3456
+        source.copy(from: &pixel, format: .xrgb8888, stride: 4, rects: [Rect(x: 0, y: 0, width: 1, height: 1)])
+        #expect(source.generation == before + 1, "a copy into it counts")
+    }
 }

@@ -14,6 +14,31 @@ final class OutputScreen {
     var cursorShown: Rect?
     /// Frame callbacks waiting for the frame in flight on this output.
     var inFlight: [FrameCallback] = []
+    /// Surface images turned for this output's transform, by image: made when the image
+    /// changes (a commit), so a repaint of a turned output copies rather than turns.
+    private var turned: [ObjectIdentifier: (generation: Int, map: Affine, image: Image)] = [:]
+    /// The images turned or reused during the repaint under way; the others are dropped after.
+    private var turnedNow: Set<ObjectIdentifier> = []
+
+    /// `image` turned by `map` (canvas pixel to image pixel) into an image that lands
+    /// translated at `bounds`: the cached one while the image is unchanged.
+    func turned(_ image: Image, map: Affine, bounds: Rect) -> Image? {
+        let key = ObjectIdentifier(image)
+        turnedNow.insert(key)
+        let local = Affine.translation(Double(bounds.x), Double(bounds.y)).then(map)
+        if let cached = turned[key], cached.generation == image.generation, cached.map == local, cached.image.size == bounds.size {
+            return cached.image
+        }
+        guard let made = image.turned(local, size: bounds.size) else { return nil }
+        turned[key] = (image.generation, local, made)
+        return made
+    }
+
+    /// A repaint ended: turned images of surfaces it did not draw go.
+    func repaintEnded() {
+        turned = turned.filter { turnedNow.contains($0.key) }
+        turnedNow.removeAll(keepingCapacity: true)
+    }
 
     /// The canvas at `size`; a new one (everything damaged) when the size changed.
     func canvas(size: Size) -> Canvas? {

@@ -121,6 +121,7 @@ final class Composition: ServerPart {
             presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
             screen.cursorShown = cursorItem?.bounds
         }
+        screen.repaintEnded()
         screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: context.currentTime)
         let callbacks = outputs.frameCallbacks
         guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }

@@ -62,6 +62,16 @@ extension Output {
             let map = canvasToGlobal.then(.translation(Double(-frame.x), Double(-frame.y))).then(content.surfaceToBuffer)
             guard [map.a, map.b, map.c, map.d, map.e, map.f].allSatisfy({ $0.isFinite && abs($0) < 32767 }) else { return nil }
             sampling = DrawItem.Sampling(map)
+            // On a turned output a window is turned once per change of its pixels, then
+            // copied: repaints (the cursor, other windows, overlays) cost what they cost
+            // unturned.
+            if case .transformed = sampling, transform != .normal, map.isPixelExact, map.covers(bounds, within: content.image.size),
+               let turned = screen.turned(content.image, map: map, bounds: bounds) {
+                let covered = turned.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
+                    canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
+                }
+                return DrawItem(image: turned, bounds: bounds, opaque: covered, sampling: .translated(bounds.origin))
+            }
         }
         let covered = content.image.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
             canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
