@@ -13,9 +13,9 @@ extension Output {
     /// The canvas's size as a person sees it.
     private var uprightSize: Size { transform.applied(to: placed.description.pixelSize) }
 
-    /// Upright canvas pixels to canvas pixels.
-    private var turn: Affine {
-        Affine(transform, upright: (Double(uprightSize.width), Double(uprightSize.height)))
+    /// Canvas pixels to upright canvas pixels.
+    private var unturn: Affine {
+        Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
     }
 
     /// A global position in upright canvas pixels, rounded down (unclipped: it may lie off
@@ -30,9 +30,7 @@ extension Output {
 
     /// Canvas pixels to global logical coordinates.
     private var canvasToGlobal: Affine {
-        Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
-            .then(.scale(1 / scale, 1 / scale))
-            .then(.translation(Double(placed.rect.x), Double(placed.rect.y)))
+        unturn.then(.scale(1 / scale, 1 / scale)).then(.translation(Double(placed.rect.x), Double(placed.rect.y)))
     }
 
     /// A global rectangle in canvas pixels, every pixel it touches (a fractional scale puts
@@ -54,7 +52,8 @@ extension Output {
     /// when it is not on it or its mapping cannot be represented (absurd scales).
     func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region) -> DrawItem? {
         guard let bounds = canvasRect(of: frame) else { return nil }
-        let sampling: DrawItem.Sampling
+        var image = content.image
+        var sampling: DrawItem.Sampling
         if content.isPlain, scale == 1, transform == .normal {
             sampling = .translated(uprightPosition(of: frame.origin))
         } else {
@@ -65,18 +64,16 @@ extension Output {
             // On a turned output a window is turned once per change of its pixels, then
             // copied: repaints (the cursor, other windows, overlays) cost what they cost
             // unturned.
-            if case .transformed = sampling, transform != .normal, map.isPixelExact, map.covers(bounds, within: content.image.size),
-               let turned = screen.turned(content.image, map: map, bounds: bounds) {
-                let covered = turned.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
-                    canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
-                }
-                return DrawItem(image: turned, bounds: bounds, opaque: covered, sampling: .translated(bounds.origin))
+            if case .transformed = sampling, transform != .normal, map.isPixelExact, map.covers(bounds, within: image.size),
+               let turned = screen.turned(image, map: map, bounds: bounds) {
+                image = turned
+                sampling = .translated(bounds.origin)
             }
         }
-        let covered = content.image.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
+        let covered = image.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
             canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
         }
-        return DrawItem(image: content.image, bounds: bounds, opaque: covered, sampling: sampling)
+        return DrawItem(image: image, bounds: bounds, opaque: covered, sampling: sampling)
     }
 
     /// An overlay picture (a touch mark, an outline) with its top left at a global position,
@@ -87,9 +84,7 @@ extension Output {
         let size = Size(width: Self.pixel(Double(image.size.width) * scale, .up), height: Self.pixel(Double(image.size.height) * scale, .up))
         guard let bounds = canvasRect(upright: Rect(origin: origin, size: size)) else { return nil }
         // Canvas pixel → upright pixel → image pixel.
-        let map = Affine(transform.inverse, upright: (Double(placed.description.pixelSize.width), Double(placed.description.pixelSize.height)))
-            .then(.translation(Double(-origin.x), Double(-origin.y)))
-            .then(.scale(1 / scale, 1 / scale))
+        let map = unturn.then(.translation(Double(-origin.x), Double(-origin.y))).then(.scale(1 / scale, 1 / scale))
         return DrawItem(image: image, bounds: bounds, sampling: DrawItem.Sampling(map))
     }
 }

@@ -50,9 +50,8 @@ extension SurfaceState {
     /// source rectangle must lie within.
     func transformedSize(buffer: BufferAttachment) -> (width: Double, height: Double) {
         let scale = Double(max(1, bufferScale))
-        let swapped = bufferTransform.swapsAxes
-        let (w, h) = swapped ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
-        return (Double(w) / scale, Double(h) / scale)
+        let turned = bufferTransform.applied(to: Size(width: buffer.width, height: buffer.height))
+        return (Double(turned.width) / scale, Double(turned.height) / scale)
     }
 
     /// The surface's size: the viewport's destination, else its source's size, else the
