@@ -211,7 +211,7 @@ struct ConfigurationReader {
         }
 
         func scale(_ key: String) throws -> Double? {
-            try scalar(key, "a number from 1 to 4, such as 2 or 1.5") { node in node.float.flatMap { $0.isFinite && (1...4).contains($0) ? ($0 * 120).rounded() / 120 : nil } }
+            try scalar(key, "a number from 1 to 4, such as 2 or 1.5") { node in node.float.flatMap(OutputSettings.scale) }
         }
 
         func transform(_ key: String) throws -> OutputTransform? {

@@ -51,7 +51,7 @@ public struct OutputDescription: Sendable, Hashable {
     }
 
     /// The scale, held to what Tactile composes (1 to 4) whatever a backend said.
-    var validScale: Double { scale.isFinite ? min(max(scale, 1), 4) : 1 }
+    var validScale: Double { scale.isFinite ? min(max(scale, OutputSettings.scales.lowerBound), OutputSettings.scales.upperBound) : 1 }
 
     /// The whole-number scale wl_output announces: the fractional one rounded up.
     var integerScale: Int32 { Int32(validScale.rounded(.up)) }

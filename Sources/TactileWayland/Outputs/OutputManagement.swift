@@ -96,8 +96,8 @@ final class OutputManagement: ServerPart {
             var settings = outputs.overrides[d.name] ?? OutputSettings(name: d.name)
             if let transform = change.transform { settings.transform = transform }
             if let scale = change.scale {
-                guard (1...4).contains(scale) else { return .failure(Refusal("\(d.name): scale \(scale) lies outside 1...4")) }
-                settings.scale = (scale * 120).rounded() / 120
+                guard let valid = OutputSettings.scale(scale) else { return .failure(Refusal("\(d.name): scale \(scale) lies outside 1...4")) }
+                settings.scale = valid
             }
             if let position = change.position {
                 guard (0...1_000_000).contains(position.x), (0...1_000_000).contains(position.y) else {

@@ -34,6 +34,15 @@ public struct OutputSettings: Sendable, Hashable {
         self.enabled = enabled
     }
 
+    /// The scales Tactile composes.
+    public static let scales: ClosedRange<Double> = 1...4
+
+    /// `value` as an output scale, in 120ths (wp_fractional_scale_v1's unit); nil outside
+    /// `scales`. The configuration file and output managers take scales through it.
+    public static func scale(_ value: Double) -> Double? {
+        value.isFinite && scales.contains(value) ? (value * 120).rounded() / 120 : nil
+    }
+
     /// `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
     public struct Mode: Sendable, Hashable, CustomStringConvertible {
         public var width: Int
