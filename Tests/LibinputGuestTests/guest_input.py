@@ -13,6 +13,26 @@ from evdev import ecodes as e
 
 AXIS_MAX = 4095  # the touchscreens' X and Y both range over 0...4095
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Journal:
+    """OUTDIR/driver.log: what a scenario did, each line stamped with the seconds since it
+    began, and the QEMU screendumps it takes (scripts/guest/screendump), logged there."""
+
+    def __init__(self, out):
+        self.started = time.monotonic()
+        self.file = open(os.path.join(out, "driver.log"), "w", buffering=1)
+
+    def log(self, message):
+        self.file.write(f"{time.monotonic() - self.started:7.2f} {message}\n")
+
+    def screendump(self, name, device=None):
+        """OUTDIR/NAME.ppm, of the display `device` names (QEMU's id), else the first."""
+        subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name] + ([device] if device else []), check=True)
+        self.log(f"screendump {name}")
+
+
 def wait_for(path, text, count=1, timeout=60):
     """Waits until `text` occurs `count` times in the file at `path`."""
     deadline = time.monotonic() + timeout

@@ -21,22 +21,12 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Touchscreen, seatd_for_nobody, wait_for
+from guest_input import Journal, Touchscreen, seatd_for_nobody, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-started = time.monotonic()
-journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
-
-
-def log(message):
-    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
-
-
-def screendump(name):
-    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name], check=True)
-    log(f"screendump {name}")
+journal = Journal(OUT)
+log, screendump = journal.log, journal.screendump
 
 
 def main():

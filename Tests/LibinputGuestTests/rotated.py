@@ -19,26 +19,16 @@ import subprocess
 import sys
 import time
 
-from guest_input import Touchscreen, wait_for
+from guest_input import Journal, Touchscreen, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # The raw reading (of 0...4095 on both axes) under the layout's (200, 150) on the
 # 1280x800 panel, for each transform.
 TAPS = {"90": (480, 3072), "180": (3456, 3328), "270": (3616, 1024), "flipped-90": (480, 1024)}
 
-started = time.monotonic()
-journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
-
-
-def log(message):
-    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
-
-
-def screendump(name):
-    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name], check=True)
-    log(f"screendump {name}")
+journal = Journal(OUT)
+log, screendump = journal.log, journal.screendump
 
 
 def main():

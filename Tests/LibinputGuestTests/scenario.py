@@ -19,7 +19,7 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Touchscreen, multitouch, place, seatd_for_nobody, wait_for, wait_for_after
+from guest_input import Journal, Touchscreen, multitouch, place, seatd_for_nobody, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 SOCKET = "wayland-guest"
@@ -47,12 +47,7 @@ gestures:
     distance: 100
 """
 
-started = time.monotonic()
-journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
-
-
-def log(message):
-    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
+log = Journal(OUT).log
 
 
 class Touchpad:

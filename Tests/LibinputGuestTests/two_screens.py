@@ -17,10 +17,9 @@ import subprocess
 import sys
 import time
 
-from guest_input import Touchscreen, wait_for
+from guest_input import Journal, Touchscreen, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 CONFIG = """\
 devices:
@@ -32,17 +31,8 @@ outputs:
 """
 UDEV_RULE = 'SUBSYSTEM=="input", ATTRS{name}=="Tactile Udev Touchscreen", ENV{WL_OUTPUT}="Virtual-2"\n'
 
-started = time.monotonic()
-journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
-
-
-def log(message):
-    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
-
-
-def screendump(name, device=None):
-    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name] + ([device] if device else []), check=True)
-    log(f"screendump {name}")
+journal = Journal(OUT)
+log, screendump = journal.log, journal.screendump
 
 
 def tap(touchscreen, x, y):

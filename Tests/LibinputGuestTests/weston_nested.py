@@ -16,10 +16,9 @@ import subprocess
 import sys
 import time
 
-from guest_input import Touchscreen, wait_for
+from guest_input import Journal, Touchscreen, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WESTON_SOCKET, TACTILE_SOCKET = "wayland-weston", "wayland-tactile"
 
 # No animations, so a screendump shows the settled picture; no panel or screen blanking.
@@ -36,23 +35,14 @@ panel-position=none
 background-color=0xff0000a0
 """
 
-started = time.monotonic()
-journal = open(os.path.join(OUT, "driver.log"), "w", buffering=1)
-
-
-def log(message):
-    journal.write(f"{time.monotonic() - started:7.2f} {message}\n")
+journal = Journal(OUT)
+log, screendump = journal.log, journal.screendump
 
 
 def spawn(name, argv, display, env=None):
     stream = open(os.path.join(OUT, name + ".log"), "w")
     environment = dict(os.environ, WAYLAND_DISPLAY=display, **(env or {}))
     return subprocess.Popen(argv, stdout=stream, stderr=subprocess.STDOUT, env=environment)
-
-
-def screendump(name):
-    subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name], check=True)
-    log(f"screendump {name}")
 
 
 def main():
