@@ -29,6 +29,15 @@ final class ScreencopyCapture {
         if let memory { munmap(memory, size) }
     }
 
+    /// A whole frame of the client's first output, copied: what the output shows now, in
+    /// its own (panel) axes.
+    static func copied(client: TestClient) throws -> ScreencopyCapture {
+        let capture = try ScreencopyCapture(client: client)
+        try capture.copyWithDamage(client: client)
+        while !capture.ready && !capture.failed { try client.roundtrip() }
+        return capture
+    }
+
     /// Sends copy_with_damage with a buffer of the described layout.
     func copyWithDamage(client: TestClient) throws {
         guard let layout else { throw ClientError.protocolError("no buffer event") }
