@@ -74,7 +74,7 @@ final class OutputManagement: ServerPart {
             guard head.bind(client: client, interface: tactile_zwlr_output_head_v1_interface(), version: wl_resource_get_version(manager.resource),
                             id: 0, implementation: OutputHead.requests) else { continue }
             zwlr_output_manager_v1_send_head(manager.resource, head.resource)
-            head.describe(output.placed)
+            _ = head.describe(output.placed)
             manager.heads[output.id] = head
             told = true
         }
