@@ -70,7 +70,7 @@ public final class Assembly {
             // the way back from another VT, the picture returns before input resumes.
             let session = try Session(host: server.port, logger: logger)
             if let screens {
-                self.screens = try DRMBackend(host: server.port, session: session, paths: screens.cards, outputs: configuration.outputs, logger: logger)
+                self.screens = try DRMBackend(host: server.port, session: session, paths: screens.cards, logger: logger)
             } else {
                 headless = HeadlessBackend(host: server.port, options: headlessOptions)
             }

@@ -52,7 +52,7 @@ extension RotatedKioskGuestTests {
         #expect(run.read("randr-set.txt").contains("status 0"), "\(run.read("randr-set.txt"))")
         #expect(log.contains("output Virtual-1 now 1280x800 at 0,0, scale 1, transform 90"), "\(log.suffix(2000))")
         #expect(log.contains("configure(800, 1280, "), "reconfigured to the portrait size")
-        #expect(SimpleTouchDown.all(in: log) == [SimpleTouchDown(id: 0, Point(x: 200, y: 150)), SimpleTouchDown(id: 0, Point(x: 200, y: 150))])
+        #expect(SimpleTouchDown.all(in: log).prefix(2) == [SimpleTouchDown(id: 0, Point(x: 200, y: 150)), SimpleTouchDown(id: 0, Point(x: 200, y: 150))])
         let tap = Self.panels[0].tap
         let after = try run.dump("runtime-after"), reconnected = try run.dump("runtime-reconnected")
         #expect(after.colour(at: tap.x, tap.y) == Self.red && after.colour(at: tap.x, tap.y - 2) == Self.red, "the cross under the finger")
@@ -62,6 +62,38 @@ extension RotatedKioskGuestTests {
         #expect(run.read("randr-reconnected.txt").contains("Transform: 90"), "\(run.read("randr-reconnected.txt"))")
         #expect(reconnected.colour(at: tap.x, tap.y) == Self.red, "the second tap's cross, on the turned screen")
         #expect(reconnected.colour(at: Self.panels[0].inside.x, Self.panels[0].inside.y) == Self.grey)
+    }
+
+    /// `wlr-randr --mode 1024x768` on the turned kiosk: the screen takes the mode, the app is
+    /// told the new portrait size, and the same raw reading lands at the upright point it now
+    /// is: (192, 120), panel pixel (120, 575). `--off` darkens it and lists it disabled;
+    /// `--on` lights it again, in the preferred mode, and taps land as before.
+    @Test func wlrRandrSwitchesTheModeAndTurnsTheScreenOffAndOn() throws {
+        let run = try RotatedRun.shared.get()
+        let log = run.read("tactile-runtime.log")
+        #expect(run.read("randr-mode.txt").contains("status 0"), "\(run.read("randr-mode.txt"))")
+        #expect(log.contains("Virtual-1: switching to 1024x768@"), "\(log.suffix(2000))")
+        #expect(log.contains("output Virtual-1 now 1024x768 at 0,0, scale 1, transform 90"))
+        #expect(log.contains("configure(768, 1024, "))
+        let downs = SimpleTouchDown.all(in: log)
+        #expect(downs.count == 4 && downs[2] == SimpleTouchDown(id: 0, Point(x: 192, y: 120)), "\(downs)")
+        let switched = try run.dump("runtime-mode")
+        #expect((switched.width, switched.height) == (1024, 768), "the panel in its new mode")
+        for (dx, dy) in [(0, 0), (-2, 0), (2, 0), (0, -2), (0, 2)] {
+            #expect(switched.colour(at: 120 + dx, 575 + dy) == Self.red, "the cross under the finger, (\(120 + dx), \(575 + dy))")
+        }
+
+        #expect(run.read("randr-off.txt").contains("status 0"), "\(run.read("randr-off.txt"))")
+        #expect(log.contains("output Virtual-1 disabled: its screen is dark"))
+        #expect(run.read("randr-disabled.txt").contains("Enabled: no"), "\(run.read("randr-disabled.txt"))")
+        #expect(run.read("randr-on.txt").contains("status 0"), "\(run.read("randr-on.txt"))")
+        #expect(log.contains("output Virtual-1 enabled: 1280x800 at 0,0, scale 1, transform 90"), "\(log.suffix(2000))")
+        #expect(downs.count == 4 && downs[3] == SimpleTouchDown(id: 0, Point(x: 200, y: 150)), "\(downs)")
+        let on = try run.dump("runtime-on")
+        let tap = Self.panels[0].tap
+        #expect((on.width, on.height) == (1280, 800))
+        #expect(on.colour(at: tap.x, tap.y) == Self.red && on.colour(at: Self.panels[0].inside.x, Self.panels[0].inside.y) == Self.grey,
+                "lit again, the app turned and the cross under the finger")
     }
 }
 

@@ -8,7 +8,7 @@ has no WL_OUTPUT and no device setting, screendumps the screen, taps the raw pan
 under the layout's point (200, 150) (as RotatedKioskGuestTests works it out), screendumps
 again (simple-touch draws its red cross where the touch landed) and stops Tactile. Then an
 upright kiosk is turned 90 at run time by wlr-randr, and its screen unplugged and plugged
-back (turned_at_run_time).
+back, switched to another mode, and turned off and on (turned_at_run_time).
 Everything goes to OUTDIR, where RotatedKioskGuestTests (on the host) reads and checks it.
 
 Usage: rotated.py OUTDIR TACTILE_EXECUTABLE
@@ -61,7 +61,8 @@ def main():
 
 def turned_at_run_time(touch):
     """An upright kiosk turned 90 by wlr-randr, tapped; its screen unplugged (forced off
-    through sysfs, with the card's change uevent) and plugged back, listed and tapped again."""
+    through sysfs, with the card's change uevent) and plugged back, listed and tapped again;
+    switched to 1024x768 and tapped; turned off and on by wlr-randr and tapped."""
     tactile_log = os.path.join(OUT, "tactile-runtime.log")
     with open(tactile_log, "w") as stream:
         tactile = subprocess.Popen(
@@ -108,6 +109,31 @@ def turned_at_run_time(touch):
     wait_for(tactile_log, ".up(", count=2)
     time.sleep(2)
     screendump("runtime-reconnected")
+
+    # Another mode: the app is told the new portrait size, and the same raw reading lands
+    # where it now is on the smaller panel.
+    randr("randr-mode.txt", "--output", "Virtual-1", "--mode", "1024x768")
+    wait_for(tactile_log, "configure(768, 1024, ")
+    time.sleep(2)
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".up(", count=3)
+    time.sleep(2)
+    screendump("runtime-mode")
+
+    # Off and on again. A disabled head has no mode or transform to list (the protocol says
+    # so): wlr-randr turns it on in the preferred mode, turned only when told to.
+    randr("randr-off.txt", "--output", "Virtual-1", "--off")
+    wait_for(tactile_log, "output Virtual-1 disabled")
+    randr("randr-disabled.txt")
+    randr("randr-on.txt", "--output", "Virtual-1", "--on", "--transform", "90")
+    wait_for(tactile_log, "output Virtual-1 enabled")
+    time.sleep(2)
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".up(", count=4)
+    time.sleep(2)
+    screendump("runtime-on")
     tactile.send_signal(signal.SIGTERM)
     tactile.wait(timeout=60)
 

@@ -64,8 +64,76 @@ import WaylandProtocols
         #expect(refused.status != 0)
         let listing = try Self.randr(server).output
         #expect(listing.contains("Transform: normal") && listing.contains("Scale: 1.000000"), "\(listing)")
-        #expect(try Self.randr(server, ["--output", "HEADLESS-1", "--off"]).status != 0, "turning off is refused, not half done")
-        #expect(try Self.randr(server).output.contains("Enabled: yes"))
+    }
+
+    /// `wlr-randr --off` takes an output out of the layout (its wl_output goes, its windows
+    /// move to the first output, grim's picture shrinks) and lists it as disabled; `--on`
+    /// brings it back, kiosk or not. (A disabled head has no position, so wlr-randr asks for
+    /// 0,0 unless told where.)
+    @Test(arguments: [false, true])
+    func wlrRandrTurnsAnOutputOffAndOnAgain(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk), headless: .init(outputs: [Size(width: 640, height: 480), Size(width: 320, height: 240)]))
+        let client = try TestClient(socket: server.socket)
+        try client.roundtrip()
+        let named = Dictionary(uniqueKeysWithValues: client.outputNames.map { ($1, $0) })
+        // A kiosk puts its second window on the second output; a desktop where it is asked to.
+        let window = kiosk ? try { _ = try client.toplevel(width: 100, height: 100); return try client.toplevel(width: 100, height: 100) }()
+            : try client.toplevel(width: 100, height: 100, at: (700, 10))
+        try client.roundtrip()
+        #expect(window.outputs == [named["HEADLESS-2"]!])
+        let off = try Self.randr(server, ["--output", "HEADLESS-2", "--off"])
+        #expect(off.status == 0, "\(off.output)")
+        try client.roundtrip()
+        #expect(client.removedGlobals == [client.outputGlobals[named["HEADLESS-2"]!]!], "HEADLESS-2's wl_output went")
+        #expect(window.outputs == [named["HEADLESS-1"]!], "its window moved to HEADLESS-1")
+        if kiosk { #expect(window.configuredSize! == (640, 480), "and fills it") }
+        #expect(try TestClient(socket: server.socket).outputs.count == 1)
+        let listing = try Self.randr(server).output
+        #expect(listing.contains("HEADLESS-2") && listing.contains("Enabled: no"), "\(listing)")
+        var shot = try Screenshot(socket: server.socket)
+        #expect(Size(width: shot.width, height: shot.height) == Size(width: 640, height: 480), "the layout is HEADLESS-1 alone")
+
+        let on = try Self.randr(server, ["--output", "HEADLESS-2", "--on", "--pos", "640,0"])
+        #expect(on.status == 0, "\(on.output)")
+        try client.roundtrip()
+        #expect(client.outputs.count == 3, "a new wl_output for HEADLESS-2 (the gone one's proxy stays)")
+        #expect(try Self.randr(server).output.components(separatedBy: "Enabled: yes").count == 3)
+        #expect(try Self.randr(server).output.contains("Position: 640,0"))
+        shot = try Screenshot(socket: server.socket)
+        #expect(Size(width: shot.width, height: shot.height) == Size(width: 960, height: 480))
+    }
+
+    /// The only output turned off and on again (turned, as wlr-randr asks for a disabled head
+    /// only what it is told): the kiosk window waits, is told the portrait size, and the next
+    /// touch reaches it.
+    @Test func theLastOutputTurnedOffAndOnTakesTouchesAgain() throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: true))
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 100, height: 100)
+        #expect(try Self.randr(server, ["--output", "HEADLESS-1", "--off"]).status == 0)
+        #expect(try Self.randr(server, ["--output", "HEADLESS-1", "--on", "--transform", "90"]).status == 0)
+        try client.roundtrip()
+        #expect(window.configuredSize! == (800, 1280))
+        _ = client.take()
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(50), f(60))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        #expect(client.take().filter { !$0.isKeyboard } == [.touchDown(surface: client.id(window.surface), id: 1, x: f(50), y: f(60)), .touchFrame])
+    }
+
+    /// An output the configuration file turns off is listed, dark, and an output manager
+    /// can turn it on.
+    @Test func anOutputDisabledByTheConfigurationCanBeTurnedOn() throws {
+        var configuration = ServerConfiguration()
+        configuration.outputs = [OutputSettings(name: "HEADLESS-2", enabled: false)]
+        let server = try TestServer(configuration, headless: .init(outputs: [Size(width: 640, height: 480), Size(width: 320, height: 240)]))
+        #expect(try TestClient(socket: server.socket).outputs.count == 1)
+        #expect(try Self.randr(server).output.contains("Enabled: no"))
+        #expect(try Self.randr(server, ["--output", "HEADLESS-2", "--on", "--pos", "640,0"]).status == 0)
+        let client = try TestClient(socket: server.socket)
+        #expect(client.outputs.count == 2)
+        #expect(try Self.randr(server).output.contains("Position: 640,0"))
     }
 
     /// kanshi applies the profile that matches the outputs it sees.

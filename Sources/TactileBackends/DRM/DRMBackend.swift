@@ -7,7 +7,7 @@ import TactileWayland
 
 /// Tactile on the machine's own screens (KMS): every connected connector of every DRM card
 /// becomes an output (one plugged in later too, through udev), on its preferred mode or the
-/// one its settings ask for; composed frames are shown by page flips into dumb buffers,
+/// one the server asks for (`OutputPresenter.setMode`); composed frames are shown by page flips into dumb buffers,
 /// paced by the vblank. The cards are opened through the seat session, shared with
 /// the libinput backend; a VT switch away leaves the screens to the other VT, and coming
 /// back sets the modes again with the newest frames.
@@ -23,13 +23,13 @@ public final class DRMBackend {
     private var hotplug: Hotplug?
 
     /// Opens the cards at `paths` (every /dev/dri/card* when empty) and announces their
-    /// outputs, as `settings` ask; throws when none has a connected screen.
-    public init(host: any BackendHost, session: Session, paths: [String] = [], outputs settings: [OutputSettings] = [], logger: Logger) throws(DRMError) {
+    /// outputs; throws when none has a connected screen.
+    public init(host: any BackendHost, session: Session, paths: [String] = [], logger: Logger) throws(DRMError) {
         self.host = host
         self.logger = logger
         for path in paths.isEmpty ? Self.cardPaths() : paths {
             do {
-                cards.append(try DRMCard(path: path, session: session, settings: settings, host: host, logger: logger))
+                cards.append(try DRMCard(path: path, session: session, host: host, logger: logger))
             } catch {
                 logger.warning("\(error)")
             }

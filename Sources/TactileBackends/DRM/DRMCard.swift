@@ -18,14 +18,11 @@ final class DRMCard {
     private var later: EventSource?
     private var answerLater: [DRMOutput] = []
 
-    private let settings: [OutputSettings]
-
     /// Opens `path`; `scan` then lights its screens. Throws when the device cannot be opened
     /// or is no KMS device.
-    init(path: String, session: Session, settings: [OutputSettings], host: any BackendHost, logger: Logger) throws(DRMError) {
+    init(path: String, session: Session, host: any BackendHost, logger: Logger) throws(DRMError) {
         self.path = path
         self.session = session
-        self.settings = settings
         self.host = host
         self.logger = logger
         let fd = session.open(path, flags: O_RDWR)
@@ -44,8 +41,8 @@ final class DRMCard {
         }
     }
 
-    /// Lights every connected connector not lit yet, on the mode its settings ask for, else
-    /// its preferred one, and lets go of lit ones that were unplugged (at start-up, and at
+    /// Lights every connected connector not lit yet, on its preferred mode (the server then
+    /// asks for the one its settings name), and lets go of lit ones that were unplugged (at start-up, and at
     /// each udev hotplug event). Returns what changed; the backend tells the server.
     func scan() -> (added: [DRMOutput], removed: [DRMOutput]) {
         guard let resources = drmModeGetResources(fd) else { return ([], []) }
@@ -69,34 +66,29 @@ final class DRMCard {
         return (added, removed)
     }
 
-    /// An output for the connected connector `c`, unless its settings keep it dark or no
-    /// CRTC or memory is left for it.
+    /// An output for the connected connector `c`, unless no CRTC or memory is left for it.
     private func light(_ c: drmModeConnector, crtcs: [UInt32]) -> DRMOutput? {
         let name = Self.name(c)
         let edid = Self.edid(of: c.connector_id, fd: fd)
-        let wanted = OutputSettings.merged(settings, for: name, make: edid?.make, model: edid?.model, serial: edid?.serial)
-        if wanted.enabled == false {
-            logger.info("\(name): disabled by the configuration; it stays dark")
-            return nil
-        }
         guard let crtc = Self.crtc(for: c, fd: fd, crtcs: crtcs, used: Set(outputs.map(\.crtc))) else {
             logger.warning("\(path): no free CRTC for \(name); it stays dark")
             return nil
         }
-        let mode = Self.mode(for: wanted.mode, among: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))), name: name, logger: logger)
+        let modes = Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes)))
+        let mode = modes.first { $0.type & tactile_drm_mode_type_preferred != 0 } ?? modes[0]
         var description = OutputDescription(
             name: name, description: "\(name) (\(path))", make: edid?.make ?? "Unknown", model: edid?.model ?? "Unknown",
             pixelSize: Size(width: Int(mode.hdisplay), height: Int(mode.vdisplay)), refresh: Int32(mode.vrefresh) * 1000,
             physicalSize: Size(width: Int(c.mmWidth), height: Int(c.mmHeight)))
         var offered: [OutputMode] = []
-        for m in UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes)) {
+        for m in modes {
             let mode = OutputMode(size: Size(width: Int(m.hdisplay), height: Int(m.vdisplay)), refresh: Int32(m.vrefresh) * 1000,
                                   preferred: m.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0)
             if !offered.contains(where: { $0.size == mode.size && $0.refresh == mode.refresh }) { offered.append(mode) }
         }
         description.modes = offered
         description.serial = edid?.serial ?? ""
-        guard let output = DRMOutput(card: self, connector: c.connector_id, crtc: crtc, mode: mode, description: description) else {
+        guard let output = DRMOutput(card: self, connector: c.connector_id, crtc: crtc, mode: mode, modes: modes, description: description) else {
             logger.error("\(name): no framebuffer of \(mode.hdisplay)x\(mode.vdisplay): \(String(cString: strerror(errno)))")
             return nil
         }
@@ -108,21 +100,6 @@ final class DRMCard {
     private static func name(_ connector: drmModeConnector) -> String {
         let type = drmModeGetConnectorTypeName(connector.connector_type).map { String(cString: $0) } ?? "Unknown"
         return "\(type)-\(connector.connector_type_id)"
-    }
-
-    /// The mode asked for, else the preferred one (the log says why when one was asked for
-    /// and none matches, listing what the screen offers).
-    private static func mode(for wanted: OutputSettings.Mode?, among modes: [drmModeModeInfo], name: String, logger: Logger) -> drmModeModeInfo {
-        let preferred = modes.first { $0.type & tactile_drm_mode_type_preferred != 0 } ?? modes[0]
-        guard let wanted else { return preferred }
-        let sized = modes.filter { Int($0.hdisplay) == wanted.width && Int($0.vdisplay) == wanted.height }
-        // The highest refresh of that size, or the one asked for.
-        if let match = sized.filter({ wanted.refresh == nil || Int($0.vrefresh) == wanted.refresh }).max(by: { $0.vrefresh < $1.vrefresh }) {
-            return match
-        }
-        let offered = Set(modes.map { "\($0.hdisplay)x\($0.vdisplay)@\($0.vrefresh)" }).sorted().joined(separator: ", ")
-        logger.warning("\(name): no mode \(wanted); using \(preferred.hdisplay)x\(preferred.vdisplay)@\(preferred.vrefresh) (it offers \(offered))")
-        return preferred
     }
 
     /// The connector's EDID, when the screen gave a readable one.

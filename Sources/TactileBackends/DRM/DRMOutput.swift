@@ -12,8 +12,10 @@ final class DRMOutput: OutputPresenter {
     unowned let card: DRMCard
     let connector: UInt32
     let crtc: UInt32
-    let mode: drmModeModeInfo
-    let description: OutputDescription
+    private(set) var mode: drmModeModeInfo
+    private(set) var description: OutputDescription
+    /// What the connector offers, for `setMode`.
+    private let modes: [drmModeModeInfo]
     var id: OutputID?
     private var buffers: [DumbBuffer]
     /// The buffer the CRTC scans out; the other is drawn into.
@@ -22,6 +24,8 @@ final class DRMOutput: OutputPresenter {
     private let saved: UnsafeMutablePointer<drmModeCrtc>?
     /// The next frame sets the mode (the first, and the first back from another VT) rather than flipping.
     private var needsModeset = true
+    /// false while its settings keep it off: the CRTC is dark and nothing is shown.
+    private var enabled = true
     /// A flip was asked for and its event has not come.
     private var flipPending = false
     /// A frame drawn while the seat was away, shown when it comes back.
@@ -33,11 +37,12 @@ final class DRMOutput: OutputPresenter {
     private let cursorPlane: DumbBuffer?
     private var cursorShown = false
 
-    init?(card: DRMCard, connector: UInt32, crtc: UInt32, mode: drmModeModeInfo, description: OutputDescription) {
+    init?(card: DRMCard, connector: UInt32, crtc: UInt32, mode: drmModeModeInfo, modes: [drmModeModeInfo], description: OutputDescription) {
         self.card = card
         self.connector = connector
         self.crtc = crtc
         self.mode = mode
+        self.modes = modes
         self.description = description
         let size = description.pixelSize
         guard let first = DumbBuffer(card: card.fd, size: size), let second = DumbBuffer(card: card.fd, size: size) else { return nil }
@@ -126,10 +131,46 @@ final class DRMOutput: OutputPresenter {
         card.host.outputPresented(id, at: time)
     }
 
+    /// New buffers of the mode's size; the next frame sets the mode. The old buffers go with
+    /// their framebuffers (the screen is dark until that frame); a flip still pending on
+    /// them completes and is answered as any other.
+    func setMode(_ wanted: OutputMode) -> OutputDescription? {
+        let name = description.name
+        guard let info = modes.first(where: {
+            Int($0.hdisplay) == wanted.size.width && Int($0.vdisplay) == wanted.size.height && Int32($0.vrefresh) * 1000 == wanted.refresh
+        }) else {
+            card.logger.warning("\(name): the connector has no mode \(wanted.size.width)x\(wanted.size.height)@\(wanted.refresh / 1000)")
+            return nil
+        }
+        guard let first = DumbBuffer(card: card.fd, size: wanted.size), let second = DumbBuffer(card: card.fd, size: wanted.size) else {
+            card.logger.error("\(name): no framebuffer of \(wanted.size.width)x\(wanted.size.height) for the new mode: \(String(cString: strerror(errno))); it keeps \(mode.hdisplay)x\(mode.vdisplay)")
+            return nil
+        }
+        buffers = [first, second]
+        front = 0
+        mode = info
+        needsModeset = true
+        description.pixelSize = wanted.size
+        description.refresh = wanted.refresh
+        card.logger.info("\(name): switching to \(info.hdisplay)x\(info.vdisplay)@\(info.vrefresh)")
+        return description
+    }
+
+    /// Off: the CRTC goes dark, its cursor with it. On: the next frame sets the mode again.
+    func setEnabled(_ enabled: Bool) {
+        self.enabled = enabled
+        needsModeset = true
+        guard !enabled else { return }
+        owed = false
+        waiting = false
+        cursorShown = false
+        if card.session.isActive { drmModeSetCrtc(card.fd, crtc, 0, 0, 0, nil, 0, nil) }
+    }
+
     /// The seat went away (false) or came back (true). Back: the mode is set again with the
     /// newest frame, which completes the frame callbacks that waited.
     func sessionChanged(active: Bool) {
-        guard active else { return }
+        guard active, enabled else { return }
         needsModeset = true
         flipPending = false
         if waiting {

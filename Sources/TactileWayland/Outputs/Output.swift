@@ -18,11 +18,16 @@ final class Output {
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.
     private(set) var resources: [OpaquePointer] = []
 
-    init(id: OutputID, announced: OutputDescription, placed: PlacedOutput, presenter: any OutputPresenter, display: OpaquePointer) {
+    init(id: OutputID, announced: OutputDescription, placed: PlacedOutput, presenter: any OutputPresenter) {
         self.id = id
         self.announced = announced
         self.placed = placed
         self.presenter = presenter
+    }
+
+    /// Offers the wl_output global, once the output is in the layout (a disabled one is not).
+    func announce(on display: OpaquePointer) {
+        guard global == nil else { return }
         global = Global(display: display, interface: tactile_wl_output_interface(), version: Self.version, context: self,
                         requests: Self.requests, destroyed: { resource in
                             guard let resource, let output = Global.context(of: resource, as: Output.self) else { return }

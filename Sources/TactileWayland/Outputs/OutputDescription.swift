@@ -44,6 +44,9 @@ public struct OutputDescription: Sendable, Hashable {
         self.position = position
     }
 
+    /// The mode it is in, as output managers list it.
+    var currentMode: OutputMode { OutputMode(size: pixelSize, refresh: refresh) }
+
     /// The size windows see, in logical pixels: the mode turned upright, then scaled.
     public var logicalSize: Size {
         let upright = transform.applied(to: pixelSize)

@@ -59,14 +59,15 @@ final class OutputManagement: ServerPart {
     @discardableResult
     private func update(_ manager: Manager) -> Bool {
         var told = false
-        for (id, head) in manager.heads where !outputs.live.contains(where: { $0.id == id }) {
+        let heads = outputs.live.map { ($0, true) } + outputs.disabled.map { ($0, false) }
+        for (id, head) in manager.heads where !heads.contains(where: { $0.0.id == id }) {
             head.finish()
             manager.heads[id] = nil
             told = true
         }
-        for output in outputs.live {
+        for (output, enabled) in heads {
             if let head = manager.heads[output.id] {
-                told = head.describe(output.placed) || told
+                told = head.describe(output.placed, enabled: enabled) || told
                 continue
             }
             guard let client = wl_resource_get_client(manager.resource) else { continue }
@@ -74,7 +75,7 @@ final class OutputManagement: ServerPart {
             guard head.bind(client: client, interface: tactile_zwlr_output_head_v1_interface(), version: wl_resource_get_version(manager.resource),
                             id: 0, implementation: OutputHead.requests) else { continue }
             zwlr_output_manager_v1_send_head(manager.resource, head.resource)
-            _ = head.describe(output.placed)
+            _ = head.describe(output.placed, enabled: enabled)
             manager.heads[output.id] = head
             told = true
         }
@@ -86,14 +87,24 @@ final class OutputManagement: ServerPart {
     fileprivate func check(_ configuration: OutputConfiguration) -> Result<[String: OutputSettings], Refusal> {
         var result: [String: OutputSettings] = [:]
         for (head, change) in configuration.heads {
-            guard let id = head.output, let output = outputs.live.first(where: { $0.id == id }) else { return .failure(Refusal("an output is gone")) }
+            guard let id = head.output, let output = (outputs.live + outputs.disabled).first(where: { $0.id == id }) else { return .failure(Refusal("an output is gone")) }
             let d = output.placed.description
-            guard let change else { return .failure(Refusal("\(d.name): turning an output off at run time is not supported")) }
-            if let mode = change.mode, mode.size != d.pixelSize || (mode.refresh != 0 && mode.refresh != d.refresh) {
-                return .failure(Refusal("\(d.name): changing the mode at run time is not supported (\(mode.size.width)x\(mode.size.height) asked, \(d.pixelSize.width)x\(d.pixelSize.height) current)"))
+            var settings = outputs.overrides[d.name] ?? OutputSettings(name: d.name)
+            settings.enabled = change != nil
+            guard let change else {
+                result[d.name] = settings
+                continue
+            }
+            if let asked = change.mode {
+                let offered = d.modes.isEmpty ? [d.currentMode] : d.modes
+                let mode = OutputSettings.Mode(asked)
+                guard mode.pick(among: offered) != nil else {
+                    let list = offered.map { "\(OutputSettings.Mode($0))" }.joined(separator: ", ")
+                    return .failure(Refusal("\(d.name): has no mode \(mode) (it offers \(list))"))
+                }
+                settings.mode = mode
             }
             if change.adaptiveSync == true { return .failure(Refusal("\(d.name): adaptive sync is not supported")) }
-            var settings = outputs.overrides[d.name] ?? OutputSettings(name: d.name)
             if let transform = change.transform { settings.transform = transform }
             if let scale = change.scale {
                 guard let valid = OutputSettings.scale(scale) else { return .failure(Refusal("\(d.name): scale \(scale) lies outside 1...4")) }
@@ -126,8 +137,18 @@ final class OutputManagement: ServerPart {
             zwlr_output_configuration_v1_send_failed(resource)
         case .success(let settings):
             if applying {
+                let before = outputs.overrides
                 outputs.overrides.merge(settings) { $1 }
                 settingsChanged()
+                // A screen that would not take its new mode undoes the whole configuration.
+                if let stuck = settings.first(where: { name, wanted in
+                    wanted.enabled != false && wanted.mode.map { mode in !outputs.live.contains { $0.announced.name == name && mode.pick(among: [$0.announced.currentMode]) != nil } } == true
+                }) {
+                    logger.warning("output configuration failed: \(stuck.key) did not take mode \(stuck.value.mode.map { "\($0)" } ?? ""); it is put back as it was")
+                    outputs.overrides = before
+                    settingsChanged()
+                    return zwlr_output_configuration_v1_send_failed(resource)
+                }
             }
             zwlr_output_configuration_v1_send_succeeded(resource)
         }
@@ -155,17 +176,24 @@ final class OutputHead: ResourceObject {
     /// Nil once the output went (`finished`).
     private(set) var output: OutputID?
     private var modes: [(mode: OutputMode, object: OutputModeObject)] = []
-    /// What it was last told, so only changes are sent again.
+    /// Whether its name, description, make and so on were sent (once, first).
+    private var named = false
+    private var toldEnabled: Bool?
+    /// What it was last told while enabled, so only changes are sent again.
     private var told: PlacedOutput?
 
     init(output: OutputID) { self.output = output }
 
-    /// Sends what changed since last time (everything the first time); whether anything was.
-    func describe(_ placed: PlacedOutput) -> Bool {
+    /// Sends what changed since last time (everything the first time): for a disabled output
+    /// only that it is, for an enabled one its mode, position, transform and scale too;
+    /// whether anything was sent.
+    func describe(_ placed: PlacedOutput, enabled: Bool) -> Bool {
         guard let resource, output != nil else { return false }
-        let d = placed.description, old = told?.description
-        guard told?.rect.origin != placed.rect.origin || old != d else { return false }
-        if told == nil {
+        let d = placed.description
+        var sent = false
+        if !named {
+            named = true
+            sent = true
             zwlr_output_head_v1_send_name(resource, d.name)
             zwlr_output_head_v1_send_description(resource, d.description)
             if d.physicalSize.width > 0, d.physicalSize.height > 0 {
@@ -176,10 +204,21 @@ final class OutputHead: ResourceObject {
                 zwlr_output_head_v1_send_model(resource, d.model)
                 if !d.serial.isEmpty { zwlr_output_head_v1_send_serial_number(resource, d.serial) }
             }
-            zwlr_output_head_v1_send_enabled(resource, 1)
         }
         let offered = d.modes.isEmpty ? [OutputMode(size: d.pixelSize, refresh: d.refresh, preferred: true)] : d.modes
-        for mode in offered where !modes.contains(where: { $0.mode == mode }) { add(mode) }
+        for mode in offered where !modes.contains(where: { $0.mode == mode }) {
+            add(mode)
+            sent = true
+        }
+        if toldEnabled != enabled {
+            zwlr_output_head_v1_send_enabled(resource, enabled ? 1 : 0)
+            toldEnabled = enabled
+            // Turned on again: its state is told whole, as a client keeps none for a disabled head.
+            told = nil
+            sent = true
+        }
+        guard enabled, told?.rect.origin != placed.rect.origin || told?.description != d else { return sent }
+        let old = told?.description
         let current = modes.first { $0.mode.size == d.pixelSize && $0.mode.refresh == d.refresh } ?? add(OutputMode(size: d.pixelSize, refresh: d.refresh))
         if old?.pixelSize != d.pixelSize || old?.refresh != d.refresh { zwlr_output_head_v1_send_current_mode(resource, current.object.resource) }
         if told?.rect.origin != placed.rect.origin {

@@ -2,8 +2,25 @@ import Responder
 
 /// The backend side of an output: given each new frame the server composed, it shows it and
 /// answers with `BackendHost.outputPresented` once it is on screen (at the next vblank, the
-/// parent compositor's frame callback, or a timer when headless).
+/// parent compositor's frame callback, or a timer when headless). Output managers and the
+/// configuration file reach the screen itself through it too: its mode, and whether it is lit.
 public protocol OutputPresenter: AnyObject {
     /// Called at most once per `outputPresented`: a backend has one frame in flight per output.
     func present(_ frame: OutputFrame)
+
+    /// Shows the next frame in `mode`, one of the output's `OutputDescription.modes`: the
+    /// output's description in that mode, or nil when the screen cannot take it (the backend
+    /// logs why) and keeps the one it has. A frame in flight is still answered.
+    func setMode(_ mode: OutputMode) -> OutputDescription?
+
+    /// The output left the layout (false: its screen goes dark, and no frame is asked of it)
+    /// or came back (true: the next frame lights it again).
+    func setEnabled(_ enabled: Bool)
+}
+
+/// What a backend whose screens have one mode and cannot go dark does (headless outputs,
+/// nested windows): no other mode, and a disabled output simply gets no frames.
+extension OutputPresenter {
+    public func setMode(_ mode: OutputMode) -> OutputDescription? { nil }
+    public func setEnabled(_ enabled: Bool) {}
 }

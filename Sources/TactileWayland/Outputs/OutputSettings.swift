@@ -4,9 +4,9 @@ import Responder
 /// screen, by output name and by the make, model and serial its EDID gives (every output
 /// when it names none), so an entry can follow one screen onto whatever connector it is
 /// plugged into. Later entries win, setting by
-/// setting. The server applies scale, transform and position to every output as it comes,
-/// whatever its backend, so a screen that returns gets them again; mode and enabled are the
-/// DRM backend's, which picks the screen's mode and lights it.
+/// setting. The server applies them to every output as it comes, whatever its backend, so a
+/// screen that returns gets them again: scale, transform and position in the layout, mode
+/// and enabled through the output's presenter (only DRM screens have other modes).
 public struct OutputSettings: Sendable, Hashable {
     public var name: String?
     public var make: String?
@@ -62,7 +62,20 @@ public struct OutputSettings: Sendable, Hashable {
             }
         }
 
+        /// `mode` as settings keep it: its refresh in whole hertz, any refresh when it has none.
+        init(_ mode: OutputMode) {
+            (width, height) = (mode.size.width, mode.size.height)
+            refresh = mode.refresh > 0 ? Int((Double(mode.refresh) / 1000).rounded()) : nil
+        }
+
         public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
+
+        /// The mode among `offered` this one names: its size at the refresh asked for, or at
+        /// the highest refresh of that size when none was.
+        func pick(among offered: [OutputMode]) -> OutputMode? {
+            offered.filter { $0.size == Size(width: width, height: height) && (refresh == nil || Self($0).refresh == refresh) }
+                .max { $0.refresh < $1.refresh }
+        }
     }
 
     /// The settings for the screen `name` (with its EDID's make, model and serial): the

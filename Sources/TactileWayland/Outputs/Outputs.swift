@@ -1,4 +1,5 @@
 import CWaylandServer
+import Logging
 import Responder
 
 /// The outputs backends announced, laid out in one global coordinate space, and the frame
@@ -11,6 +12,9 @@ final class Outputs {
     var overrides: [String: OutputSettings] = [:]
     /// The live outputs, in the order they came.
     private(set) var live: [Output] = []
+    /// Outputs whose settings turn them off: out of the layout, their screens dark, kept so an
+    /// output manager can turn them on again.
+    private(set) var disabled: [Output] = []
     /// Outputs removed while clients may still hold their wl_output: kept so those
     /// resources' user data stays valid (outputs come and go rarely; each is small).
     private var retired: [Output] = []
@@ -22,8 +26,13 @@ final class Outputs {
     /// What layer surfaces leave of each output for windows, where it is not all of it.
     var usableAreas: [OutputID: Rect] = [:]
 
-    init(settings: [OutputSettings]) {
+    private let display: OpaquePointer
+    private let logger: Logger
+
+    init(settings: [OutputSettings], display: OpaquePointer, logger: Logger) {
         self.settings = settings
+        self.display = display
+        self.logger = logger
     }
 
     var layout: [PlacedOutput] { live.map(withUsableArea) }
@@ -42,57 +51,121 @@ final class Outputs {
         return placed
     }
 
-    func add(_ description: OutputDescription, presenter: any OutputPresenter, display: OpaquePointer) -> Output {
+    /// A new output, in the mode its settings ask for; disabled (out of the layout, with no
+    /// wl_output) when they turn it off.
+    func add(_ description: OutputDescription, presenter: any OutputPresenter) -> Output {
         let id = OutputID(raw: nextID)
         nextID += 1
-        let placed = place(description, id: id, rightOf: live)
-        let output = Output(id: id, announced: description, placed: placed, presenter: presenter, display: display)
-        live.append(output)
+        let wanted = self.wanted(for: description)
+        let announced = switching(description, of: presenter, to: wanted.mode)
+        let output = Output(id: id, announced: announced, placed: place(announced, id: id, rightOf: live), presenter: presenter)
+        if wanted.enabled == false {
+            disabled.append(output)
+            presenter.setEnabled(false)
+        } else {
+            output.announce(on: display)
+            live.append(output)
+        }
         return output
     }
 
-    /// Where `description`, with its configured settings, goes: at its position, or right
-    /// of `others`. Layout coordinates stay non-negative, as the scene's root starts at the
-    /// origin.
+    /// What the configuration file and output managers ask of the screen `announced` describes.
+    private func wanted(for announced: OutputDescription) -> OutputSettings {
+        OutputSettings.merged(settings + [overrides[announced.name]].compactMap { $0 }, for: announced.name,
+                              make: announced.make, model: announced.model, serial: announced.serial)
+    }
+
+    /// `announced`, switched by `presenter` to the mode `wanted` names where the screen is in
+    /// another: what the backend describes then. Unchanged when the screen offers no such
+    /// mode (the log says what it offers) or cannot switch (the backend says why).
+    private func switching(_ announced: OutputDescription, of presenter: (any OutputPresenter)?, to wanted: OutputSettings.Mode?) -> OutputDescription {
+        guard let wanted, wanted.pick(among: [announced.currentMode]) == nil else { return announced }
+        guard let mode = wanted.pick(among: announced.modes) else {
+            let offered = announced.modes.map { "\(OutputSettings.Mode($0))" }.joined(separator: ", ")
+            logger.warning("\(announced.name): no mode \(wanted); it stays at \(OutputSettings.Mode(announced.currentMode)) (it offers \(offered.isEmpty ? "no other" : offered))")
+            return announced
+        }
+        return presenter?.setMode(mode) ?? announced
+    }
+
+    /// Where `announced`, with its settings, goes: at its position, or right of `others`.
+    /// Layout coordinates stay non-negative, as the scene's root starts at the origin.
     private func place(_ announced: OutputDescription, id: OutputID, rightOf others: [Output]) -> PlacedOutput {
-        let description = announced.applying(OutputSettings.merged(settings + [overrides[announced.name]].compactMap { $0 }, for: announced.name,
-                                                                   make: announced.make, model: announced.model, serial: announced.serial))
+        var description = announced.applying(wanted(for: announced))
         let origin = description.position.map { Position(x: max(0, $0.x), y: max(0, $0.y)) }
             ?? Position(x: others.map(\.placed.rect.maxX).max() ?? 0, y: 0)
+        // Where it is now is the rect's: an output asked to stay where it is has not changed.
+        description.position = nil
         return PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
     }
 
-    /// `id`'s backend describes it anew (a new mode, a resized nested window).
+    /// `id`'s backend describes it anew (a resized nested window).
     func update(_ id: OutputID, _ description: OutputDescription) -> Output? {
-        guard let output = live.first(where: { $0.id == id }) else { return nil }
+        guard let output = live.first(where: { $0.id == id }) ?? disabled.first(where: { $0.id == id }) else { return nil }
         let others = live.prefix { $0.id != id }
         output.update(announced: description, place(description, id: id, rightOf: Array(others)))
         return output
     }
 
-    /// Places every output again from what its backend said and the settings now (an output
-    /// manager changed them); the outputs whose place, size, scale or transform changed.
-    func relayout() -> [Output] {
+    /// What `relayout` changed.
+    struct Relayout {
+        /// Turned off: out of the layout now.
+        var disabled: [Output] = []
+        /// Turned on again, with a new wl_output.
+        var enabled: [Output] = []
+        /// Live outputs with a new mode, place, scale or transform (the enabled ones too).
         var changed: [Output] = []
-        for (index, output) in live.enumerated() {
-            let placed = place(output.announced, id: output.id, rightOf: Array(live.prefix(index)))
-            guard placed.description != output.placed.description || placed.rect != output.placed.rect else { continue }
-            output.update(announced: output.announced, placed)
-            changed.append(output)
-        }
-        return changed
     }
 
-    func remove(_ id: OutputID) -> Output? {
+    /// Applies the settings now (an output manager changed them) to every output: outputs
+    /// turned off or on, modes switched, and every live one placed again.
+    func relayout() -> Relayout {
+        var result = Relayout()
+        for output in live where wanted(for: output.announced).enabled == false {
+            live.removeAll { $0 === output }
+            output.withdraw()
+            disabled.append(output)
+            output.presenter?.setEnabled(false)
+            result.disabled.append(output)
+        }
+        for output in disabled where wanted(for: output.announced).enabled != false {
+            guard let presenter = output.presenter else { continue }
+            // The same output, with a new global: clients bind it afresh.
+            disabled.removeAll { $0 === output }
+            retired.append(output)
+            let back = Output(id: output.id, announced: output.announced, placed: output.placed, presenter: presenter)
+            back.announce(on: display)
+            live.insert(back, at: live.firstIndex { $0.id.raw > back.id.raw } ?? live.endIndex)
+            presenter.setEnabled(true)
+            result.enabled.append(back)
+        }
+        for (index, output) in live.enumerated() {
+            let announced = switching(output.announced, of: output.presenter, to: wanted(for: output.announced).mode)
+            let placed = place(announced, id: output.id, rightOf: Array(live.prefix(index)))
+            let back = result.enabled.contains { $0 === output }
+            guard back || announced != output.announced || placed.description != output.placed.description || placed.rect != output.placed.rect else { continue }
+            output.update(announced: announced, placed)
+            result.changed.append(output)
+        }
+        return result
+    }
+
+    /// The output went (unplugged), and whether it was live; a disabled one just goes.
+    func remove(_ id: OutputID) -> (output: Output, wasLive: Bool)? {
+        if let index = disabled.firstIndex(where: { $0.id == id }) {
+            let output = disabled.remove(at: index)
+            retired.append(output)
+            return (output, false)
+        }
         guard let index = live.firstIndex(where: { $0.id == id }) else { return nil }
         let output = live.remove(at: index)
         output.withdraw()
         retired.append(output)
-        return output
+        return (output, true)
     }
 
     func output(_ id: OutputID) -> Output? {
-        live.first { $0.id == id } ?? retired.first { $0.id == id }
+        live.first { $0.id == id } ?? disabled.first { $0.id == id } ?? retired.first { $0.id == id }
     }
 
     /// `id` showed a frame: the callbacks committed before it was composed are done.

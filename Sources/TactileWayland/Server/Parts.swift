@@ -50,7 +50,7 @@ final class Parts {
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger))
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
-        let outputs = Outputs(settings: configuration.outputs)
+        let outputs = Outputs(settings: configuration.outputs, display: display, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)

@@ -42,19 +42,35 @@ public final class ServerPort: BackendHost {
     // its size.
 
     public func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID {
-        let output = server.parts.outputs.add(description, presenter: presenter, display: server.display)
-        server.logger.info("output \(description.name): \(output.placed.summary)")
+        let output = server.parts.outputs.add(description, presenter: presenter)
+        if server.parts.outputs.live.contains(where: { $0 === output }) {
+            server.logger.info("output \(description.name): \(output.placed.summary)")
+        } else {
+            server.logger.info("output \(description.name): disabled by its settings; it stays dark")
+        }
         layoutChanged()
         return output.id
     }
 
     public func removeOutput(_ id: OutputID) {
-        guard let removed = server.parts.outputs.remove(id) else { return }
+        guard let (removed, wasLive) = server.parts.outputs.remove(id) else { return }
+        if wasLive {
+            server.logger.info("output \(removed.placed.description.name) removed")
+            withdrawn(removed)
+        } else {
+            server.logger.info("output \(removed.placed.description.name) (disabled) removed")
+        }
+        layoutChanged()
+    }
+
+    /// `removed` left the layout (unplugged or disabled): its screencopy frames fail, the
+    /// frame callbacks it took wait for another output, and its windows move to the first
+    /// output left.
+    private func withdrawn(_ removed: Output) {
         server.parts.screencopy.outputRemoved(removed)
         // Its frame in flight will never be shown: the callbacks it took wait for another.
         server.parts.outputs.frameCallbacks += removed.screen.inFlight
         removed.screen.inFlight.removeAll()
-        server.logger.info("output \(removed.placed.description.name) removed")
         if server.parts.outputs.live.isEmpty {
             server.logger.notice("no output left: Tactile and its clients keep running, and the windows show again when a screen comes")
         }
@@ -65,7 +81,6 @@ public final class ServerPort: BackendHost {
                 surface.placeWindow(at: Position(x: target.rect.x + clamped.x, y: target.rect.y + clamped.y))
             }
         }
-        layoutChanged()
     }
 
     public func updateOutput(_ id: OutputID, _ description: OutputDescription) {
@@ -74,12 +89,19 @@ public final class ServerPort: BackendHost {
         layoutChanged()
     }
 
-    /// An output manager changed outputs' settings (`Outputs.overrides`): every output is
-    /// placed again, and the layout changes where one moved, turned or scaled.
+    /// An output manager changed outputs' settings (`Outputs.overrides`): outputs are turned
+    /// off or on, switched to new modes and placed again, and the layout changes where one did.
     func outputSettingsChanged() {
-        let changed = server.parts.outputs.relayout()
-        for output in changed { server.logger.info("output \(output.placed.description.name) now \(output.placed.summary)") }
-        if !changed.isEmpty { layoutChanged() }
+        let relayout = server.parts.outputs.relayout()
+        for output in relayout.disabled {
+            server.logger.info("output \(output.placed.description.name) disabled: its screen is dark")
+            withdrawn(output)
+        }
+        for output in relayout.changed {
+            let enabled = relayout.enabled.contains { $0 === output }
+            server.logger.info("output \(output.placed.description.name) \(enabled ? "enabled:" : "now") \(output.placed.summary)")
+        }
+        if !relayout.disabled.isEmpty || !relayout.changed.isEmpty { layoutChanged() }
     }
 
     public func outputPresented(_ output: OutputID, at time: Instant) {
