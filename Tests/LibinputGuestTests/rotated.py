@@ -125,6 +125,8 @@ def turned_at_run_time(touch):
     # so): wlr-randr turns it on in the preferred mode, turned only when told to.
     randr("randr-off.txt", "--output", "Virtual-1", "--off")
     wait_for(tactile_log, "output Virtual-1 disabled")
+    time.sleep(1)
+    screendump("runtime-off")
     randr("randr-disabled.txt")
     randr("randr-on.txt", "--output", "Virtual-1", "--on", "--transform", "90")
     wait_for(tactile_log, "output Virtual-1 enabled")
