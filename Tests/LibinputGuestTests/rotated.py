@@ -77,16 +77,25 @@ def turned_at_run_time(touch):
                                     env=dict(os.environ, WAYLAND_DISPLAY="wayland-runtime")).returncode
             out.write(f"status {status}\n")
 
+    taps = 0
+
+    def tap_and_dump(name):
+        """Taps the raw point under (200, 150) of the 1280x800 panel turned 90; once the app
+        saw the touch end, screendumps."""
+        nonlocal taps
+        taps += 1
+        x, y = TAPS["90"]
+        touch.down(0, x, y); touch.frame()
+        touch.up(0); touch.frame()
+        wait_for(tactile_log, ".up(", count=taps)
+        time.sleep(2)
+        screendump(name)
+
     randr("randr-before.txt")
     randr("randr-set.txt", "--output", "Virtual-1", "--transform", "90")
     wait_for(tactile_log, "configure(800, 1280, ")
     time.sleep(2)
-    x, y = TAPS["90"]
-    touch.down(0, x, y); touch.frame()
-    touch.up(0); touch.frame()
-    wait_for(tactile_log, ".up(")
-    time.sleep(2)
-    screendump("runtime-after")
+    tap_and_dump("runtime-after")
 
     status = "/sys/class/drm/card0-Virtual-1/status"
 
@@ -104,22 +113,14 @@ def turned_at_run_time(touch):
     wait_for(tactile_log, "output Virtual-1: ", count=2)
     time.sleep(2)
     randr("randr-reconnected.txt")
-    touch.down(0, x, y); touch.frame()
-    touch.up(0); touch.frame()
-    wait_for(tactile_log, ".up(", count=2)
-    time.sleep(2)
-    screendump("runtime-reconnected")
+    tap_and_dump("runtime-reconnected")
 
     # Another mode: the app is told the new portrait size, and the same raw reading lands
     # where it now is on the smaller panel.
     randr("randr-mode.txt", "--output", "Virtual-1", "--mode", "1024x768")
     wait_for(tactile_log, "configure(768, 1024, ")
     time.sleep(2)
-    touch.down(0, x, y); touch.frame()
-    touch.up(0); touch.frame()
-    wait_for(tactile_log, ".up(", count=3)
-    time.sleep(2)
-    screendump("runtime-mode")
+    tap_and_dump("runtime-mode")
 
     # Off and on again. A disabled head has no mode or transform to list (the protocol says
     # so): wlr-randr turns it on in the preferred mode, turned only when told to.
@@ -131,11 +132,7 @@ def turned_at_run_time(touch):
     randr("randr-on.txt", "--output", "Virtual-1", "--on", "--transform", "90")
     wait_for(tactile_log, "output Virtual-1 enabled")
     time.sleep(2)
-    touch.down(0, x, y); touch.frame()
-    touch.up(0); touch.frame()
-    wait_for(tactile_log, ".up(", count=4)
-    time.sleep(2)
-    screendump("runtime-on")
+    tap_and_dump("runtime-on")
     tactile.send_signal(signal.SIGTERM)
     tactile.wait(timeout=60)
 
