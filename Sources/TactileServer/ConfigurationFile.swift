@@ -6,7 +6,7 @@ import Yams
 
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
-/// libinput settings of input devices; the screens' modes and places.
+/// libinput settings of input devices; the screens' modes and places; idle blanking.
 /// Every value is checked; a mistake names the file, line, column and key.
 /// `docs/configuration.md` lists the keys (scripts/check-docs holds it to this reader);
 /// `examples/kiosk.yaml` uses them.
@@ -22,6 +22,8 @@ public struct ConfigurationFile: Sendable {
     public var showInputRegions: Bool?
     /// When the cursor shows (`--cursor`).
     public var cursor: CursorPolicy?
+    /// When the screens sleep, and what the input that wakes them does.
+    public var idle: IdleSettings?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.
@@ -62,6 +64,7 @@ public struct ConfigurationFile: Sendable {
         if let focusNewWindows { result.focusesNewWindows = focusNewWindows }
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }
+        if let idle { result.idle = idle }
         if let showTouches { result.showTouches = showTouches }
         if let showInputRegions { result.showInputRegions = showInputRegions }
         let k = keyboardLayout

@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "devices", "outputs", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
+        try top.only(["touch", "keyboard", "devices", "outputs", "idle", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
         config.trace = try top.bool("trace")
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
@@ -27,6 +27,11 @@ struct ConfigurationReader {
                 rules: try keyboard.string("rules"), model: try keyboard.string("model"), layout: try keyboard.string("layout"),
                 variant: try keyboard.string("variant"), options: try keyboard.string("options")
             )
+        }
+        if let idle = try top.table("idle") {
+            try idle.only(["timeout", "wake"])
+            config.idle = IdleSettings(timeout: try idle.integer("timeout", in: IdleSettings.timeouts),
+                                       wake: try idle.choice("wake", IdleSettings.Wake.self) ?? .swallow)
         }
         if let list = top.entries["devices"] {
             guard let items = list.node.sequence else { throw error(list.node, "devices", "expected a list of device settings") }

@@ -46,6 +46,11 @@ enum Listeners {
         cancelled: { data, _ in client(data).outputConfigurationAnswer = "cancelled" }
     ))
 
+    nonisolated(unsafe) static let outputPower = make(zwlr_output_power_v1_listener(
+        mode: { data, _, mode in client(data).outputPowerEvents.append(mode == 1 ? "on" : "off") },
+        failed: { data, _ in client(data).outputPowerEvents.append("failed") }
+    ))
+
     /// wl_output's name, mode and transform, by the output's proxy.
     nonisolated(unsafe) static let output = make(wl_output_listener(
         geometry: { data, output, _, _, _, _, _, _, _, transform in client(data).outputTransforms[output!] = transform },

@@ -85,6 +85,10 @@ final class TestClient {
     var outputManagerSerial: UInt32?
     /// The latest zwlr_output_configuration_v1 answer: "succeeded", "failed" or "cancelled".
     var outputConfigurationAnswer: String?
+    var outputPowerManager: OpaquePointer?
+    var idleInhibitManager: OpaquePointer?
+    /// Every zwlr_output_power_v1.mode received, in order ("on", "off"), and "failed".
+    var outputPowerEvents: [String] = []
     /// What tactile_edge_deferral_v1.limit said.
     var edgeDeferralLimit: UInt32?
     /// Every window made, kept as long as the client: the listeners reach a window through an
@@ -259,6 +263,8 @@ final class TestClient {
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(tactile_wp_fractional_scale_manager_v1_interface(), 1)
         case "wp_cursor_shape_manager_v1": cursorShapeManager = bind(tactile_wp_cursor_shape_manager_v1_interface(), 1)
         case "wp_single_pixel_buffer_manager_v1": singlePixelBufferManager = bind(tactile_wp_single_pixel_buffer_manager_v1_interface(), 1)
+        case "zwlr_output_power_manager_v1": outputPowerManager = bind(tactile_zwlr_output_power_manager_v1_interface(), 1)
+        case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(tactile_zwp_idle_inhibit_manager_v1_interface(), 1)
         case "zwlr_output_manager_v1":
             outputManager = bind(tactile_zwlr_output_manager_v1_interface(), 4)
             zwlr_output_manager_v1_add_listener(outputManager, Listeners.outputManager, Unmanaged.passUnretained(self).toOpaque())

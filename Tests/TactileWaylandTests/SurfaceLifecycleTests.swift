@@ -21,17 +21,16 @@ import WaylandProtocols
         let me = Unmanaged.passUnretained(flags).toOpaque()
         let buffer = try client.buffer(width: 50, height: 50)
         wl_buffer_add_listener(buffer, bufferListener, me)
-        let callback = wl_surface_frame(window.surface)
-        wl_callback_add_listener(callback, callbackListener, me)
+        let frame = RequestedFrame(window.surface)
         wl_surface_attach(window.surface, buffer, 0, 0)
         wl_surface_commit(window.surface)
         let deadline = Date().addingTimeInterval(2)
-        while !(flags.released && flags.frameDone), Date() < deadline {
+        while !(flags.released && frame.done), Date() < deadline {
             try client.roundtrip()
             usleep(5_000)
         }
         #expect(flags.released, "wl_buffer.release after the commit")
-        #expect(flags.frameDone, "wl_callback.done within 2 s (the frame timer ticks every 16 ms)")
+        #expect(frame.done, "wl_callback.done within 2 s (the frame timer ticks every 16 ms)")
     }
 
     @Test func anOffsetMovesTheSurfaceByThatMuchOnCommit() throws {
@@ -66,17 +65,10 @@ import WaylandProtocols
 
 private final class Flags {
     var released = false
-    var frameDone = false
 }
 
 nonisolated(unsafe) private let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
     let l = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
     l.initialize(to: wl_buffer_listener(release: { data, _ in Unmanaged<Flags>.fromOpaque(data!).takeUnretainedValue().released = true }))
-    return l
-}()
-
-nonisolated(unsafe) private let callbackListener: UnsafeMutablePointer<wl_callback_listener> = {
-    let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-    l.initialize(to: wl_callback_listener(done: { data, _, _ in Unmanaged<Flags>.fromOpaque(data!).takeUnretainedValue().frameDone = true }))
     return l
 }()

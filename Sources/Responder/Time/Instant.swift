@@ -36,4 +36,7 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
+
+    /// Whole milliseconds, rounded down (an event loop's timers count in them).
+    public var milliseconds: Int64 { microseconds / 1000 }
 }

@@ -104,16 +104,22 @@ final class DRMCard {
 
     /// The connector's EDID, when the screen gave a readable one.
     private static func edid(of connector: UInt32, fd: Int32) -> EDID? {
+        guard let property = property("EDID", of: connector, fd: fd), let blob = drmModeGetPropertyBlob(fd, UInt32(truncatingIfNeeded: property.value))
+        else { return nil }
+        defer { drmModeFreePropertyBlob(blob) }
+        guard let data = blob.pointee.data else { return nil }
+        return EDID(Array(UnsafeRawBufferPointer(start: data, count: Int(blob.pointee.length))))
+    }
+
+    /// The connector's property `name` (`EDID`, `DPMS`): its id and current value.
+    static func property(_ name: String, of connector: UInt32, fd: Int32) -> (id: UInt32, value: UInt64)? {
         guard let properties = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
         defer { drmModeFreeObjectProperties(properties) }
         for index in 0..<Int(properties.pointee.count_props) {
             guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
             defer { drmModeFreeProperty(property) }
-            let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name == "EDID", let blob = drmModeGetPropertyBlob(fd, UInt32(truncatingIfNeeded: properties.pointee.prop_values[index])) else { continue }
-            defer { drmModeFreePropertyBlob(blob) }
-            guard let data = blob.pointee.data else { return nil }
-            return EDID(Array(UnsafeRawBufferPointer(start: data, count: Int(blob.pointee.length))))
+            let found = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if found == name { return (property.pointee.prop_id, properties.pointee.prop_values[index]) }
         }
         return nil
     }

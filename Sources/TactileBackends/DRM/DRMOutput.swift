@@ -26,6 +26,8 @@ final class DRMOutput: OutputPresenter {
     private var needsModeset = true
     /// false while its settings keep it off: the CRTC is dark and nothing is shown.
     private var enabled = true
+    /// false while the panel sleeps (DPMS off): nothing is shown until it wakes.
+    private var poweredOn = true
     /// A flip was asked for and its event has not come.
     private var flipPending = false
     /// A frame drawn while the seat was away, shown when it comes back.
@@ -167,10 +169,25 @@ final class DRMOutput: OutputPresenter {
         if card.session.isActive { drmModeSetCrtc(card.fd, crtc, 0, 0, 0, nil, 0, nil) }
     }
 
+    /// The panel sleeps or wakes through the connector's DPMS property (the kernel turns
+    /// the CRTC off and on; sysfs `dpms` reads Off and On). Awake again, the next frame
+    /// sets the mode, as after a VT switch. A flip in flight when it sleeps still completes.
+    func setPower(_ on: Bool) {
+        poweredOn = on
+        if on { needsModeset = true }
+        guard card.session.isActive else { return }
+        guard let dpms = DRMCard.property("DPMS", of: connector, fd: card.fd) else {
+            return card.logger.warning("\(description.name): the connector has no DPMS property; the panel is \(on ? "lit by the next frame" : "left as it is")")
+        }
+        if drmModeConnectorSetProperty(card.fd, connector, dpms.id, UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)) != 0 {
+            card.logger.error("\(description.name): setting DPMS \(on ? "on" : "off") failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// The seat went away (false) or came back (true). Back: the mode is set again with the
     /// newest frame, which completes the frame callbacks that waited.
     func sessionChanged(active: Bool) {
-        guard active, enabled else { return }
+        guard active, enabled, poweredOn else { return }
         needsModeset = true
         flipPending = false
         if waiting {

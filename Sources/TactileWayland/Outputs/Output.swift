@@ -13,6 +13,9 @@ final class Output {
     weak var presenter: (any OutputPresenter)?
     /// A frame was asked of the presenter and it has not said it is shown yet.
     var framePending = false
+    /// false while its panel sleeps (set only through `Outputs.setPower`): composed, for
+    /// screenshots, but not presented, and frame callbacks wait for an output that is on.
+    var poweredOn = true
     let screen = OutputScreen()
     private var global: Global?
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.

@@ -16,11 +16,16 @@ public protocol OutputPresenter: AnyObject {
     /// The output left the layout (false: its screen goes dark, and no frame is asked of it)
     /// or came back (true: the next frame lights it again).
     func setEnabled(_ enabled: Bool)
+
+    /// The panel sleeps (false: idle blanking, an output-power client; the output stays in
+    /// the layout, and no frame is asked of it) or wakes (true: the next frame shows).
+    func setPower(_ on: Bool)
 }
 
 /// What a backend whose screens have one mode and cannot go dark does (headless outputs,
-/// nested windows): no other mode, and a disabled output simply gets no frames.
+/// nested windows): no other mode, and a disabled or sleeping output simply gets no frames.
 extension OutputPresenter {
     public func setMode(_ mode: OutputMode) -> OutputDescription? { nil }
     public func setEnabled(_ enabled: Bool) {}
+    public func setPower(_ on: Bool) {}
 }

@@ -25,6 +25,9 @@ final class Outputs {
 
     /// What layer surfaces leave of each output for windows, where it is not all of it.
     var usableAreas: [OutputID: Rect] = [:]
+    /// Told each time an output's panel goes to sleep or wakes (composition repaints a
+    /// woken one whole; output-power clients hear its mode).
+    var powerObservers: [(Output) -> Void] = []
 
     private let display: OpaquePointer
     private let logger: Logger
@@ -97,6 +100,15 @@ final class Outputs {
         // Where it is now is the rect's: an output asked to stay where it is has not changed.
         description.position = nil
         return PlacedOutput(id: id, description: description, rect: Rect(origin: origin, size: description.logicalSize))
+    }
+
+    /// Puts `output`'s panel to sleep or wakes it, through its presenter.
+    func setPower(_ on: Bool, of output: Output) {
+        guard output.poweredOn != on else { return }
+        output.poweredOn = on
+        output.presenter?.setPower(on)
+        logger.info("output \(output.placed.description.name): \(on ? "on" : "off (asleep)")")
+        for observer in powerObservers { observer(output) }
     }
 
     /// `id`'s backend describes it anew (a resized nested window).

@@ -28,6 +28,11 @@ final class Composition: ServerPart {
         self.outputs = outputs
         self.seat = seat
         self.screencopy = screencopy
+        outputs.powerObservers.append { [unowned self] output in
+            guard output.poweredOn else { return }
+            output.screen.damage.append(Rect(size: output.placed.description.pixelSize))
+            schedule()
+        }
     }
 
     /// Output sizes changed, and what waited for an output (frame callbacks committed before
@@ -123,6 +128,9 @@ final class Composition: ServerPart {
         }
         screen.repaintEnded()
         screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: context.currentTime)
+        // A sleeping panel is shown nothing, and takes no frame callbacks: clients drawing
+        // only there wait, as on weston and wlroots. Woken, it is repainted whole.
+        guard output.poweredOn else { return }
         let callbacks = outputs.frameCallbacks
         guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
         outputs.frameCallbacks.removeAll()

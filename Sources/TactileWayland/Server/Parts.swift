@@ -30,6 +30,11 @@ final class Parts {
     let singlePixelBuffers: SinglePixelBuffers
     let cursorShapes: CursorShapes
     let fractionalScales: FractionalScales
+    let outputPower: OutputPowerControls
+    let idleInhibitors: IdleInhibitors
+    let idleNotifier: IdleNotifier
+    /// Idle blanking, and waking by input.
+    let idle: Idle
     let screencopy: Screencopy
     /// Output frames, composed from the scene.
     let composition: Composition
@@ -72,6 +77,11 @@ final class Parts {
         singlePixelBuffers = SinglePixelBuffers(display: display)
         cursorShapes = CursorShapes(display: display, seat: seat)
         fractionalScales = FractionalScales(display: display)
+        outputPower = OutputPowerControls(display: display, outputs: outputs)
+        idleInhibitors = IdleInhibitors(display: display)
+        idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
+        idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
+                    inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
         screencopy = Screencopy(display: display, outputs: outputs)
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
         self.composition = composition
@@ -84,7 +94,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var outputs: [OutputSettings] = []
     /// When the cursor is drawn (`--cursor`).
     public var cursor = CursorPolicy.auto
+    /// When the screens sleep, and what the input that wakes them does (off by default).
+    public var idle = IdleSettings()
     /// Routing decisions as `trace ...` lines on standard error (`--trace`).
     public var trace = false
     /// Touch points and trails drawn over every output, coloured by owner (`--show-touches`).

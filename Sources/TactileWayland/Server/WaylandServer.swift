@@ -68,6 +68,7 @@ public final class WaylandServer {
         // The server's own event sources go before the loop they are on.
         parts.gestures.stop()
         parts.composition.stop()
+        parts.idle.stop()
         wl_display_destroy(display)
     }
 

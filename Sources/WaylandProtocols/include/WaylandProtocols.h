@@ -1,7 +1,7 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
 // wlr-virtual-pointer, wlr-output-management, primary selection (zwp and GTK), relative pointer, pointer constraints,
-// input-method v2, virtual-keyboard and our protocols, server and client sides (the generated headers and code
+// input-method v2, virtual-keyboard, idle inhibit, idle notify, session lock, wlr-output-power and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -51,6 +51,14 @@
 #include "input-method-unstable-v2-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
+#include "idle-inhibit-unstable-v1-server-protocol.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "ext-idle-notify-v1-server-protocol.h"
+#include "ext-idle-notify-v1-client-protocol.h"
+#include "ext-session-lock-v1-server-protocol.h"
+#include "ext-session-lock-v1-client-protocol.h"
+#include "wlr-output-power-management-unstable-v1-server-protocol.h"
+#include "wlr-output-power-management-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -109,6 +117,15 @@ TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gestures_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_single_pixel_buffer_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_fractional_scale_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_fractional_scale_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_idle_inhibit_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_idle_inhibitor_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_idle_notifier_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_idle_notification_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_session_lock_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_session_lock_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_session_lock_surface_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_power_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_output_power_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)

@@ -1,0 +1,104 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// ext_idle_notifier_v1: swayidle and the like hear `idled` after their timeout with no
+/// input, and `resumed` at the next input, each notification on its own timer. A visible
+/// surface's idle inhibitor holds `idled` back, as the protocol asks; the wait starts again
+/// when the inhibitor lets go. Input reaches it through `Idle.sees`.
+final class IdleNotifier: ServerPart {
+    static let version: Int32 = 1
+    private var global: Global?
+    fileprivate let loop: OpaquePointer
+    fileprivate let inhibitors: IdleInhibitors
+    fileprivate let now: () -> Instant
+    /// When the last input came.
+    fileprivate private(set) var lastActivity: Instant
+    private var made: [Weak] = []
+
+    private struct Weak { weak var object: IdleNotification? }
+
+    init(display: OpaquePointer, inhibitors: IdleInhibitors, now: @escaping () -> Instant) {
+        loop = wl_display_get_event_loop(display)
+        self.inhibitors = inhibitors
+        self.now = now
+        lastActivity = now()
+        global = Global(display: display, interface: tactile_ext_idle_notifier_v1_interface(), version: Self.version, context: self,
+                        requests: Self.requests)
+    }
+
+    /// An input event came: notifications that said idled say resumed.
+    func activity() {
+        lastActivity = now()
+        for entry in made { entry.object?.activity() }
+    }
+
+    /// No visible inhibitor is left: the waits held back start again from now.
+    func inhibitionEnded() {
+        lastActivity = now()
+        for entry in made { entry.object?.restart() }
+    }
+
+    private static let requests = RequestTable(ext_idle_notifier_v1_interface(
+        destroy: destroyResource,
+        get_idle_notification: { client, resource, id, timeout, _ in
+            guard let client, let resource, let part = Global.context(of: resource, as: IdleNotifier.self) else { return }
+            let notification = IdleNotification(part: part, timeout: timeout)
+            guard notification.bind(client: client, interface: tactile_ext_idle_notification_v1_interface(), version: 1, id: id,
+                                    implementation: IdleNotification.requests) else { return }
+            part.made.removeAll { $0.object?.resource == nil }
+            part.made.append(Weak(object: notification))
+            notification.restart()
+        }
+    ))
+}
+
+/// ext_idle_notification_v1: one client's timeout, and whether it said idled.
+final class IdleNotification: ResourceObject {
+    private unowned let part: IdleNotifier
+    /// In milliseconds, as the client gave it (0: idle at once, when no input is coming).
+    private let timeout: UInt32
+    private var timer: EventSource?
+    private var idled = false
+
+    fileprivate init(part: IdleNotifier, timeout: UInt32) {
+        self.part = part
+        self.timeout = timeout
+        super.init()
+        timer = EventSource.timer(on: part.loop, loopOwner: nil) { [unowned self] in fire() }
+    }
+
+    /// Waits the whole timeout from now, unless it already said idled.
+    fileprivate func restart() {
+        guard !idled else { return }
+        arm(UInt64(timeout))
+    }
+
+    fileprivate func activity() {
+        guard idled, let resource else { return }
+        idled = false
+        ext_idle_notification_v1_send_resumed(resource)
+        arm(UInt64(timeout))
+    }
+
+    /// The timer ran out: idled, if no input came since and no visible inhibitor holds it
+    /// back; else the rest of the wait (an inhibitor's end restarts it).
+    private func fire() {
+        guard !idled, let resource else { return }
+        let quiet = UInt64(max(0, (part.now() - part.lastActivity).milliseconds))
+        guard quiet >= UInt64(timeout) else { return arm(UInt64(timeout) - quiet) }
+        guard !part.inhibitors.inhibited else { return }
+        idled = true
+        ext_idle_notification_v1_send_idled(resource)
+    }
+
+    /// libwayland's timers take up to Int32.max milliseconds (24 days); longer ones wait
+    /// in steps. 0 disarms a timer, so an immediate one fires after 1 ms.
+    private func arm(_ milliseconds: UInt64) {
+        timer?.arm(milliseconds: Int32(clamping: max(milliseconds, 1)))
+    }
+
+    override func resourceDestroyed() { timer = nil }
+
+    static let requests = RequestTable(ext_idle_notification_v1_interface(destroy: destroyResource))
+}

@@ -1,0 +1,18 @@
+import CWaylandClient
+
+/// A wl_surface.frame callback a test asked for, and whether it is done.
+final class RequestedFrame {
+    private(set) var done = false
+
+    /// Asks for `surface`'s next frame (sent with its next commit).
+    init(_ surface: OpaquePointer?) {
+        let callback = wl_surface_frame(surface)
+        wl_callback_add_listener(callback, Self.listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    nonisolated(unsafe) private static let listener: UnsafeMutablePointer<wl_callback_listener> = {
+        let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+        l.initialize(to: wl_callback_listener(done: { data, _, _ in Unmanaged<RequestedFrame>.fromOpaque(data!).takeUnretainedValue().done = true }))
+        return l
+    }()
+}
