@@ -36,6 +36,9 @@
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "pointer-gestures-unstable-v1-client-protocol.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "ext-idle-notify-v1-client-protocol.h"
+#include "wlr-output-power-management-unstable-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 
@@ -172,7 +175,8 @@ struct server {
     unsigned instance;
 };
 
-/// Starts `executable serve --test-input --socket NAME` and waits until it accepts clients.
+/// Starts `executable serve --test-input --config RUNTIME/fuzz.yaml --socket NAME` (the
+/// file: screens that sleep after a second) and waits until it accepts clients.
 bool server_start(struct server *server);
 /// After a failed probe: waits for the server to finish dying (a crashing Swift process
 /// prints its backtrace first), kills a hung one, and describes what happened.

@@ -47,13 +47,22 @@ static void exec_server(const struct server *server, int log) {
     // Swift's backtracer prints the crashing thread's stack: keep it short and plain.
     setenv("SWIFT_BACKTRACE", "enable=yes,interactive=no,color=no,registers=none,images=none,limit=48", 0);
     const char *exe = server->executable;
+    // The screens sleep after a second without input, so fuzzed input also wakes them, and
+    // the waking sequences go through the grab that swallows them.
+    char config[320];
+    snprintf(config, sizeof config, "%s/fuzz.yaml", server->runtime_dir);
+    FILE *file = fopen(config, "w");
+    if (file) {
+        fputs("idle:\n  timeout: 1\n", file);
+        fclose(file);
+    }
     if (server->under_gdb)
         execlp("gdb", "gdb", "-q", "-batch", "-ex", "set complaints 0", "-ex", "handle SIGPIPE nostop noprint pass",
                // libwayland's wl_shm catches SIGBUS from a client's truncated file: not a crash.
                "-ex", "handle SIGBUS nostop noprint pass", "-ex", "run", "-ex", "bt 40",
-               "--args", exe, "serve", "--test-input", "--socket", server->socket, (char *)NULL);
+               "--args", exe, "serve", "--test-input", "--config", config, "--socket", server->socket, (char *)NULL);
     else
-        execl(exe, exe, "serve", "--test-input", "--socket", server->socket, (char *)NULL);
+        execl(exe, exe, "serve", "--test-input", "--config", config, "--socket", server->socket, (char *)NULL);
     fprintf(stderr, "cannot run %s: %s\n", exe, strerror(errno));
     _exit(127);
 }

@@ -120,7 +120,18 @@ import Testing
         #expect(throws: (any Error).self) { try ServerOptions.parse(["--transform", "45"]) }
     }
 
+    @Test func theIdleSectionSetsTheTimeoutAndWhatTheWakingInputDoes() throws {
+        let file = try ConfigurationFile.parse("idle:\n  timeout: 300\n  wake: deliver\n", file: "kiosk.yaml")
+        #expect(file.applied(to: ServerConfiguration()).idle == IdleSettings(timeout: 300, wake: .deliver))
+        let swallowing = try ConfigurationFile.parse("idle:\n  timeout: 30\n", file: "kiosk.yaml")
+        #expect(swallowing.applied(to: ServerConfiguration()).idle == IdleSettings(timeout: 30, wake: .swallow), "swallow unless told")
+        #expect(ServerConfiguration().idle.timeout == nil, "no sleep unless asked")
+    }
+
     @Test(arguments: [
+        ("idle:\n  timeout: 0\n", "kiosk.yaml:2:12: idle.timeout: expected a whole number from 1 to 86400, got '0'"),
+        ("idle:\n  wake: touch\n", "kiosk.yaml:2:9: idle.wake: expected one of swallow, deliver, got 'touch'"),
+        ("idle:\n  dpms: off\n", "kiosk.yaml:2:3: idle.dpms: unknown key (expected one of: timeout, wake)"),
         ("cursor: sometimes\n", "kiosk.yaml:1:9: cursor: expected one of auto, always, never, got 'sometimes'"),
         ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
         ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
