@@ -1,4 +1,5 @@
 import Foundation
+import Responder
 
 /// A screen's pixels: an output as `grim -t ppm` captured it from a running server, or the
 /// QEMU guest's emulated screen from its screendump. The pixel oracle of the composition tests.
@@ -47,5 +48,11 @@ struct Screenshot: Equatable {
     func colour(at x: Int, _ y: Int) -> UInt32 {
         let i = (y * width + x) * 3
         return UInt32(pixels[i]) << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])
+    }
+
+    /// Pixels that are not black, sampled every `step` pixels each way: none on a dark panel.
+    func lit(every step: Int = 7) -> [Position] {
+        stride(from: 0, to: height, by: step).flatMap { y in stride(from: 0, to: width, by: step).map { Position(x: $0, y: y) } }
+            .filter { colour(at: $0.x, $0.y) != 0 }
     }
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Screens that sleep and wake by touch: runs inside the QEMU guest (scripts/guest/run), as
+root.
+
+`tactile serve --backend drm --kiosk --config idle.yaml -- weston-simple-touch` on
+bochs-drm's screen, with `idle: timeout: 5`: the connector's DPMS state (sysfs) and QEMU's
+screendump are taken awake, asleep after the timeout, after a uinput tap woke the screen,
+and after a second tap. With `wake: swallow` simple-touch's WAYLAND_DEBUG log must show no
+down for the waking tap, and the second's; a second run with `wake: deliver` delivers the
+waking tap. Everything goes to OUTDIR, where IdleGuestTests (on the host) reads and checks it.
+
+Usage: idle.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from guest_input import Journal, Touchscreen, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+DPMS = "/sys/class/drm/card0-Virtual-1/dpms"
+# The raw reading (of 0...4095) under the layout's (200, 150) on the 1280x800 screen.
+TAP = (640, 768)
+
+journal = Journal(OUT)
+log, screendump = journal.log, journal.screendump
+
+
+def dpms():
+    with open(DPMS) as f:
+        return f.read().strip()
+
+
+def run(wake, touch):
+    """One kiosk with `idle: {timeout: 5, wake: WAKE}`: awake, asleep, woken by a tap, tapped."""
+    config = os.path.join(OUT, f"idle-{wake}.yaml")
+    with open(config, "w") as f:
+        f.write(f"idle:\n  timeout: 5\n  wake: {wake}\n")
+    tactile_log = os.path.join(OUT, f"tactile-{wake}.log")
+    readings = []
+    with open(tactile_log, "w") as stream:
+        tactile = subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", config, "--socket", f"wayland-{wake}", "--", "weston-simple-touch"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+    wait_for(tactile_log, ".commit()", timeout=120)
+    time.sleep(1)
+    readings.append(f"awake {dpms()}")
+    screendump(f"{wake}-awake")
+    wait_for(tactile_log, "output Virtual-1: off (asleep)")
+    time.sleep(1)
+    readings.append(f"asleep {dpms()}")
+    screendump(f"{wake}-asleep")
+    x, y = TAP
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, "idle: woken by a touch")
+    time.sleep(2)
+    readings.append(f"woken {dpms()}")
+    screendump(f"{wake}-woken")
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".up(", count=2 if wake == "deliver" else 1)
+    time.sleep(2)
+    screendump(f"{wake}-tapped")
+    with open(os.path.join(OUT, f"dpms-{wake}.txt"), "w") as f:
+        f.write("\n".join(readings) + "\n")
+    tactile.send_signal(signal.SIGTERM)
+    tactile.wait(timeout=60)
+    log(f"wake {wake} done")
+
+
+def main():
+    with open("/dev/tty1", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25l")
+    touch = Touchscreen("Tactile Test Touchscreen")
+    subprocess.run(["udevadm", "settle"], check=True)
+    for wake in ["swallow", "deliver"]:
+        run(wake, touch)
+        time.sleep(1)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
