@@ -39,6 +39,7 @@
 #include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "ext-idle-notify-v1-client-protocol.h"
 #include "wlr-output-power-management-unstable-v1-client-protocol.h"
+#include "ext-session-lock-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

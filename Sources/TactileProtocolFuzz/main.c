@@ -119,6 +119,7 @@ static const struct wl_interface *const bindable[] = {
     &zwp_idle_inhibit_manager_v1_interface,
     &ext_idle_notifier_v1_interface,
     &zwlr_output_power_manager_v1_interface,
+    &ext_session_lock_manager_v1_interface,
     &zwp_primary_selection_device_manager_v1_interface,
     &gtk_primary_selection_device_manager_interface,
     &zwp_relative_pointer_manager_v1_interface,

@@ -87,7 +87,7 @@ extension RotatedKioskGuestTests {
         #expect(run.read("randr-off.txt").contains("status 0"), "\(run.read("randr-off.txt"))")
         #expect(log.contains("output Virtual-1 disabled: its screen is dark"))
         let off = try run.dump("runtime-off")
-        #expect(off.lit().isEmpty, "the CRTC off, the screen is black: \(off.lit().prefix(3))")
+        #expect(off.colours() == [0], "the CRTC off, the screen is black: \(off.colours().prefix(3))")
         #expect(run.read("randr-disabled.txt").contains("Enabled: no"), "\(run.read("randr-disabled.txt"))")
         #expect(run.read("randr-on.txt").contains("status 0"), "\(run.read("randr-on.txt"))")
         #expect(log.contains("output Virtual-1 enabled: 1280x800 at 0,0, scale 1, transform 90"), "\(log.suffix(2000))")

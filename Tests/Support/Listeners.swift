@@ -46,6 +46,15 @@ enum Listeners {
         cancelled: { data, _ in client(data).outputConfigurationAnswer = "cancelled" }
     ))
 
+    nonisolated(unsafe) static let sessionLock = make(ext_session_lock_v1_listener(
+        locked: { data, _ in client(data).lockEvents.append("locked") },
+        finished: { data, _ in client(data).lockEvents.append("finished") }
+    ))
+
+    nonisolated(unsafe) static let lockSurface = make(ext_session_lock_surface_v1_listener(
+        configure: { data, _, serial, width, height in client(data).lockConfigures.append((serial, width, height)) }
+    ))
+
     nonisolated(unsafe) static let outputPower = make(zwlr_output_power_v1_listener(
         mode: { data, _, mode in client(data).outputPowerEvents.append(mode == 1 ? "on" : "off") },
         failed: { data, _ in client(data).outputPowerEvents.append("failed") }

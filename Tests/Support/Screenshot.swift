@@ -50,9 +50,8 @@ struct Screenshot: Equatable {
         return UInt32(pixels[i]) << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])
     }
 
-    /// Pixels that are not black, sampled every `step` pixels each way: none on a dark panel.
-    func lit(every step: Int = 7) -> [Position] {
-        stride(from: 0, to: height, by: step).flatMap { y in stride(from: 0, to: width, by: step).map { Position(x: $0, y: y) } }
-            .filter { colour(at: $0.x, $0.y) != 0 }
+    /// The colours seen, sampling every `step` pixels each way: `[0]` on a dark panel.
+    func colours(every step: Int = 7) -> Set<UInt32> {
+        Set(stride(from: 0, to: height, by: step).flatMap { y in stride(from: 0, to: width, by: step).map { colour(at: $0, y) } })
     }
 }

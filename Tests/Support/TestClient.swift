@@ -85,6 +85,11 @@ final class TestClient {
     var outputManagerSerial: UInt32?
     /// The latest zwlr_output_configuration_v1 answer: "succeeded", "failed" or "cancelled".
     var outputConfigurationAnswer: String?
+    var sessionLockManager: OpaquePointer?
+    /// ext_session_lock_v1's events, in order: "locked", "finished".
+    var lockEvents: [String] = []
+    /// ext_session_lock_surface_v1.configure's serial and size, in order.
+    var lockConfigures: [(serial: UInt32, width: UInt32, height: UInt32)] = []
     var outputPowerManager: OpaquePointer?
     var idleInhibitManager: OpaquePointer?
     /// Every zwlr_output_power_v1.mode received, in order ("on", "off"), and "failed".
@@ -263,6 +268,7 @@ final class TestClient {
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(tactile_wp_fractional_scale_manager_v1_interface(), 1)
         case "wp_cursor_shape_manager_v1": cursorShapeManager = bind(tactile_wp_cursor_shape_manager_v1_interface(), 1)
         case "wp_single_pixel_buffer_manager_v1": singlePixelBufferManager = bind(tactile_wp_single_pixel_buffer_manager_v1_interface(), 1)
+        case "ext_session_lock_manager_v1": sessionLockManager = bind(tactile_ext_session_lock_manager_v1_interface(), 1)
         case "zwlr_output_power_manager_v1": outputPowerManager = bind(tactile_zwlr_output_power_manager_v1_interface(), 1)
         case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(tactile_zwp_idle_inhibit_manager_v1_interface(), 1)
         case "zwlr_output_manager_v1":

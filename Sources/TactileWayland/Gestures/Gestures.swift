@@ -18,6 +18,8 @@ final class Gestures {
     private var timer: EventSource?
     private var armedDeadline: Instant?
     weak var delegate: (any GestureDelegate)?
+    /// No configured gesture begins (the session is locked): touches go to the lock alone.
+    var suspended = false
 
     private let logger: Logger
 
@@ -32,7 +34,9 @@ final class Gestures {
     func install(in router: inout InputRouter, deadlines: () -> EventSource) {
         var ids: [String: GestureID] = [:]
         for binding in configured {
-            let id = router.addGesture(binding.recognizer, on: router.scene.root, options: binding.options, device: binding.device)
+            let id = router.addGesture(binding.recognizer, on: router.scene.root, options: binding.options, device: binding.device) { [unowned self] _ in
+                !suspended
+            }
             bindings[id] = binding
             ids[binding.name] = id
         }

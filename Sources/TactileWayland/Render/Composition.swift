@@ -18,6 +18,8 @@ final class Composition: ServerPart {
     private let screencopy: Screencopy
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
+    /// While the session is locked, the lock's node: nothing under it is drawn.
+    var lockShield: () -> NodeID? = { nil }
     private var idle: OpaquePointer?
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
@@ -151,7 +153,7 @@ final class Composition: ServerPart {
             if let surface = context.surface(at: id), let frame = scene.absoluteFrame(of: id) { result.append((surface, frame)) }
             for child in above { visit(child) }
         }
-        visit(scene.root)
+        visit(lockShield() ?? scene.root)
         return result
     }
 

@@ -30,6 +30,7 @@ final class Parts {
     let singlePixelBuffers: SinglePixelBuffers
     let cursorShapes: CursorShapes
     let fractionalScales: FractionalScales
+    let sessionLocks: SessionLocks
     let outputPower: OutputPowerControls
     let idleInhibitors: IdleInhibitors
     let idleNotifier: IdleNotifier
@@ -78,6 +79,7 @@ final class Parts {
         cursorShapes = CursorShapes(display: display, seat: seat)
         fractionalScales = FractionalScales(display: display)
         outputPower = OutputPowerControls(display: display, outputs: outputs)
+        sessionLocks = SessionLocks(display: display, windows: windows, gestures: gestures, logger: logger)
         idleInhibitors = IdleInhibitors(display: display)
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
@@ -86,6 +88,7 @@ final class Parts {
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
         self.composition = composition
         screencopy.schedule = { [unowned composition] in composition.schedule() }
+        composition.lockShield = { [unowned sessionLocks] in sessionLocks.shield }
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
         testInput = configuration.offersTestInput ? TestInput(display: display, host: context) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
@@ -94,7 +97,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -77,6 +77,8 @@ extension WaylandServer {
 
     /// Moves keyboard focus by policy, for the reason given (traced); nil unfocuses.
     func focusKeyboard(on node: NodeID?, because reason: String) {
+        // While the session is locked, only the lock's surfaces may have it.
+        guard parts.sessionLocks.admitsFocus(on: node) else { return }
         route { router, sink in router.setKeyboardFocus(node, because: .policy(reason), sink: &sink) }
     }
 }

@@ -40,10 +40,13 @@ final class Windows: ServerPart {
         self.foreignToplevels = foreignToplevels
     }
 
+    /// The node nothing may go above (the session lock's, while locked).
+    var ceiling: NodeID?
+
     /// Where a new or raised window goes among the root's children: under the top layers.
     var windowStackPosition: StackPosition {
         if let top = layerNodes[.top] ?? layerNodes[.overlay] { return .below(top) }
-        return .top
+        return ceiling.map { .below($0) } ?? .top
     }
 
     /// Makes `layer`'s node if it has none, on its side of the windows (background and bottom
@@ -54,8 +57,8 @@ final class Windows: ServerPart {
         let position: StackPosition = switch layer {
         case .background: layerNodes[.bottom].map { .below($0) } ?? .bottom
         case .bottom: layerNodes[.background].map { .above($0) } ?? .bottom
-        case .top: layerNodes[.overlay].map { .below($0) } ?? .top
-        case .overlay: layerNodes[.top].map { .above($0) } ?? .top
+        case .top: layerNodes[.overlay].map { .below($0) } ?? ceiling.map { .below($0) } ?? .top
+        case .overlay: layerNodes[.top].map { .above($0) } ?? ceiling.map { .below($0) } ?? .top
         }
         layerNodes[layer] = scene.add(.compositor(), to: scene.root, at: position)
     }
