@@ -65,6 +65,23 @@ import WaylandProtocols
     }
 
     /// `inspect --watch` prints each decision as the server makes it, and keeps going.
+    /// Idle blanking on a headless server shows where a user can see it: the inspector
+    /// lists the output as off once asleep.
+    @Test func inspectShowsAnOutputAsleep() throws {
+        var configuration = ServerConfiguration()
+        configuration.offersInspector = true
+        configuration.idle = IdleSettings(timeout: 1)
+        let server = try TestServer(configuration)
+        #expect(try Self.inspect(server.socket, []).first == "output HEADLESS-1 at=0,0 size=1280x800 scale=1")
+        var first = ""
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            usleep(100_000)
+            first = try Self.inspect(server.socket, []).first ?? ""
+        } while !first.hasSuffix("power=off") && Date() < deadline
+        #expect(first == "output HEADLESS-1 at=0,0 size=1280x800 scale=1 power=off")
+    }
+
     @Test func inspectWatchStreamsTheTraceLive() throws {
         let (server, client, window) = try Self.inspectableServer(windowAt: (0, 0))
         let process = Process()

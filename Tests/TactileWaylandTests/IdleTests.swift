@@ -134,21 +134,25 @@ import WaylandProtocols
         #expect(client.outputPowerEvents == ["on", "off"], "asleep once it lifted and a timeout passed")
     }
 
-    /// A video window's inhibitor keeps the screens on while it is mapped; one on a surface
-    /// with nothing shown does not.
-    @Test func aVisibleWindowsInhibitorKeepsTheScreensOnAndAnUnmappedOnesDoesNot() throws {
+    /// A video's inhibitor keeps the screens on while its surface is mapped (here a
+    /// subsurface of a window); it goes with its surface, and one on a surface with nothing
+    /// shown keeps nothing on.
+    @Test func aVisibleSurfacesInhibitorKeepsTheScreensOnAndGoesWithIt() throws {
         let server = try Self.idleServer()
         let client = try TestClient(socket: server.socket)
         let window = try client.toplevel(width: 200, height: 200)
+        let video = try client.subsurface(of: window.surface, width: 100, height: 100)
+        wl_surface_commit(window.surface)
         try Self.watchPower(client)
-        let inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(try #require(client.idleInhibitManager), window.surface)
+        _ = zwp_idle_inhibit_manager_v1_create_inhibitor(try #require(client.idleInhibitManager), video.surface)
         try Self.wait(client, seconds: 2.5) { client.outputPowerEvents.last == "off" }
-        #expect(client.outputPowerEvents == ["on"], "kept on by the visible window's inhibitor")
-        zwp_idle_inhibitor_v1_destroy(inhibitor)
+        #expect(client.outputPowerEvents == ["on"], "kept on by the visible surface's inhibitor")
+        wl_subsurface_destroy(video.role)
+        wl_surface_destroy(video.surface)
         let hidden = wl_compositor_create_surface(client.compositor)
         _ = zwp_idle_inhibit_manager_v1_create_inhibitor(client.idleInhibitManager, hidden)
         try Self.wait(client) { client.outputPowerEvents.last == "off" }
-        #expect(client.outputPowerEvents == ["on", "off"], "an inhibitor on an unmapped surface keeps nothing on")
+        #expect(client.outputPowerEvents == ["on", "off"], "the inhibitor went with its surface; one on an unmapped surface keeps nothing on")
     }
 
     /// `swayidle -w timeout 1 'touch IDLE' resume 'touch RESUMED'`: IDLE after a second

@@ -18,8 +18,10 @@ extension WaylandServer: Inspectable {
     /// indented by depth: its place, size, input region and state.
     func sceneDescription() -> [String] {
         let naming = self.naming
-        var lines = parts.outputs.layout.map { output in
-            "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scaleText)"
+        var lines = parts.outputs.live.map { live in
+            let output = live.placed
+            return "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scaleText)"
+                + (live.poweredOn ? "" : " power=off")
         }
         let scene = router.scene
         func visit(_ id: NodeID, depth: Int, stacking: String) {
