@@ -15,20 +15,8 @@ import WaylandProtocols
         app = try TestClient(socket: server.socket)
     }
 
-    /// A memfd holding `text`, for the keymap request.
-    func keymapFile(_ text: String) -> (fd: Int32, size: UInt32) {
-        let fd = tactile_client_memfd_create("test-keymap")
-        _ = text.withCString { write(fd, $0, strlen($0) + 1) }
-        return (fd, UInt32(text.utf8.count + 1))
-    }
-
     /// The keymap the seat sent the app: a valid XKB keymap to type with.
-    func seatKeymap() throws -> String {
-        let keymap = try #require(app.keymap)
-        var bytes = [UInt8](repeating: 0, count: Int(keymap.size))
-        let read = pread(keymap.fd, &bytes, Int(keymap.size), 0)
-        return String(decoding: bytes[..<max(0, read - 1)], as: UTF8.self)
-    }
+    func seatKeymap() throws -> String { try app.seatKeymapText() }
 
     @Test func itsKeysReachTheFocusedClientUnderItsKeymap() throws {
         let window = try app.toplevel(width: 100, height: 100)
