@@ -9,9 +9,10 @@ import Testing
 /// tap, only the next; with `wake: deliver` it hears both.
 @Suite struct IdleGuestTests {
     static let grey: UInt32 = 0x58_5858, red: UInt32 = 0xff_0000
+    static let run = Guest.once(scenario: "idle.py", folder: "guest-idle", modules: ["bochs"])
 
     @Test func theScreenSleepsAndTheTouchThatWakesItGoesNowhere() throws {
-        let run = try IdleRun.shared.get()
+        let run = try IdleGuestTests.run.get()
         #expect(run.read("dpms-swallow.txt") == "awake On\nasleep Off\nwoken On\n", "\(run.read("dpms-swallow.txt"))")
         let awake = try run.dump("swallow-awake"), asleep = try run.dump("swallow-asleep")
         let woken = try run.dump("swallow-woken"), tapped = try run.dump("swallow-tapped")
@@ -26,26 +27,11 @@ import Testing
     }
 
     @Test func withWakeDeliverTheWakingTouchReachesTheApp() throws {
-        let run = try IdleRun.shared.get()
+        let run = try IdleGuestTests.run.get()
         #expect(run.read("dpms-deliver.txt") == "awake On\nasleep Off\nwoken On\n", "\(run.read("dpms-deliver.txt"))")
         #expect(try run.dump("deliver-asleep").colours() == [0])
         let log = run.read("tactile-deliver.log")
         #expect(SimpleTouchDown.all(in: log).count == 2, "the waking tap and the next")
         #expect(try run.dump("deliver-woken").colour(at: 200, 150) == Self.red, "the waking tap's cross")
-    }
-}
-
-/// One boot of the guest for the suite.
-struct IdleRun {
-    let guest: Guest
-
-    static let shared: Result<IdleRun, GuestRunFailure> = Result {
-        IdleRun(guest: try Guest.run(scenario: "idle.py", folder: "guest-idle", modules: ["bochs"]))
-    }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
-
-    func read(_ name: String) -> String { guest.read(name) }
-
-    func dump(_ name: String) throws -> Screenshot {
-        try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
     }
 }

@@ -95,10 +95,7 @@ struct KioskRun {
         seatdServerLog = guest.read("tactile-seatd.log")
         seatdStatus = guest.read("tactile-seatd.status").trimmingCharacters(in: .whitespacesAndNewlines)
         seatdLog = guest.read("seatd.log")
-        func dump(_ name: String) throws -> Screenshot {
-            try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
-        }
-        (consoleBefore, before, after, consoleAfter) = (try dump("console-before"), try dump("kiosk-before"), try dump("kiosk-after"), try dump("console-after"))
-        (away, back, cursor) = (try dump("vt-away"), try dump("vt-back"), try dump("cursor"))
+        (consoleBefore, before, after, consoleAfter) = (try guest.dump("console-before"), try guest.dump("kiosk-before"), try guest.dump("kiosk-after"), try guest.dump("console-after"))
+        (away, back, cursor) = (try guest.dump("vt-away"), try guest.dump("vt-back"), try guest.dump("cursor"))
     }
 }

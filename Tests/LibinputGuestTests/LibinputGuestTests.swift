@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import TactileTestSupport
 
 /// The libinput backend with real kernel devices: a QEMU guest (scripts/guest/run) where
 /// python3-evdev makes a uinput touchscreen, mouse and keyboard, `tactile serve --backend
@@ -400,5 +401,16 @@ struct Guest {
     /// A file the scenario wrote, or "" when it wrote none.
     func read(_ name: String) -> String {
         (try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? ""
+    }
+
+    /// The QEMU screendump the scenario took as `name`.
+    func dump(_ name: String) throws -> Screenshot {
+        try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).ppm")))
+    }
+
+    /// One boot of `scenario` for a whole suite, its failure kept to fail each test with.
+    static func once(scenario: String, folder: String, modules: [String] = [], qemuArguments: String = "") -> Result<Guest, GuestRunFailure> {
+        Result { try run(scenario: scenario, folder: folder, modules: modules, qemuArguments: qemuArguments) }
+            .mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
     }
 }

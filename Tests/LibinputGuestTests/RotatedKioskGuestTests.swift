@@ -9,6 +9,7 @@ import Testing
 /// scans out; a tap at a raw panel point must reach the client at the upright point under
 /// that spot, where simple-touch then draws its red cross.
 @Suite struct RotatedKioskGuestTests {
+    static let run = Guest.once(scenario: "rotated.py", folder: "guest-rotated", modules: ["bochs"])
     static let grey: UInt32 = 0x58_5858, background: UInt32 = 0x20_2020, red: UInt32 = 0xff_0000
 
     /// For each transform, worked out by hand on the panel (1280x800, its own axes): a pixel
@@ -25,7 +26,7 @@ import Testing
 
     @Test(arguments: panels)
     func theScreenShowsTheClientTurnedAndATapLandsUnderTheFinger(_ panel: (transform: String, inside: Position, outside: [Position], tap: Position)) throws {
-        let run = try RotatedRun.shared.get()
+        let run = try RotatedKioskGuestTests.run.get()
         let log = run.read("tactile-\(panel.transform).log")
         let before = try run.dump("\(panel.transform)-before"), after = try run.dump("\(panel.transform)-after")
         #expect((before.width, before.height) == (1280, 800), "the panel's own frame")
@@ -46,7 +47,7 @@ extension RotatedKioskGuestTests {
     /// portrait size and the next tap lands under the finger; unplugged and plugged back, the
     /// screen comes back turned, and taps still land.
     @Test func wlrRandrTurnsTheKioskAndAReconnectKeepsTheTurn() throws {
-        let run = try RotatedRun.shared.get()
+        let run = try RotatedKioskGuestTests.run.get()
         let log = run.read("tactile-runtime.log")
         #expect(run.read("randr-before.txt").contains("Transform: normal"), "\(run.read("randr-before.txt"))")
         #expect(run.read("randr-set.txt").contains("status 0"), "\(run.read("randr-set.txt"))")
@@ -70,7 +71,7 @@ extension RotatedKioskGuestTests {
     /// and lists it disabled;
     /// `--on` lights it again, in the preferred mode, and taps land as before.
     @Test func wlrRandrSwitchesTheModeAndTurnsTheScreenOffAndOn() throws {
-        let run = try RotatedRun.shared.get()
+        let run = try RotatedKioskGuestTests.run.get()
         let log = run.read("tactile-runtime.log")
         #expect(run.read("randr-mode.txt").contains("status 0"), "\(run.read("randr-mode.txt"))")
         #expect(log.contains("Virtual-1: switching to 1024x768@"), "\(log.suffix(2000))")
@@ -97,20 +98,5 @@ extension RotatedKioskGuestTests {
         #expect((on.width, on.height) == (1280, 800))
         #expect(on.colour(at: tap.x, tap.y) == Self.red && on.colour(at: Self.panels[0].inside.x, Self.panels[0].inside.y) == Self.grey,
                 "lit again, the app turned and the cross under the finger")
-    }
-}
-
-/// One boot of the guest for the suite.
-struct RotatedRun {
-    let guest: Guest
-
-    static let shared: Result<RotatedRun, GuestRunFailure> = Result {
-        RotatedRun(guest: try Guest.run(scenario: "rotated.py", folder: "guest-rotated", modules: ["bochs"]))
-    }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
-
-    func read(_ name: String) -> String { guest.read(name) }
-
-    func dump(_ name: String) throws -> Screenshot {
-        try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
     }
 }

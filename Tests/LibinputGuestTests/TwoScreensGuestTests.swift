@@ -68,11 +68,8 @@ struct TwoScreensRun {
         let guest = try Guest.run(scenario: "two_screens.py", folder: "guest-two", modules: ["bochs"], qemuArguments: "-device secondary-vga,id=second")
         log = guest.read("tactile.log")
         (first, second) = (guest.read("first.log"), guest.read("second.log"))
-        func dump(_ name: String) throws -> Screenshot {
-            try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: "\(guest.directory)/\(name).ppm")))
-        }
-        (firstBefore, secondBefore) = (try dump("first-before"), try dump("second-before"))
-        (firstAfter, secondAfter) = (try dump("first-after"), try dump("second-after"))
-        (unplugged, composedBack) = (try dump("first-unplugged"), try dump("grim-second-back"))
+        (firstBefore, secondBefore) = (try guest.dump("first-before"), try guest.dump("second-before"))
+        (firstAfter, secondAfter) = (try guest.dump("first-after"), try guest.dump("second-after"))
+        (unplugged, composedBack) = (try guest.dump("first-unplugged"), try guest.dump("grim-second-back"))
     }
 }

@@ -22,14 +22,20 @@ import WaylandProtocols
         return (app, window)
     }
 
-    /// Locks, and shows a green lock surface on the first output.
-    static func lock(_ client: TestClient) throws -> (lock: OpaquePointer, surface: OpaquePointer) {
+    /// Asks to lock, with a lock surface for the first output, and reads the answers.
+    static func requestLock(_ client: TestClient) throws -> (lock: OpaquePointer, surface: OpaquePointer, lockSurface: OpaquePointer) {
         let lock = try #require(ext_session_lock_manager_v1_lock(try #require(client.sessionLockManager)))
         ext_session_lock_v1_add_listener(lock, Listeners.sessionLock, Unmanaged.passUnretained(client).toOpaque())
         let surface = try #require(wl_compositor_create_surface(client.compositor))
         let lockSurface = try #require(ext_session_lock_v1_get_lock_surface(lock, surface, client.outputs[0]))
         ext_session_lock_surface_v1_add_listener(lockSurface, Listeners.lockSurface, Unmanaged.passUnretained(client).toOpaque())
         try client.roundtrip()
+        return (lock, surface, lockSurface)
+    }
+
+    /// Locks, and shows a green lock surface on the first output.
+    static func lock(_ client: TestClient) throws -> (lock: OpaquePointer, surface: OpaquePointer) {
+        let (lock, surface, lockSurface) = try requestLock(client)
         let configure = try #require(client.lockConfigures.last)
         ext_session_lock_surface_v1_ack_configure(lockSurface, configure.serial)
         try client.commitBuffer(surface, width: Int32(configure.width), height: Int32(configure.height), colour: lockColour)
@@ -133,12 +139,7 @@ import WaylandProtocols
         let holder = try TestClient(socket: server.socket)
         if mistake == "unlock a refused lock" { _ = try Self.lock(holder) }
         let client = try TestClient(socket: server.socket)
-        let lock = try #require(ext_session_lock_manager_v1_lock(try #require(client.sessionLockManager)))
-        ext_session_lock_v1_add_listener(lock, Listeners.sessionLock, Unmanaged.passUnretained(client).toOpaque())
-        let surface = try #require(wl_compositor_create_surface(client.compositor))
-        let lockSurface = try #require(ext_session_lock_v1_get_lock_surface(lock, surface, client.outputs[0]))
-        ext_session_lock_surface_v1_add_listener(lockSurface, Listeners.lockSurface, Unmanaged.passUnretained(client).toOpaque())
-        try client.roundtrip()
+        let (lock, surface, lockSurface) = try Self.requestLock(client)
         let expected: UInt32
         switch mistake {
         case "destroy while locked":
