@@ -167,6 +167,45 @@ import WaylandProtocols
         try holder.roundtrip()
     }
 
+    /// wev, a client nobody here wrote, hears nothing while the session is locked: not a
+    /// touch, a click or a key (it heard keyboard focus leave as the lock took it); once
+    /// unlocked, the next touch is its.
+    @Test func wevHearsNothingWhileLocked() throws {
+        let server = try TestServer()
+        let driver = try TestClient(socket: server.socket, devices: [])
+        let wev = try ClientProcess(["stdbuf", "-oL", "wev"], socket: server.socket)
+        defer { wev.stop() }
+        try wev.waitUntil("wl_pointer] enter") {
+            try driver.inject { tactile_test_input_v1_pointer_motion($0, f(1), f(1)) }
+        }
+        let locker = try TestClient(socket: server.socket)
+        let (lock, _) = try Self.lock(locker)
+        _ = try wev.waitForOutput(containing: "wl_keyboard] leave")
+        try driver.inject { input in
+            tactile_test_input_v1_touch_down(input, 3, f(100), f(120))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 3)
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_pointer_motion(input, f(40), f(60))
+            tactile_test_input_v1_pointer_button(input, 0x110, 1)
+            tactile_test_input_v1_pointer_button(input, 0x110, 0)
+            tactile_test_input_v1_key(input, 30, 1)
+            tactile_test_input_v1_key(input, 30, 0)
+        }
+        try locker.roundtrip()
+        ext_session_lock_v1_unlock_and_destroy(lock)
+        try locker.roundtrip()
+        try driver.inject { input in
+            tactile_test_input_v1_touch_down(input, 4, f(101), f(121))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let output = try wev.waitForOutput(containing: "id: 4; x, y: 101.000000, 121.000000")
+        let locked = output.components(separatedBy: "wl_keyboard] leave").last ?? ""
+        #expect(!locked.contains("id: 3"), "no part of the touch made while locked")
+        #expect(!locked.contains("button: 272"), "no click")
+        #expect(!locked.contains("wl_keyboard] key"), "no key")
+    }
+
     /// Debian's swaylock locks two outputs, each with its colour; input reaches no app;
     /// killed, it leaves both outputs blank and the session locked.
     @Test func swaylockLocksEveryOutput() throws {
