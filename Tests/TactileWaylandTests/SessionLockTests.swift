@@ -107,6 +107,28 @@ import WaylandProtocols
         #expect(back.contains(.key(key: 30, state: 1)), "the app has the keyboard again: \(back)")
     }
 
+    /// A configured edge swipe does not begin while locked: the lock's touch from the edge
+    /// is never cancelled, and the gesture's action does not run.
+    @Test func systemGesturesDoNotBeginWhileLocked() throws {
+        var configuration = ServerConfiguration()
+        configuration.gestures = [GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left))]
+        let server = try TestServer(configuration)
+        let locker = try TestClient(socket: server.socket)
+        _ = try Self.lock(locker)
+        _ = locker.take()
+        try locker.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(5), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_motion(input, 1, f(200), f(100))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let heard = locker.take().filter { !$0.isKeyboard }
+        #expect(!heard.contains(.touchCancel), "the swipe did not win the lock's touch: \(heard)")
+        #expect(heard.contains(.touchMotion(id: 1, x: f(200), y: f(100))), "\(heard)")
+    }
+
     /// The lock client is killed: the screen stays blank and input reaches nobody; a new
     /// lock client takes over and can unlock.
     @Test func aLockClientThatDiesLeavesTheSessionLockedAndBlank() throws {
