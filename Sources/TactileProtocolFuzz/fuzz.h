@@ -40,6 +40,8 @@
 #include "ext-idle-notify-v1-client-protocol.h"
 #include "wlr-output-power-management-unstable-v1-client-protocol.h"
 #include "ext-session-lock-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "input-timestamps-unstable-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

@@ -46,6 +46,18 @@ enum Listeners {
         cancelled: { data, _ in client(data).outputConfigurationAnswer = "cancelled" }
     ))
 
+    nonisolated(unsafe) static let touchTimestamps = make(zwp_input_timestamps_v1_listener(
+        timestamp: { data, _, secHi, secLo, nsec in
+            let client = client(data)
+            let nanoseconds = (UInt64(secHi) << 32 | UInt64(secLo)) * 1_000_000_000 + UInt64(nsec)
+            client.touchTimestamps.append((nanoseconds, client.touchTimes.count))
+        }
+    ))
+
+    nonisolated(unsafe) static let presentation = make(wp_presentation_listener(
+        clock_id: { data, _, clock in client(data).presentationClock = clock }
+    ))
+
     nonisolated(unsafe) static let sessionLock = make(ext_session_lock_v1_listener(
         locked: { data, _ in client(data).lockEvents.append("locked") },
         finished: { data, _ in client(data).lockEvents.append("finished") }

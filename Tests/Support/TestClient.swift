@@ -86,6 +86,13 @@ final class TestClient {
     /// The latest zwlr_output_configuration_v1 answer: "succeeded", "failed" or "cancelled".
     var outputConfigurationAnswer: String?
     var sessionLockManager: OpaquePointer?
+    var presentation: OpaquePointer?
+    var inputTimestampsManager: OpaquePointer?
+    /// Each zwp_input_timestamps_v1.timestamp on the touch, in nanoseconds, with how many
+    /// touch events (`touchTimes`) had come before it.
+    var touchTimestamps: [(nanoseconds: UInt64, eventsBefore: Int)] = []
+    /// wp_presentation.clock_id.
+    var presentationClock: UInt32?
     /// ext_session_lock_v1's events, in order: "locked", "finished".
     var lockEvents: [String] = []
     /// ext_session_lock_surface_v1.configure's serial and size, in order.
@@ -268,6 +275,10 @@ final class TestClient {
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(tactile_wp_fractional_scale_manager_v1_interface(), 1)
         case "wp_cursor_shape_manager_v1": cursorShapeManager = bind(tactile_wp_cursor_shape_manager_v1_interface(), 1)
         case "wp_single_pixel_buffer_manager_v1": singlePixelBufferManager = bind(tactile_wp_single_pixel_buffer_manager_v1_interface(), 1)
+        case "zwp_input_timestamps_manager_v1": inputTimestampsManager = bind(tactile_zwp_input_timestamps_manager_v1_interface(), 1)
+        case "wp_presentation":
+            presentation = bind(tactile_wp_presentation_interface(), 1)
+            wp_presentation_add_listener(presentation, Listeners.presentation, Unmanaged.passUnretained(self).toOpaque())
         case "ext_session_lock_manager_v1": sessionLockManager = bind(tactile_ext_session_lock_manager_v1_interface(), 1)
         case "zwlr_output_power_manager_v1": outputPowerManager = bind(tactile_zwlr_output_power_manager_v1_interface(), 1)
         case "zwp_idle_inhibit_manager_v1": idleInhibitManager = bind(tactile_zwp_idle_inhibit_manager_v1_interface(), 1)

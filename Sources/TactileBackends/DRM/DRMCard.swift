@@ -37,7 +37,8 @@ final class DRMCard {
         later = host.makeTimer { [unowned self] in
             let outputs = answerLater
             answerLater = []
-            for output in outputs { output.answer(at: host.currentTime) }
+            // A modeset has no event: the time is a guess, not the hardware's.
+            for output in outputs { output.answer(PresentedFrame(time: host.currentTime)) }
         }
     }
 
@@ -150,11 +151,12 @@ final class DRMCard {
     private func dispatch() {
         var context = drmEventContext()
         context.version = 2
-        context.page_flip_handler = { _, _, seconds, microseconds, data in
+        context.page_flip_handler = { _, sequence, seconds, microseconds, data in
             guard let data, let card = DRMCard.dispatching else { return }
             // The output may have been unplugged since it asked: only a live one is reached.
             guard let output = card.outputs.first(where: { Unmanaged.passUnretained($0).toOpaque() == data }) else { return }
-            output.flipped(at: Instant(microseconds: UInt64(seconds) * 1_000_000 + UInt64(microseconds)))
+            output.flipped(PresentedFrame(time: Instant(microseconds: UInt64(seconds) * 1_000_000 + UInt64(microseconds)), sequence: UInt64(sequence),
+                                          flags: [.vsync, .hardwareClock, .hardwareCompletion]))
         }
         DRMCard.dispatching = self
         defer { DRMCard.dispatching = nil }

@@ -119,18 +119,18 @@ final class DRMOutput: OutputPresenter {
     }
 
     /// The flip's vblank came: the back buffer is now the front.
-    func flipped(at time: Instant) {
+    func flipped(_ frame: PresentedFrame) {
         guard flipPending else { return }
         flipPending = false
         front = 1 - front
-        answer(at: time)
+        answer(frame)
     }
 
     /// Tells the server the frame it asked for is on screen, if it asked for one.
-    func answer(at time: Instant) {
+    func answer(_ frame: PresentedFrame) {
         guard owed, let id else { return }
         owed = false
-        card.host.outputPresented(id, at: time)
+        card.host.outputPresented(id, frame)
     }
 
     /// New buffers of the mode's size; the next frame sets the mode. The old buffers go with

@@ -14,6 +14,8 @@ final class OutputScreen {
     var cursorShown: Rect?
     /// Frame callbacks waiting for the frame in flight on this output.
     var inFlight: [FrameCallback] = []
+    /// Presentation feedback for the content in the frame in flight.
+    var feedbackInFlight: [PresentationFeedback] = []
     /// Surface images turned for this output's transform, by image: made when the image
     /// changes (a commit), so a repaint of a turned output copies rather than turns.
     private var turned: [ObjectIdentifier: (generation: Int, map: Affine, image: Image)] = [:]

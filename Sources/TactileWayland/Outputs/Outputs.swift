@@ -22,6 +22,9 @@ final class Outputs {
     /// Committed since the last repaint; the next frame an output composes takes them, and
     /// completes them when it is shown. With no output they wait for one.
     var frameCallbacks: [FrameCallback] = []
+    /// Presentation feedback of commits applied since the last frame that showed their
+    /// surface; a frame composed on an output the surface is on takes it.
+    var presentationFeedback: [PresentationFeedback] = []
 
     /// What layer surfaces leave of each output for windows, where it is not all of it.
     var usableAreas: [OutputID: Rect] = [:]
@@ -180,13 +183,16 @@ final class Outputs {
         live.first { $0.id == id } ?? disabled.first { $0.id == id } ?? retired.first { $0.id == id }
     }
 
-    /// `id` showed a frame: the callbacks committed before it was composed are done.
-    func presented(_ id: OutputID, at time: Instant) {
+    /// `id` showed a frame: the callbacks committed before it was composed are done, and
+    /// the feedback of the content it showed is presented.
+    func presented(_ id: OutputID, _ frame: PresentedFrame) {
         guard let output = output(id) else { return }
         output.framePending = false
-        let due = output.screen.inFlight
+        let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
         output.screen.inFlight.removeAll()
-        for callback in due { callback.complete(at: time.milliseconds) }
+        output.screen.feedbackInFlight.removeAll()
+        for callback in due { callback.complete(at: frame.time.milliseconds) }
+        for feedback in shown { feedback.presented(on: output, frame) }
     }
 
     /// `target`, kept inside the layout: where the layout continues the pointer crosses to

@@ -134,9 +134,12 @@ final class Composition: ServerPart {
         // only there wait, as on weston and wlroots. Woken, it is repainted whole.
         guard output.poweredOn else { return }
         let callbacks = outputs.frameCallbacks
-        guard !presented.isEmpty || !callbacks.isEmpty, let presenter = output.presenter else { return }
+        let feedback = outputs.presentationFeedback.filter { $0.surface?.enteredOutputs.contains(output.id) == true }
+        guard !presented.isEmpty || !callbacks.isEmpty || !feedback.isEmpty, let presenter = output.presenter else { return }
         outputs.frameCallbacks.removeAll()
+        outputs.presentationFeedback.removeAll { each in feedback.contains { $0 === each } }
         screen.inFlight += callbacks
+        screen.feedbackInFlight += feedback
         output.framePending = true
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem))
     }

@@ -24,7 +24,10 @@ extension Seat {
         updateKeymap(of: client)
         let serial = inputSerial(for: client)
         let wire = state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
-        for keyboard in client.keyboards { wl_keyboard_send_key(keyboard, serial, time.milliseconds, key, wire.rawValue) }
+        for keyboard in client.keyboards {
+            client.stamp(keyboard, time)
+            wl_keyboard_send_key(keyboard, serial, time.milliseconds, key, wire.rawValue)
+        }
     }
 
     /// Feeds a key the core takes through the XKB state; true when the modifiers changed.

@@ -15,17 +15,26 @@ extension Seat {
     }
 
     func pointerMotion(_ client: SeatClient, to local: Point, time: Instant) {
-        for pointer in client.pointers { wl_pointer_send_motion(pointer, time.milliseconds, fixed(local.x), fixed(local.y)) }
+        for pointer in client.pointers {
+            client.stamp(pointer, time)
+            wl_pointer_send_motion(pointer, time.milliseconds, fixed(local.x), fixed(local.y))
+        }
     }
 
     func pointerButton(_ client: SeatClient, _ button: UInt32, _ state: PressState, time: Instant) {
         let serial = inputSerial(for: client)
         let wire = state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
-        for pointer in client.pointers { wl_pointer_send_button(pointer, serial, time.milliseconds, button, wire.rawValue) }
+        for pointer in client.pointers {
+            client.stamp(pointer, time)
+            wl_pointer_send_button(pointer, serial, time.milliseconds, button, wire.rawValue)
+        }
     }
 
     func pointerAxis(_ client: SeatClient, _ motion: AxisMotion, time: Instant) {
-        for pointer in client.pointers { sendAxis(motion, time, to: pointer) }
+        for pointer in client.pointers {
+            client.stamp(pointer, time)
+            sendAxis(motion, time, to: pointer)
+        }
     }
 
     func pointerFrame(_ client: SeatClient) {

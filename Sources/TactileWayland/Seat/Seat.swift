@@ -145,6 +145,8 @@ final class SeatClient {
     var cursor = CursorChoice.unset
     /// The keymap its keyboards were sent last.
     var keymap: Keymap?
+    /// zwp_input_timestamps_v1 resources by the device they follow (`stamp`).
+    var timestamps: [OpaquePointer: [OpaquePointer]] = [:]
 
     init(client: OpaquePointer, id: ClientID) {
         self.client = client
@@ -168,6 +170,8 @@ final class SeatClient {
     }
 
     fileprivate func remove(_ resource: OpaquePointer, _ kind: SeatDevice.Kind) {
+        // Its subscribers hear no more; the address may be reused by the next device.
+        timestamps[resource] = nil
         switch kind {
         case .pointer: pointers.removeAll { $0 == resource }
         case .keyboard: keyboards.removeAll { $0 == resource }

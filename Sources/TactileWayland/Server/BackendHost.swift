@@ -40,8 +40,8 @@ public protocol BackendHost: AnyObject {
     func updateOutput(_ output: OutputID, _ description: OutputDescription)
 
     /// A frame asked for with `OutputPresenter.present` is on screen: clients' frame
-    /// callbacks complete with this time.
-    func outputPresented(_ output: OutputID, at time: Instant)
+    /// callbacks complete with its time, and presentation feedback reports it.
+    func outputPresented(_ output: OutputID, _ frame: PresentedFrame)
 
     /// The outputs and where they lie in the global layout, in the order they were added.
     var outputLayout: [PlacedOutput] { get }
@@ -49,4 +49,12 @@ public protocol BackendHost: AnyObject {
     /// Moves the window of a toplevel wl_surface (xdg_toplevel or wl_shell) so that its
     /// window geometry starts at `position`; false for a surface that is no toplevel.
     func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool
+}
+
+extension BackendHost {
+    /// A frame shown at `time` by a backend that knows no more of it (a timer, a parent
+    /// compositor's frame callback): no vblank counter, no hardware timing.
+    public func outputPresented(_ output: OutputID, at time: Instant) {
+        outputPresented(output, PresentedFrame(time: time))
+    }
 }

@@ -31,6 +31,8 @@ final class Parts {
     let cursorShapes: CursorShapes
     let fractionalScales: FractionalScales
     let sessionLocks: SessionLocks
+    let presentation: Presentation
+    let inputTimestamps: InputTimestampsManager
     let outputPower: OutputPowerControls
     let idleInhibitors: IdleInhibitors
     let idleNotifier: IdleNotifier
@@ -79,6 +81,8 @@ final class Parts {
         cursorShapes = CursorShapes(display: display, seat: seat)
         fractionalScales = FractionalScales(display: display)
         outputPower = OutputPowerControls(display: display, outputs: outputs)
+        presentation = Presentation(display: display, outputs: outputs)
+        inputTimestamps = InputTimestampsManager(display: display)
         sessionLocks = SessionLocks(display: display, windows: windows, gestures: gestures, logger: logger)
         idleInhibitors = IdleInhibitors(display: display)
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
@@ -97,7 +101,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
+            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -71,6 +71,9 @@ public final class ServerPort: BackendHost {
         // Its frame in flight will never be shown: the callbacks it took wait for another.
         server.parts.outputs.frameCallbacks += removed.screen.inFlight
         removed.screen.inFlight.removeAll()
+        // The content it was to show will not be shown there.
+        for feedback in removed.screen.feedbackInFlight { feedback.discard() }
+        removed.screen.feedbackInFlight.removeAll()
         if server.parts.outputs.live.isEmpty {
             server.logger.notice("no output left: Tactile and its clients keep running, and the windows show again when a screen comes")
         }
@@ -104,8 +107,8 @@ public final class ServerPort: BackendHost {
         if !relayout.disabled.isEmpty || !relayout.changed.isEmpty { layoutChanged() }
     }
 
-    public func outputPresented(_ output: OutputID, at time: Instant) {
-        server.parts.outputs.presented(output, at: time)
+    public func outputPresented(_ output: OutputID, _ frame: PresentedFrame) {
+        server.parts.outputs.presented(output, frame)
         // What changed while the frame was in flight waited for it.
         server.parts.composition.schedule()
     }

@@ -59,6 +59,10 @@
 #include "ext-session-lock-v1-client-protocol.h"
 #include "wlr-output-power-management-unstable-v1-server-protocol.h"
 #include "wlr-output-power-management-unstable-v1-client-protocol.h"
+#include "presentation-time-server-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "input-timestamps-unstable-v1-server-protocol.h"
+#include "input-timestamps-unstable-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -126,6 +130,10 @@ TACTILE_PROTOCOL_INTERFACE(ext_session_lock_v1)
 TACTILE_PROTOCOL_INTERFACE(ext_session_lock_surface_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_output_power_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwlr_output_power_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_presentation)
+TACTILE_PROTOCOL_INTERFACE(wp_presentation_feedback)
+TACTILE_PROTOCOL_INTERFACE(zwp_input_timestamps_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_input_timestamps_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)
