@@ -82,6 +82,9 @@ let package = Package(
         .plugin(name: "TactileVersion", capability: .buildTool()),
         // A seeded, replayable protocol fuzzer (C): a hostile client against `tactile serve --test-input`.
         .executableTarget(name: "TactileProtocolFuzz", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        // A client measuring touch-to-present latency on any compositor with wp_presentation
+        // and input timestamps (C): the guest runs it on Tactile and on weston.
+        .executableTarget(name: "TactileLatencyProbe", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // Tests mirror the targets. The support target holds what several of them drive a
         // server with: a server on its own thread, and a libwayland-client test client.
         .target(
@@ -98,7 +101,8 @@ let package = Package(
         .testTarget(name: "WLCSTests", dependencies: ["TactileWLCS", "TactileTestSupport"]),
         // Real kernel devices and a real screen, in a QEMU guest (scripts/guest/): the libinput
         // backend, and Tactile nested in weston's DRM backend.
-        .testTarget(name: "LibinputGuestTests", dependencies: ["TactileTestSupport"], exclude: ["scenario.py", "weston_nested.py", "kiosk.py", "two_screens.py", "cursor_plane.py", "rotated.py", "idle.py", "guest_input.py"]),
+        .testTarget(name: "LibinputGuestTests", dependencies: ["TactileTestSupport", "TactileLatencyProbe"],
+                    exclude: ["scenario.py", "weston_nested.py", "kiosk.py", "two_screens.py", "cursor_plane.py", "rotated.py", "idle.py", "latency.py", "guest_input.py"]),
         // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).
         .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz", "TactileTestSupport"]),
         .executableTarget(

@@ -1,0 +1,299 @@
+// tactile-latency-probe: a Wayland client that measures touch-to-present latency on any
+// compositor offering wp_presentation and zwp_input_timestamps_manager_v1 (Tactile, weston).
+// It shows one window, redraws a square under the finger at every touch frame, and prints,
+// for every touch event (down or motion), the time from the event (the device's timestamp,
+// in ns) to the presentation of the first frame showing it:
+//
+//     latency_us 8123
+//
+// Events whose commit was replaced before it was shown count with the next frame shown.
+// Every line is flushed as it is known, so a signal may end it at any time.
+// Usage: tactile-latency-probe (WAYLAND_DISPLAY names the server).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "input-timestamps-unstable-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+enum { BUFFERS = 3, SQUARE = 32, MAX_EVENTS = 1 << 16 };
+
+struct buffer {
+    struct wl_buffer *proxy;
+    uint32_t *pixels;
+    bool busy;
+};
+
+static struct {
+    struct wl_compositor *compositor;
+    struct wl_shm *shm;
+    struct xdg_wm_base *wm_base;
+    struct wl_seat *seat;
+    struct wp_presentation *presentation;
+    struct zwp_input_timestamps_manager_v1 *timestamps;
+    struct wl_surface *surface;
+    struct buffer buffers[BUFFERS];
+    int width, height;
+    bool configured;
+    uint32_t clock;
+    // The touch: the latest point and the pending event's time.
+    double x, y;
+    uint64_t stamp_ns;
+    bool dirty;
+    // Every event's time, in order; `reported` of them have a latency printed, `committed`
+    // are in a commit.
+    uint64_t events[MAX_EVENTS];
+    unsigned count, committed, reported;
+    uint32_t colour;
+} app;
+
+/// The compositor asked the window to close.
+static bool stopping;
+
+static void buffer_release(void *data, struct wl_buffer *proxy) {
+    (void)proxy;
+    ((struct buffer *)data)->busy = false;
+}
+
+static const struct wl_buffer_listener buffer_listener = { buffer_release };
+
+static bool make_buffers(void) {
+    size_t stride = (size_t)app.width * 4, size = stride * (size_t)app.height;
+    int fd = memfd_create("tactile-latency-probe", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)(size * BUFFERS)) < 0) return false;
+    uint8_t *memory = mmap(NULL, size * BUFFERS, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (memory == MAP_FAILED) return false;
+    struct wl_shm_pool *pool = wl_shm_create_pool(app.shm, fd, (int32_t)(size * BUFFERS));
+    for (int k = 0; k < BUFFERS; k++) {
+        struct buffer *b = &app.buffers[k];
+        b->pixels = (uint32_t *)(memory + size * (size_t)k);
+        for (size_t p = 0; p < (size_t)app.width * (size_t)app.height; p++) b->pixels[p] = 0xff202020;
+        b->proxy = wl_shm_pool_create_buffer(pool, (int32_t)(size * (size_t)k), app.width, app.height, (int32_t)stride, WL_SHM_FORMAT_XRGB8888);
+        wl_buffer_add_listener(b->proxy, &buffer_listener, b);
+    }
+    wl_shm_pool_destroy(pool);
+    close(fd);
+    return true;
+}
+
+static void report(unsigned upto, uint64_t presented_ns) {
+    for (; app.reported < upto; app.reported++) {
+        uint64_t event = app.events[app.reported % MAX_EVENTS];
+        printf("latency_us %llu\n", (unsigned long long)(presented_ns > event ? (presented_ns - event) / 1000 : 0));
+    }
+    fflush(stdout);
+}
+
+static void feedback_sync_output(void *data, struct wp_presentation_feedback *feedback, struct wl_output *output) {
+    (void)data, (void)feedback, (void)output;
+}
+
+static void feedback_presented(void *data, struct wp_presentation_feedback *feedback, uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec,
+                               uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo, uint32_t flags) {
+    (void)refresh, (void)seq_hi, (void)seq_lo, (void)flags;
+    uint64_t seconds = (uint64_t)sec_hi << 32 | sec_lo;
+    report((unsigned)(uintptr_t)data, seconds * 1000000000ull + nsec);
+    wp_presentation_feedback_destroy(feedback);
+}
+
+static void feedback_discarded(void *data, struct wp_presentation_feedback *feedback) {
+    (void)data;
+    wp_presentation_feedback_destroy(feedback);
+}
+
+static const struct wp_presentation_feedback_listener feedback_listener = { feedback_sync_output, feedback_presented, feedback_discarded };
+
+/// Draws a square under the finger in a free buffer and commits it with a feedback that
+/// reports every event up to now.
+static void redraw(void) {
+    struct buffer *free_buffer = NULL;
+    for (int k = 0; k < BUFFERS && !free_buffer; k++)
+        if (!app.buffers[k].busy) free_buffer = &app.buffers[k];
+    if (!free_buffer || !app.configured) return;  // drawn at the next touch frame
+    int x0 = (int)app.x - SQUARE / 2, y0 = (int)app.y - SQUARE / 2;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x0 > app.width - SQUARE) x0 = app.width - SQUARE;
+    if (y0 > app.height - SQUARE) y0 = app.height - SQUARE;
+    app.colour = app.colour == 0xffff0000 ? 0xff00ff00 : 0xffff0000;
+    for (int y = y0; y < y0 + SQUARE; y++)
+        for (int x = x0; x < x0 + SQUARE; x++) free_buffer->pixels[y * app.width + x] = app.colour;
+    struct wp_presentation_feedback *feedback = wp_presentation_feedback(app.presentation, app.surface);
+    wp_presentation_feedback_add_listener(feedback, &feedback_listener, (void *)(uintptr_t)app.count);
+    app.committed = app.count;
+    wl_surface_attach(app.surface, free_buffer->proxy, 0, 0);
+    wl_surface_damage_buffer(app.surface, x0, y0, SQUARE, SQUARE);
+    wl_surface_commit(app.surface);
+    free_buffer->busy = true;
+    app.dirty = false;
+}
+
+static void event_at(uint32_t milliseconds, wl_fixed_t x, wl_fixed_t y) {
+    app.x = wl_fixed_to_double(x);
+    app.y = wl_fixed_to_double(y);
+    // The nanosecond timestamp came just before the event; the milliseconds otherwise.
+    uint64_t ns = app.stamp_ns ? app.stamp_ns : (uint64_t)milliseconds * 1000000ull;
+    app.stamp_ns = 0;
+    if (app.count - app.reported < MAX_EVENTS) app.events[app.count++ % MAX_EVENTS] = ns;
+    app.dirty = true;
+}
+
+static void touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, struct wl_surface *surface, int32_t id, wl_fixed_t x,
+                       wl_fixed_t y) {
+    (void)data, (void)touch, (void)serial, (void)surface, (void)id;
+    event_at(time, x, y);
+}
+
+static void touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, int32_t id) {
+    (void)data, (void)touch, (void)serial, (void)time, (void)id;
+    app.stamp_ns = 0;
+}
+
+static void touch_motion(void *data, struct wl_touch *touch, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y) {
+    (void)data, (void)touch, (void)id;
+    event_at(time, x, y);
+}
+
+static void touch_frame(void *data, struct wl_touch *touch) {
+    (void)data, (void)touch;
+    if (app.dirty) redraw();
+}
+
+static void touch_cancel(void *data, struct wl_touch *touch) { (void)data, (void)touch; }
+
+static void touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major, wl_fixed_t minor) {
+    (void)data, (void)touch, (void)id, (void)major, (void)minor;
+}
+
+static void touch_orientation(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t orientation) {
+    (void)data, (void)touch, (void)id, (void)orientation;
+}
+
+static const struct wl_touch_listener touch_listener = { touch_down, touch_up, touch_motion, touch_frame, touch_cancel, touch_shape, touch_orientation };
+
+static void timestamp(void *data, struct zwp_input_timestamps_v1 *timestamps, uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec) {
+    (void)data, (void)timestamps;
+    app.stamp_ns = ((uint64_t)sec_hi << 32 | sec_lo) * 1000000000ull + nsec;
+}
+
+static const struct zwp_input_timestamps_v1_listener timestamps_listener = { timestamp };
+
+static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities) {
+    (void)data;
+    static struct wl_touch *touch;
+    if (!(capabilities & WL_SEAT_CAPABILITY_TOUCH) || touch || !app.timestamps) return;
+    touch = wl_seat_get_touch(seat);
+    wl_touch_add_listener(touch, &touch_listener, NULL);
+    struct zwp_input_timestamps_v1 *timestamps = zwp_input_timestamps_manager_v1_get_touch_timestamps(app.timestamps, touch);
+    zwp_input_timestamps_v1_add_listener(timestamps, &timestamps_listener, NULL);
+}
+
+static void seat_name(void *data, struct wl_seat *seat, const char *name) { (void)data, (void)seat, (void)name; }
+
+static const struct wl_seat_listener seat_listener = { seat_capabilities, seat_name };
+
+static void ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
+    (void)data;
+    xdg_wm_base_pong(wm_base, serial);
+}
+
+static const struct xdg_wm_base_listener wm_base_listener = { ping };
+
+static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height, struct wl_array *states) {
+    (void)data, (void)toplevel, (void)states;
+    if (!app.configured && width > SQUARE && height > SQUARE) app.width = width, app.height = height;
+}
+
+static void toplevel_close(void *data, struct xdg_toplevel *toplevel) {
+    (void)data, (void)toplevel;
+    stopping = 1;
+}
+
+static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
+
+static void surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+    (void)data;
+    xdg_surface_ack_configure(xdg_surface, serial);
+    if (app.configured) return;
+    if (!make_buffers()) {
+        fprintf(stderr, "tactile-latency-probe: no buffers: %s\n", strerror(errno));
+        exit(1);
+    }
+    app.configured = true;
+    wl_surface_attach(app.surface, app.buffers[0].proxy, 0, 0);
+    wl_surface_damage_buffer(app.surface, 0, 0, app.width, app.height);
+    wl_surface_commit(app.surface);
+    app.buffers[0].busy = true;
+    fprintf(stderr, "tactile-latency-probe: %dx%d window, presentation clock %u\n", app.width, app.height, app.clock);
+}
+
+static const struct xdg_surface_listener surface_listener = { surface_configure };
+
+static void clock_id(void *data, struct wp_presentation *presentation, uint32_t clock) {
+    (void)data, (void)presentation;
+    app.clock = clock;
+}
+
+static const struct wp_presentation_listener presentation_listener = { clock_id };
+
+static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
+    (void)data;
+    if (strcmp(interface, "wl_compositor") == 0 && version >= 4) {
+        app.compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+    } else if (strcmp(interface, "wl_shm") == 0) {
+        app.shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+    } else if (strcmp(interface, "xdg_wm_base") == 0) {
+        app.wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+        xdg_wm_base_add_listener(app.wm_base, &wm_base_listener, NULL);
+    } else if (strcmp(interface, "wl_seat") == 0 && !app.seat) {
+        app.seat = wl_registry_bind(registry, name, &wl_seat_interface, version < 5 ? version : 5);
+        wl_seat_add_listener(app.seat, &seat_listener, NULL);
+    } else if (strcmp(interface, "wp_presentation") == 0) {
+        app.presentation = wl_registry_bind(registry, name, &wp_presentation_interface, 1);
+        wp_presentation_add_listener(app.presentation, &presentation_listener, NULL);
+    } else if (strcmp(interface, "zwp_input_timestamps_manager_v1") == 0) {
+        app.timestamps = wl_registry_bind(registry, name, &zwp_input_timestamps_manager_v1_interface, 1);
+    }
+}
+
+static void global_remove(void *data, struct wl_registry *registry, uint32_t name) { (void)data, (void)registry, (void)name; }
+
+static const struct wl_registry_listener registry_listener = { global, global_remove };
+
+int main(void) {
+    struct wl_display *display = wl_display_connect(NULL);
+    if (!display) {
+        fprintf(stderr, "tactile-latency-probe: cannot connect to the Wayland display\n");
+        return 1;
+    }
+    app.width = 640, app.height = 480;
+    struct wl_registry *registry = wl_display_get_registry(display);
+    wl_registry_add_listener(registry, &registry_listener, NULL);
+    wl_display_roundtrip(display);
+    if (!app.compositor || !app.shm || !app.wm_base || !app.seat || !app.presentation || !app.timestamps) {
+        fprintf(stderr, "tactile-latency-probe: the compositor lacks wl_compositor 4, wl_shm, xdg_wm_base, wl_seat, wp_presentation or "
+                        "zwp_input_timestamps_manager_v1\n");
+        return 1;
+    }
+    wl_display_roundtrip(display);
+    app.surface = wl_compositor_create_surface(app.compositor);
+    struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(app.wm_base, app.surface);
+    xdg_surface_add_listener(xdg_surface, &surface_listener, NULL);
+    struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
+    xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
+    xdg_toplevel_set_title(toplevel, "tactile-latency-probe");
+    xdg_toplevel_set_fullscreen(toplevel, NULL);
+    wl_surface_commit(app.surface);
+    while (!stopping && wl_display_dispatch(display) >= 0) {}
+    fprintf(stderr, "tactile-latency-probe: %u touch events, %u reported\n", app.count, app.reported);
+    wl_display_disconnect(display);
+    return 0;
+}

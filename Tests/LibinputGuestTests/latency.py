@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Touch-to-present latency, Tactile against weston, on the guest's own screen: runs inside the
+QEMU guest (scripts/guest/run), as root.
+
+Alternately runs `tactile serve --backend drm --kiosk` and weston 10 (DRM backend, pixman),
+each with tactile-latency-probe full screen, and drives a uinput touchscreen at 120 Hz for
+three seconds: a finger down, then a motion every 1/120 s. The probe prints, for every touch
+event, the time from the event's device timestamp to the presentation of the first frame
+showing it (both compositors offer wp_presentation and input timestamps). Everything goes to
+OUTDIR, where LatencyGuestTests (on the host) reads it and works out p50 and p99.
+
+Usage: latency.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from guest_input import AXIS_MAX, Journal, Touchscreen, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+PROBE = os.path.join(os.path.dirname(TACTILE), "TactileLatencyProbe")
+RUNS = 2
+WESTON_INI = "[core]\nidle-time=0\n\n[shell]\nanimation=none\nstartup-animation=none\npanel-position=none\n"
+
+journal = Journal(OUT)
+log = journal.log
+
+
+def drive(touch):
+    """A finger down at the middle, then 360 motions at 120 Hz, then up."""
+    x, y = AXIS_MAX // 2, AXIS_MAX // 2
+    touch.down(0, x, y); touch.frame()
+    start = time.monotonic()
+    for k in range(1, 361):
+        delay = start + k / 120 - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        touch.move(0, x + (k % 60) * 8, y); touch.frame()
+    touch.up(0); touch.frame()
+
+
+def run(compositor, index, touch):
+    name = f"{compositor}-{index}"
+    server_log = os.path.join(OUT, f"{name}.log")
+    socket = f"wayland-{name}"
+    with open(server_log, "w") as stream:
+        if compositor == "tactile":
+            server = subprocess.Popen([TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", socket],
+                                      stdout=stream, stderr=subprocess.STDOUT)
+            wait_for(server_log, "listening on", timeout=120)
+        else:
+            ini = os.path.join(OUT, "weston.ini")
+            with open(ini, "w") as f:
+                f.write(WESTON_INI)
+            server = subprocess.Popen(["weston", "--backend=drm-backend.so", "--use-pixman", "--tty=2", f"--socket={socket}", f"--config={ini}"],
+                                      stdout=stream, stderr=subprocess.STDOUT)
+            path = os.path.join(os.environ["XDG_RUNTIME_DIR"], socket)
+            deadline = time.monotonic() + 120
+            while not os.path.exists(path):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"weston did not start; see {name}.log")
+                time.sleep(0.05)
+    probe_err = os.path.join(OUT, f"probe-{name}.err")
+    with open(os.path.join(OUT, f"latency-{name}.txt"), "w") as out, open(probe_err, "w") as err:
+        probe = subprocess.Popen([PROBE], stdout=out, stderr=err, env=dict(os.environ, WAYLAND_DISPLAY=socket))
+        wait_for(probe_err, "window, presentation clock", timeout=60)
+        time.sleep(2)
+        drive(touch)
+        time.sleep(1)
+        probe.kill()
+        probe.wait()
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+    log(f"{name} done")
+    time.sleep(1)
+
+
+def main():
+    with open("/dev/tty1", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25l")
+    # weston's drm backend opens the input devices it finds at start-up.
+    touch = Touchscreen("Tactile Test Touchscreen")
+    subprocess.run(["udevadm", "settle"], check=True)
+    for index in range(1, RUNS + 1):
+        for compositor in ("tactile", "weston"):
+            run(compositor, index, touch)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
