@@ -13,6 +13,8 @@ final class Output {
     weak var presenter: (any OutputPresenter)?
     /// A frame was asked of the presenter and it has not said it is shown yet.
     var framePending = false
+    /// When its next frame is composed (after a vblank: as late as is safe).
+    var repaintSchedule = RepaintSchedule()
     /// false while its panel sleeps (set only through `Outputs.setPower`): composed, for
     /// screenshots, but not presented, and frame callbacks wait for an output that is on.
     var poweredOn = true

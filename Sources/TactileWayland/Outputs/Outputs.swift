@@ -188,6 +188,9 @@ final class Outputs {
     func presented(_ id: OutputID, _ frame: PresentedFrame) {
         guard let output = output(id) else { return }
         output.framePending = false
+        if let budget = output.repaintSchedule.presented(frame, refreshMilliHertz: output.placed.description.refresh) {
+            logger.debug("output \(output.placed.description.name): frames composed \(budget.milliseconds) ms before the vblank")
+        }
         let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
         output.screen.inFlight.removeAll()
         output.screen.feedbackInFlight.removeAll()

@@ -21,6 +21,10 @@ final class Composition: ServerPart {
     /// While the session is locked, the lock's node: nothing under it is drawn.
     var lockShield: () -> NodeID? = { nil }
     private var idle: OpaquePointer?
+    /// Wakes composition when an output's repaint deadline comes (`RepaintSchedule`), and
+    /// the time it is armed for.
+    private var deadline: EventSource?
+    private var armedFor: Instant?
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
 
@@ -43,10 +47,21 @@ final class Composition: ServerPart {
         damageEverything()
     }
 
-    /// Removes the pending repaint before the loop goes.
+    /// Removes the pending repaint and the deadline timer before the loop goes.
     func stop() {
         if let idle { wl_event_source_remove(idle) }
         idle = nil
+        deadline = nil
+    }
+
+    /// A repaint when `time` comes (ms granularity, rounded up): the earliest asked for wins
+    /// until it fires.
+    private func repaint(at time: Instant) {
+        if deadline == nil { deadline = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in armedFor = nil; schedule() } }
+        guard armedFor.map({ time < $0 }) ?? true else { return }
+        armedFor = time
+        let wait = time - context.currentTime
+        deadline?.arm(milliseconds: Int32(clamping: max(1, wait.milliseconds + 1)))
     }
 
     /// A repaint at the end of this loop iteration. Each output then compares what it
@@ -113,6 +128,12 @@ final class Composition: ServerPart {
             if cursorChanged { cursorDirty = true }
             return
         }
+        let started = context.currentTime
+        if let notBefore = output.repaintSchedule.notBefore, started < notBefore {
+            // As late as is safe before the next vblank: what comes meanwhile makes it too.
+            if cursorChanged { cursorDirty = true }
+            return repaint(at: notBefore)
+        }
         guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
         let items = visible.compactMap { surface, frame in
             surface.content.flatMap { content in output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion).map { (surface, $0) } }
@@ -142,6 +163,7 @@ final class Composition: ServerPart {
         screen.feedbackInFlight += feedback
         output.framePending = true
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem))
+        output.repaintSchedule.repainted(took: context.currentTime - started)
     }
 
     /// Every mapped surface with content, bottom to top as the scene stacks them (a

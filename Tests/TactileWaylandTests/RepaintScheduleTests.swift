@@ -1,0 +1,39 @@
+import Responder
+import TactileWayland
+import Testing
+
+/// The frame scheduler's policy, without a screen: after a vblank the next frame is composed
+/// one refresh later less the budget, which follows what repaints cost.
+@Suite struct RepaintScheduleTests {
+    static let vblank = PresentedFrame(time: .milliseconds(1000), sequence: 7, flags: [.vsync, .hardwareClock, .hardwareCompletion])
+    static let refresh60 = Duration.nanoseconds(16_666_666)
+
+    @Test func framesWithoutAVblankGiveNoDeadline() {
+        var schedule = RepaintSchedule()
+        schedule.presented(PresentedFrame(time: .milliseconds(1000)), refreshMilliHertz: 60_000)
+        #expect(schedule.notBefore == nil, "a timer's or a parent's frame: compose at once")
+        schedule.presented(Self.vblank, refreshMilliHertz: 0)
+        #expect(schedule.notBefore == nil, "no refresh known")
+    }
+
+    @Test func afterAVblankTheNextFrameWaitsUntilABudgetBeforeTheNext() {
+        var schedule = RepaintSchedule()
+        #expect(schedule.presented(Self.vblank, refreshMilliHertz: 60_000) == .milliseconds(2), "the first budget, for the log")
+        #expect(schedule.presented(Self.vblank, refreshMilliHertz: 60_000) == nil, "unchanged: nothing to log")
+        #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(2), "nothing measured yet: the margin")
+        #expect(schedule.notBefore == Instant(microseconds: 1_000_000 + 16_666 - 2000))
+        schedule.repainted(took: .milliseconds(5))
+        #expect(schedule.notBefore == nil, "until the next frame is shown")
+        #expect(schedule.presented(Self.vblank, refreshMilliHertz: 60_000) == .milliseconds(7), "moved: logged")
+        #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(7), "the longest repaint and the margin")
+        #expect(schedule.notBefore == Instant(microseconds: 1_000_000 + 16_666 - 7000))
+    }
+
+    @Test func theBudgetForgetsOldRepaintsAndNeverTakesTheWholeFrame() {
+        var schedule = RepaintSchedule()
+        schedule.repainted(took: .milliseconds(30))
+        #expect(schedule.budget(refresh: Self.refresh60) == Self.refresh60 * 3 / 4, "at most three quarters of the refresh")
+        for _ in 0..<16 { schedule.repainted(took: .milliseconds(1)) }
+        #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(3), "the slow one is forgotten after 16 repaints")
+    }
+}
