@@ -174,6 +174,27 @@ import WaylandProtocols
         #expect(exists("resumed"), "the resume command ran at the touch: \(swayidle.outputSoFar)")
     }
 
+    /// A visible window's inhibitor holds swayidle's timeout back (on a server whose screens
+    /// never sleep); once it goes, the timeout counts from then.
+    @Test func aVisibleInhibitorHoldsIdleNotificationsBack() throws {
+        let server = try TestServer()
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 200, height: 200)
+        let inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(try #require(client.idleInhibitManager), window.surface)
+        try client.roundtrip()
+        let folder = NSTemporaryDirectory() + "tactile-swayidle-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let swayidle = try ClientProcess(["swayidle", "-w", "timeout", "1", "touch \(folder)/idle"], socket: server.socket)
+        defer { swayidle.stop() }
+        let idle = { FileManager.default.fileExists(atPath: "\(folder)/idle") }
+        try Self.wait(client, seconds: 2.5, until: idle)
+        #expect(!idle(), "held back while the inhibiting window is shown")
+        zwp_idle_inhibitor_v1_destroy(inhibitor)
+        try Self.wait(client, until: idle)
+        #expect(idle(), "idled a second after the inhibitor went: \(swayidle.outputSoFar)")
+    }
+
     /// An output-power tool turns the panel off and on; a second control of the same output
     /// fails; a mode that is neither is the protocol's error. Input does not wake a panel a
     /// tool turned off: that tool decides.

@@ -36,16 +36,17 @@ final class Idle: ServerPart {
         self.logger = logger
         self.now = now
         lastActivity = now()
+        inhibitors.changed = { [unowned self] in
+            // An inhibitor let go: the waits start again from now, as if someone had touched
+            // (idle notifications' too, whether or not the screens ever sleep).
+            guard !inhibitors.inhibited else { return }
+            lastActivity = self.now()
+            notifier.inhibitionEnded(at: lastActivity)
+        }
         guard let seconds = settings.timeout else { return }
         timer = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in timedOut() }
         timer?.arm(milliseconds: Int32(seconds * 1000))
         logger.info("idle: the screens sleep after \(seconds) s without input; the input that wakes them is \(settings.wake == .swallow ? "swallowed" : "delivered")")
-        inhibitors.changed = { [unowned self] in
-            // An inhibitor let go: the wait starts again from now, as if someone had touched.
-            guard !inhibitors.inhibited else { return }
-            lastActivity = self.now()
-            notifier.inhibitionEnded()
-        }
     }
 
     /// Every input event from a device, before anything else sees it: the screens wake if
@@ -57,7 +58,7 @@ final class Idle: ServerPart {
         case .touchUp(let id, _), .touchCancel(let id, _): touches.remove(id)
         default: break
         }
-        notifier.activity()
+        notifier.activity(at: lastActivity)
         guard asleep else { return }
         asleep = false
         logger.info("idle: woken by \(Self.name(of: event))\(settings.wake == .swallow ? "; it goes no further" : "")")

@@ -27,15 +27,15 @@ final class IdleNotifier: ServerPart {
                         requests: Self.requests)
     }
 
-    /// An input event came: notifications that said idled say resumed.
-    func activity() {
-        lastActivity = now()
+    /// An input event came at `time`: notifications that said idled say resumed.
+    func activity(at time: Instant) {
+        lastActivity = time
         for entry in made { entry.object?.activity() }
     }
 
-    /// No visible inhibitor is left: the waits held back start again from now.
-    func inhibitionEnded() {
-        lastActivity = now()
+    /// No visible inhibitor is left (at `time`): the waits held back start again.
+    func inhibitionEnded(at time: Instant) {
+        lastActivity = time
         for entry in made { entry.object?.restart() }
     }
 
