@@ -94,6 +94,11 @@ import WaylandProtocols
         ext_session_lock_v1_add_listener(refused, Listeners.sessionLock, Unmanaged.passUnretained(second).toOpaque())
         try second.roundtrip()
         #expect(second.lockEvents == ["finished"], "a second lock is refused")
+        let intruder = try #require(wl_compositor_create_surface(second.compositor))
+        let intruding = try #require(ext_session_lock_v1_get_lock_surface(refused, intruder, second.outputs[0]))
+        ext_session_lock_surface_v1_add_listener(intruding, Listeners.lockSurface, Unmanaged.passUnretained(second).toOpaque())
+        try second.roundtrip()
+        #expect(second.lockConfigures.isEmpty, "a refused lock's surface is never configured, so never shown")
 
         ext_session_lock_v1_unlock_and_destroy(lock)
         try locker.roundtrip()

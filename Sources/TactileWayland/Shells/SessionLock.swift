@@ -219,9 +219,10 @@ final class LockSurface: ResourceObject, SurfaceRole {
 
     private var context: any PartContext { part.context }
 
-    /// Puts the surface in the shield at its output's place and tells it the output's size.
+    /// Puts the surface in the shield at its output's place and tells it the output's size;
+    /// a refused lock's surface stays out of it, inert.
     fileprivate func place() {
-        guard let surface, let shield = part.shield else { return }
+        guard let surface, let shield = part.shield, let lock, part.current === lock else { return }
         surface.createNode(.surface(of: surface.owner.id, isToplevel: true, isMapped: false), under: shield)
         outputChanged()
     }
