@@ -36,12 +36,14 @@ final class Idle: ServerPart {
         self.logger = logger
         self.now = now
         lastActivity = now()
+        // Through `self` only: the parameters would be captured strongly, and the inhibitors
+        // would keep themselves (and the server's parts) alive.
         inhibitors.changed = { [unowned self] in
             // An inhibitor let go: the waits start again from now, as if someone had touched
             // (idle notifications' too, whether or not the screens ever sleep).
-            guard !inhibitors.inhibited else { return }
+            guard !self.inhibitors.inhibited else { return }
             lastActivity = self.now()
-            notifier.inhibitionEnded(at: lastActivity)
+            self.notifier.inhibitionEnded(at: lastActivity)
         }
         guard let seconds = settings.timeout else { return }
         timer = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in timedOut() }
