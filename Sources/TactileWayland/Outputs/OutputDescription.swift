@@ -47,6 +47,10 @@ public struct OutputDescription: Sendable, Hashable {
     /// The mode it is in, as output managers list it.
     var currentMode: OutputMode { OutputMode(size: pixelSize, refresh: refresh) }
 
+    /// The modes it may be switched to, as output managers list them: the screen's, or only
+    /// the current one (the preferred, being the only) where the backend lists none.
+    var offeredModes: [OutputMode] { modes.isEmpty ? [OutputMode(size: pixelSize, refresh: refresh, preferred: true)] : modes }
+
     /// The size windows see, in logical pixels: the mode turned upright, then scaled.
     public var logicalSize: Size {
         let upright = transform.applied(to: pixelSize)

@@ -96,11 +96,9 @@ final class OutputManagement: ServerPart {
                 continue
             }
             if let asked = change.mode {
-                let offered = d.modes.isEmpty ? [d.currentMode] : d.modes
                 let mode = OutputSettings.Mode(asked)
-                guard mode.pick(among: offered) != nil else {
-                    let list = offered.map { "\(OutputSettings.Mode($0))" }.joined(separator: ", ")
-                    return .failure(Refusal("\(d.name): has no mode \(mode) (it offers \(list))"))
+                guard mode.pick(among: d.offeredModes) != nil else {
+                    return .failure(Refusal("\(d.name): has no mode \(mode) (it offers \(OutputSettings.Mode.list(d.offeredModes)))"))
                 }
                 settings.mode = mode
             }
@@ -142,7 +140,7 @@ final class OutputManagement: ServerPart {
                 settingsChanged()
                 // A screen that would not take its new mode undoes the whole configuration.
                 if let stuck = settings.first(where: { name, wanted in
-                    wanted.enabled != false && wanted.mode.map { mode in !outputs.live.contains { $0.announced.name == name && mode.pick(among: [$0.announced.currentMode]) != nil } } == true
+                    wanted.enabled != false && wanted.mode.map { !outputs.shows($0, on: name) } == true
                 }) {
                     logger.warning("output configuration failed: \(stuck.key) did not take mode \(stuck.value.mode.map { "\($0)" } ?? ""); it is put back as it was")
                     outputs.overrides = before
@@ -205,8 +203,7 @@ final class OutputHead: ResourceObject {
                 if !d.serial.isEmpty { zwlr_output_head_v1_send_serial_number(resource, d.serial) }
             }
         }
-        let offered = d.modes.isEmpty ? [OutputMode(size: d.pixelSize, refresh: d.refresh, preferred: true)] : d.modes
-        for mode in offered where !modes.contains(where: { $0.mode == mode }) {
+        for mode in d.offeredModes where !modes.contains(where: { $0.mode == mode }) {
             add(mode)
             sent = true
         }

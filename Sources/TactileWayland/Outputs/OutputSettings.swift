@@ -70,6 +70,11 @@ public struct OutputSettings: Sendable, Hashable {
 
         public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
 
+        /// `modes` as the log lists them: "1280x800@60, 1024x768@60".
+        static func list(_ modes: [OutputMode]) -> String {
+            modes.map { "\(Self($0))" }.joined(separator: ", ")
+        }
+
         /// The mode among `offered` this one names: its size at the refresh asked for, or at
         /// the highest refresh of that size when none was.
         func pick(among offered: [OutputMode]) -> OutputMode? {

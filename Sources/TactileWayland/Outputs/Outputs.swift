@@ -86,12 +86,16 @@ final class Outputs {
     /// mode (the log says what it offers) or cannot switch (the backend says why).
     private func switching(_ announced: OutputDescription, of presenter: (any OutputPresenter)?, to wanted: OutputSettings.Mode?) -> OutputDescription {
         guard let wanted, wanted.pick(among: [announced.currentMode]) == nil else { return announced }
-        guard let mode = wanted.pick(among: announced.modes) else {
-            let offered = announced.modes.map { "\(OutputSettings.Mode($0))" }.joined(separator: ", ")
-            logger.warning("\(announced.name): no mode \(wanted); it stays at \(OutputSettings.Mode(announced.currentMode)) (it offers \(offered.isEmpty ? "no other" : offered))")
+        guard let mode = wanted.pick(among: announced.offeredModes) else {
+            logger.warning("\(announced.name): no mode \(wanted); it stays at \(OutputSettings.Mode(announced.currentMode)) (it offers \(OutputSettings.Mode.list(announced.offeredModes)))")
             return announced
         }
         return presenter?.setMode(mode) ?? announced
+    }
+
+    /// Whether the live output named `name` is in the mode `mode` names.
+    func shows(_ mode: OutputSettings.Mode, on name: String) -> Bool {
+        live.contains { $0.announced.name == name && mode.pick(among: [$0.announced.currentMode]) != nil }
     }
 
     /// Where `announced`, with its settings, goes: at its position, or right of `others`.
