@@ -19,8 +19,6 @@ final class Idle: ServerPart {
     private let logger: Logger
     private let now: () -> Instant
     private var timer: EventSource?
-    /// When the last input came (or an inhibitor let go).
-    private(set) var lastActivity: Instant
     /// The screens were put to sleep for idleness, and no input has woken them yet.
     private(set) var asleep = false
     /// Touches down now: a held finger is someone there.
@@ -35,15 +33,13 @@ final class Idle: ServerPart {
         self.inhibitors = inhibitors
         self.logger = logger
         self.now = now
-        lastActivity = now()
         // Through `self` only: the parameters would be captured strongly, and the inhibitors
         // would keep themselves (and the server's parts) alive.
         inhibitors.changed = { [unowned self] in
             // An inhibitor let go: the waits start again from now, as if someone had touched
             // (idle notifications' too, whether or not the screens ever sleep).
             guard !self.inhibitors.inhibited else { return }
-            lastActivity = self.now()
-            self.notifier.inhibitionEnded(at: lastActivity)
+            self.notifier.inhibitionEnded(at: self.now())
         }
         guard let seconds = settings.timeout else { return }
         timer = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in timedOut() }
@@ -54,13 +50,12 @@ final class Idle: ServerPart {
     /// Every input event from a device, before anything else sees it: the screens wake if
     /// they sleep (the event then goes to `WakeGrab` when it is to be swallowed).
     func sees(_ event: InputEvent) {
-        lastActivity = now()
+        notifier.activity(at: now())
         switch event {
         case .touchDown(let id, _, _): touches.insert(id)
         case .touchUp(let id, _), .touchCancel(let id, _): touches.remove(id)
         default: break
         }
-        notifier.activity(at: lastActivity)
         guard asleep else { return }
         asleep = false
         logger.info("idle: woken by \(Self.name(of: event))\(settings.wake == .swallow ? "; it goes no further" : "")")
@@ -74,7 +69,7 @@ final class Idle: ServerPart {
     private func timedOut() {
         guard let seconds = settings.timeout, !asleep else { return }
         let timeout = Duration.seconds(seconds)
-        let quiet = now() - lastActivity
+        let quiet = now() - notifier.lastActivity
         guard quiet >= timeout else { return timer!.arm(milliseconds: Self.milliseconds(timeout - quiet)) }
         // Kept on: checked again a timeout later (an inhibitor's end starts the wait anew).
         guard touches.isEmpty, !inhibitors.inhibited else { return timer!.arm(milliseconds: Self.milliseconds(timeout)) }

@@ -12,8 +12,9 @@ final class IdleNotifier: ServerPart {
     fileprivate let loop: OpaquePointer
     fileprivate let inhibitors: IdleInhibitors
     fileprivate let now: () -> Instant
-    /// When the last input came.
-    fileprivate private(set) var lastActivity: Instant
+    /// When the last input came, or the last visible inhibitor went: idle blanking's clock
+    /// too (`Idle`).
+    private(set) var lastActivity: Instant
     private var made: [Weak] = []
 
     private struct Weak { weak var object: IdleNotification? }
