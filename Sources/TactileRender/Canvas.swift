@@ -43,12 +43,15 @@ public final class Canvas {
         }
         fill(&uncovered)
         for index in items.indices where pixman_region32_not_empty(&clips[index]) != 0 {
-            draw(items[index], clip: &clips[index])
+            // A client's pixels are read under their own guard, one item at a time.
+            _ = items[index].image.reading { draw(items[index], clip: &clips[index]) }
         }
     }
 
     /// Writes `rect` of the frame into memory of `format` (an output's buffer, a screenshot),
     /// its top-left corner landing `at` there, with `overlay` (the cursor) drawn over it.
+    /// When the target is a client's buffer (a screenshot), the overlay must be Tactile's own
+    /// image (`Image.keepCopy`): the target's guard is open while it is drawn.
     public func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,
                       at origin: Position, overlay: DrawItem?) {
         let r = rect.intersection(image.bounds)
@@ -68,7 +71,7 @@ public final class Canvas {
         }
         var clip = pixman_region32_t()
         pixman_region32_init_rect(&clip, Int32(overlay.bounds.x), Int32(overlay.bounds.y), UInt32(overlay.bounds.width), UInt32(overlay.bounds.height))
-        draw(overlay, clip: &clip, on: destination)
+        _ = overlay.image.reading { draw(overlay, clip: &clip, on: destination) }
         pixman_region32_fini(&clip)
     }
 
@@ -91,7 +94,7 @@ public final class Canvas {
         }
         var clip = pixman_region32_t()
         pixman_region32_init_rect(&clip, Int32(moved.bounds.x), Int32(moved.bounds.y), UInt32(max(0, moved.bounds.width)), UInt32(max(0, moved.bounds.height)))
-        drawItem(moved, clip: &clip, on: destination)
+        _ = moved.image.reading { drawItem(moved, clip: &clip, on: destination) }
         pixman_region32_fini(&clip)
     }
 

@@ -1,17 +1,34 @@
 import CPixman
 import Responder
+import Synchronization
 
-/// Pixels Tactile owns: a surface's copy of its client's last buffer, or an output's frame.
-///
-/// Client buffers are copied at commit, under libwayland's SIGBUS guard, and released at once:
-/// composition never reads memory a client can still truncate or overwrite.
+/// Memory an image reads without owning it: a client's wl_shm buffer, readable only between
+/// a begin and an end (libwayland's SIGBUS guard, which a truncated file needs) and free to
+/// move between reads (a pool the client grew is mapped anew).
+public protocol PixelLender: AnyObject {
+    /// Makes the memory readable and says where it lies now; nil when it cannot be read.
+    func beginReading() -> UnsafeMutableRawPointer?
+    func endReading()
+}
+
+/// Pixels composition reads: Tactile's own (an output's frame, a cursor, a mark), or a
+/// client's buffer, borrowed from its first commit until the client's next buffer replaces
+/// it, and read there at each repaint, as weston and wlroots do.
 public final class Image {
-    let pixman: OpaquePointer
+    private(set) var pixman: OpaquePointer
     public let size: Size
     /// No alpha: an XRGB image, which covers what lies below it.
     public let isOpaque: Bool
-    /// Counts the copies into it, so a copy made from it (a turned one) knows when it is stale.
-    public private(set) var generation = 0
+    /// Changes whenever the pixels may have: a copy made from the image (a turned one) is
+    /// stale once it differs. Unique across images, so a new image at a freed one's address
+    /// is never mistaken for it.
+    public private(set) var generation = Image.nextGeneration()
+    /// Where a borrowed image's pixels live; nil once they are Tactile's own.
+    private var lender: (any PixelLender)?
+    private let format: PixelFormat
+
+    private static let generations = Atomic<Int>(0)
+    private static func nextGeneration() -> Int { generations.add(1, ordering: .relaxed).newValue }
 
     /// The largest side accepted; beyond it a buffer is refused rather than allocated.
     public static let maximumSide = 16384
@@ -24,6 +41,21 @@ public final class Image {
         pixman = image
         self.size = size
         isOpaque = opaque
+        format = opaque ? .xrgb8888 : .argb8888
+    }
+
+    /// A client's pixels, read in place: `memory` is where they lie now, which `lender`
+    /// confirms or corrects before every read. Nil for sizes `init(size:opaque:)` refuses.
+    public init?(borrowing memory: UnsafeMutableRawPointer, from lender: any PixelLender, size: Size, format: PixelFormat, stride: Int) {
+        guard size.width > 0, size.height > 0, size.width <= Self.maximumSide, size.height <= Self.maximumSide,
+              let image = pixman_image_create_bits_no_clear(format.pixman, Int32(size.width), Int32(size.height),
+                                                            memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return nil }
+        pixman = image
+        self.size = size
+        isOpaque = format.isOpaque
+        self.format = format
+        self.lender = lender
     }
 
     deinit { pixman_image_unref(pixman) }
@@ -32,6 +64,46 @@ public final class Image {
     public var stride: Int { Int(pixman_image_get_stride(pixman)) }
     public var pixels: UnsafeMutableRawPointer { UnsafeMutableRawPointer(pixman_image_get_data(pixman)!) }
 
+    /// Whether the pixels are a client's, readable only inside `reading`.
+    public var isBorrowed: Bool { lender != nil }
+
+    /// The client changed the pixels (a commit of the same buffer): copies made from them
+    /// are stale.
+    public func changed() { generation = Self.nextGeneration() }
+
+    /// Runs `body` while the pixels can be read: at once for Tactile's own; for a client's,
+    /// inside its lender's guard, with the image following memory that moved. Nil when the
+    /// memory cannot be read. Never nest two borrowed images' reads: libwayland guards one
+    /// pool at a time.
+    public func reading<R>(_ body: () -> R) -> R? {
+        guard let lender else { return body() }
+        guard let memory = lender.beginReading() else { return nil }
+        defer { lender.endReading() }
+        if UnsafeMutableRawPointer(pixman_image_get_data(pixman)) != memory {
+            guard let moved = pixman_image_create_bits_no_clear(format.pixman, Int32(size.width), Int32(size.height),
+                                                               memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+            else { return nil }
+            pixman_image_unref(pixman)
+            pixman = moved
+        }
+        return body()
+    }
+
+    /// Makes the pixels Tactile's own, copied once: for a client buffer destroyed while it is
+    /// still shown (the protocol keeps the picture), and for a picture drawn into another
+    /// client's buffer (a cursor in a screenshot), where two guards would nest.
+    public func keepCopy() {
+        guard lender != nil, let own = pixman_image_create_bits(isOpaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
+                                                                 Int32(size.width), Int32(size.height), nil, 0)
+        else { return }
+        _ = reading {
+            pixman_image_composite32(PIXMAN_OP_SRC, pixman, nil, own, 0, 0, 0, 0, 0, 0, Int32(size.width), Int32(size.height))
+        }
+        pixman_image_unref(pixman)
+        pixman = own
+        lender = nil
+    }
+
     /// Copies `rects` (clipped to this image) from client pixels of the same size, converting
     /// from `format`. The caller keeps the memory readable (wl_shm_buffer_begin_access).
     public func copy(from source: UnsafeMutableRawPointer, format: PixelFormat, stride: Int, rects: [Rect]) {
@@ -39,7 +111,7 @@ public final class Image {
                                                               source.assumingMemoryBound(to: UInt32.self), Int32(stride))
         else { return }
         defer { pixman_image_unref(client) }
-        generation += 1
+        changed()
         for rect in rects {
             let r = rect.intersection(bounds)
             guard !r.isEmpty else { continue }
@@ -52,12 +124,18 @@ public final class Image {
     /// this image: the picture turned once, to be copied plainly at every repaint after.
     public func turned(_ map: Affine, size: Size) -> Image? {
         guard let result = Image(size: size, opaque: isOpaque) else { return nil }
+        return reading { () -> Image in
+            turn(map, into: result)
+            return result
+        }
+    }
+
+    private func turn(_ map: Affine, into result: Image) {
         var transform = map.pixman
         pixman_image_set_transform(pixman, &transform)
         pixman_image_set_filter(pixman, PIXMAN_FILTER_NEAREST, nil, 0)
-        pixman_image_composite32(PIXMAN_OP_SRC, pixman, nil, result.pixman, 0, 0, 0, 0, 0, 0, Int32(size.width), Int32(size.height))
+        pixman_image_composite32(PIXMAN_OP_SRC, pixman, nil, result.pixman, 0, 0, 0, 0, 0, 0, Int32(result.size.width), Int32(result.size.height))
         pixman_image_set_transform(pixman, nil)
-        return result
     }
 
     /// The colour at a pixel, as 0xAARRGGBB (alpha 0xff for an opaque image); for tests and

@@ -2,8 +2,8 @@ import Responder
 import TactileRender
 import Testing
 
-/// A surface's copy of its client's buffer: made at sizes a client may send, updated only
-/// where the client said it changed.
+/// Pixels composition reads: Tactile's own, made at sizes a client may send, and a client's,
+/// borrowed under its guard.
 @Suite struct ImageTests {
     @Test func aNewImageIsCleared() {
         let translucent = Image(size: Size(width: 3, height: 2), opaque: false)!
@@ -63,6 +63,59 @@ import Testing
         let before = source.generation
         var pixel: UInt32 = 0xff12_3456
         source.copy(from: &pixel, format: .xrgb8888, stride: 4, rects: [Rect(x: 0, y: 0, width: 1, height: 1)])
-        #expect(source.generation == before + 1, "a copy into it counts")
+        #expect(source.generation != before, "a copy into it counts")
     }
+
+    /// A client's buffer is read where it lies, only between its lender's begin and end, and
+    /// followed when its memory moved (a pool the client grew is mapped anew).
+    @Test func aBorrowedImageIsReadOnlyInsideItsGuardAndFollowsItsMemory() throws {
+        let size = Size(width: 4, height: 2)
+        let first = Buffer(size: size), second = Buffer(size: size)
+        for y in 0..<2 { for x in 0..<4 { first[x, y] = Colour.red; second[x, y] = Colour.green } }
+        let lender = Lender(first.memory)
+        let image = try #require(Image(borrowing: first.memory, from: lender, size: size, format: .xrgb8888, stride: first.stride))
+        let canvas = try #require(Canvas(size: size))
+        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [canvas.image.bounds])
+        #expect(canvas.image.pixel(at: Position(x: 3, y: 1)) == Colour.red)
+        #expect(lender.log == ["begin", "end"], "one guarded read per item drawn")
+        lender.memory = second.memory
+        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [canvas.image.bounds])
+        #expect(canvas.image.pixel(at: Position(x: 3, y: 1)) == Colour.green, "read where the memory lies now")
+        // Unreadable (the buffer is gone): nothing is drawn, the background stays.
+        lender.memory = nil
+        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [canvas.image.bounds])
+        #expect(canvas.image.pixel(at: .zero) == canvas.background)
+    }
+
+    /// A kept copy no longer reads the client's memory: what the client writes after does
+    /// not show.
+    @Test func aKeptCopyIsTactilesOwn() throws {
+        let size = Size(width: 2, height: 2)
+        let client = Buffer(size: size)
+        for y in 0..<2 { for x in 0..<2 { client[x, y] = Image.numbered(x, y) } }
+        let lender = Lender(client.memory)
+        let image = try #require(Image(borrowing: client.memory, from: lender, size: size, format: .xrgb8888, stride: client.stride))
+        #expect(image.isBorrowed)
+        image.keepCopy()
+        #expect(!image.isBorrowed)
+        client[1, 1] = Colour.red
+        lender.log = []
+        #expect(image.pixel(at: Position(x: 1, y: 1)) == Image.numbered(1, 1))
+        #expect(image.reading { true } == true && lender.log.isEmpty, "no guard needed any more")
+    }
+}
+
+private final class Lender: PixelLender {
+    var memory: UnsafeMutableRawPointer?
+    var log: [String] = []
+
+    init(_ memory: UnsafeMutableRawPointer) { self.memory = memory }
+
+    func beginReading() -> UnsafeMutableRawPointer? {
+        guard let memory else { return nil }
+        log.append("begin")
+        return memory
+    }
+
+    func endReading() { log.append("end") }
 }

@@ -14,11 +14,18 @@ final class Cursor: SurfaceRole {
         self.surface = surface
         self.hotspot = hotspot
         self.changed = changed
+        surface.content?.image.keepCopy()
     }
 
     var isMapped: Bool { true }
 
-    func committed(surface: Surface, hadBuffer: Bool) { changed() }
+    /// A cursor's pixels are copied, unlike other surfaces' (`BufferReference`): screenshots
+    /// draw the cursor into another client's buffer, whose guard is open meanwhile, and
+    /// libwayland guards one client's memory at a time.
+    func committed(surface: Surface, hadBuffer: Bool) {
+        surface.content?.image.keepCopy()
+        changed()
+    }
 
     func surfaceDestroyed() { changed() }
 }

@@ -3,61 +3,80 @@ import Logging
 import Responder
 import TactileRender
 
-/// A wl_buffer attached and not yet committed. Commit copies its pixels and releases it at
-/// once, so a client can reuse the buffer right away and Tactile never reads client memory
-/// after the commit: a file truncated later cannot fault a repaint.
-final class BufferReference {
-    private var buffer: OpaquePointer?
+/// A client's wl_buffer, from its attach until Tactile no longer needs it.
+///
+/// A committed wl_shm buffer is not copied: composition reads the client's memory at each
+/// repaint, under libwayland's SIGBUS guard, and `wl_buffer.release` goes out when nothing
+/// refers to the buffer any more (the client's next buffer replaced it, the surface went).
+/// So a client double-buffers, as it must on weston and wlroots, and a file truncated under
+/// a shown buffer gets its client `wl_shm.invalid_fd` at the next repaint, nobody else
+/// noticing. A buffer destroyed while still shown is copied once then: the protocol keeps
+/// the surface's picture.
+final class BufferReference: PixelLender {
+    private(set) var buffer: OpaquePointer?
     private var listener: UnsafeMutablePointer<tactile_listener>?
+    /// Set by `commit`: only a buffer Tactile used is released.
+    private var committed = false
+    /// The picture read from the buffer, while something shows it.
+    private weak var image: Image?
 
     init(_ buffer: OpaquePointer) {
         self.buffer = buffer
         listener = tactile_listener_create(nil, { listener, _ in
-            // The client destroyed the buffer before committing: forget it.
             guard let listener else { return }
             let owner = tactile_listener_context(listener)
-            if let owner { Unmanaged<BufferReference>.fromOpaque(owner).takeUnretainedValue().forget() }
+            if let owner { Unmanaged<BufferReference>.fromOpaque(owner).takeUnretainedValue().bufferDestroyed() }
         })
         listener!.pointee.context = Unmanaged.passUnretained(self).toOpaque()
         wl_resource_add_destroy_listener(buffer, &listener!.pointee.listener)
     }
 
-    deinit { forget() }
+    deinit {
+        if committed, let buffer { wl_buffer_send_release(buffer) }
+        forget()
+    }
 
-    /// The buffer's size and pixels. `image`, when it has the buffer's size and format
-    /// class, is updated in place inside `damage` (nil: everywhere); otherwise a new image
-    /// gets every pixel. Reads happen under libwayland's SIGBUS guard: a pool whose file is
-    /// shorter than the client claims gets wl_shm.invalid_fd posted to that client, and
-    /// nobody else notices. Nil for a buffer destroyed before the commit.
-    func read(into image: Image?, damage: [Rect]?, logger: Logger) -> BufferAttachment? {
+    /// The buffer's size and pixels, as the commit that makes them the surface's gives them.
+    /// Nil for a buffer destroyed before the commit.
+    func commit(logger: Logger) -> BufferAttachment? {
         guard let buffer else { return nil }
+        committed = true
         guard let shm = wl_shm_buffer_get(buffer) else {
-            return SinglePixelBuffer.of(buffer)?.attachment ?? BufferAttachment(width: 0, height: 0, image: nil)
+            guard let image = SinglePixelBuffer.of(buffer)?.image else {
+                return BufferAttachment(width: 0, height: 0, image: nil, reference: self)
+            }
+            return BufferAttachment(width: 1, height: 1, image: image, reference: self)
         }
         let size = Size(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
-        guard let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)) else {
-            // libwayland accepts only the formats we advertise; nothing else reaches here.
-            return BufferAttachment(width: size.width, height: size.height, image: nil)
+        // libwayland accepts only the formats we advertise; nothing else reaches here.
+        guard let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)), let memory = wl_shm_buffer_get_data(shm) else {
+            return BufferAttachment(width: size.width, height: size.height, image: nil, reference: self)
         }
-        let reusable = image.flatMap { $0.size == size && $0.isOpaque == format.isOpaque ? $0 : nil }
-        guard let target = reusable ?? Image(size: size, opaque: format.isOpaque) else {
+        let image = Image(borrowing: memory, from: self, size: size, format: format, stride: Int(wl_shm_buffer_get_stride(shm)))
+        if image == nil {
             logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
-            return BufferAttachment(width: size.width, height: size.height, image: nil)
         }
-        let rects = reusable == nil ? [target.bounds] : damage ?? [target.bounds]
-        wl_shm_buffer_begin_access(shm)
-        if let data = wl_shm_buffer_get_data(shm) {
-            target.copy(from: data, format: format, stride: Int(wl_shm_buffer_get_stride(shm)), rects: rects)
-        }
-        wl_shm_buffer_end_access(shm)
-        return BufferAttachment(width: size.width, height: size.height, image: target)
+        self.image = image
+        return BufferAttachment(width: size.width, height: size.height, image: image, reference: self)
     }
 
     /// The shm buffer, while the client has not destroyed it.
     var shmBuffer: OpaquePointer? { buffer.flatMap(wl_shm_buffer_get) }
 
-    func release() {
-        if let buffer { wl_buffer_send_release(buffer) }
+    func beginReading() -> UnsafeMutableRawPointer? {
+        guard let shm = shmBuffer else { return nil }
+        wl_shm_buffer_begin_access(shm)
+        return wl_shm_buffer_get_data(shm)
+    }
+
+    func endReading() {
+        // Posts wl_shm.invalid_fd to the client when its file was shorter than it claimed.
+        if let shm = shmBuffer { wl_shm_buffer_end_access(shm) }
+    }
+
+    private func bufferDestroyed() {
+        image?.keepCopy()
+        forget()
     }
 
     private func forget() {

@@ -37,12 +37,12 @@ final class SinglePixelBuffer: ResourceObject {
         pixel = a << 24 | min(eight(red), a) << 16 | min(eight(green), a) << 8 | min(eight(blue), a)
     }
 
-    /// A 1x1 image of the colour, the surface's own (a surface updates its image in place at
-    /// its next commit, so none is shared).
-    var attachment: BufferAttachment {
+    /// A 1x1 image of the colour, made at each commit (four bytes, which no client can
+    /// change after).
+    var image: Image? {
         let image = Image(size: .init(width: 1, height: 1), opaque: pixel >> 24 == 0xff)
         image?.pixels.storeBytes(of: pixel, as: UInt32.self)
-        return BufferAttachment(width: 1, height: 1, image: image)
+        return image
     }
 
     /// The single-pixel buffer `buffer` is, if it is one.

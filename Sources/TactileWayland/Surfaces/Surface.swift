@@ -22,12 +22,15 @@ struct SurfaceState {
     var viewport = Viewport()
 }
 
-/// What a committed buffer contributes: its size, which gives the surface's size, and Tactile's
-/// copy of its pixels (nil for a buffer that could not be read).
+/// What a committed buffer contributes: its size, which gives the surface's size, and its
+/// pixels (nil for a buffer that cannot be shown). The client gets the buffer back
+/// (wl_buffer.release) once no state refers to it.
 struct BufferAttachment {
     var width: Int
     var height: Int
     var image: Image?
+    /// Nil only for pictures of Tactile's own (a default cursor).
+    var reference: BufferReference?
 }
 
 /// wl_surface: double-buffered state, the role that gives it a place in the scene, and the
@@ -80,10 +83,12 @@ final class Surface: ResourceObject {
 
     var hasPendingBuffer: Bool { pendingBuffer != nil }
 
-    /// The image shown now, which a commit of a buffer of the same size may update in place.
-    private var shownImage: Image? {
-        guard case .some(.some(let buffer)) = current.attachment else { return nil }
-        return buffer.image
+    /// The buffer a commit would replace: the cached one of a synchronized subsurface, else
+    /// the current one.
+    private var latestAttachment: BufferAttachment? {
+        if case .some(.some(let buffer)) = cached?.attachment { return buffer }
+        if case .some(.some(let buffer)) = current.attachment { return buffer }
+        return nil
     }
 
     /// Whether a role is taken: the role itself, or an add-on that is the first step to one
@@ -122,6 +127,9 @@ final class Surface: ResourceObject {
         // A restack naming this surface itself (place_above its parent) would keep it alive.
         (children, pendingChildren, pendingRestacks) = ([], [], [])
         removeNodeOfDestroyedSurface()
+        // Its buffers go back to the client now, not when the last reference to it goes.
+        current.attachment = nil
+        cached = nil
     }
 
     fileprivate func attach(_ buffer: OpaquePointer?, x: Int32, y: Int32) {
@@ -136,11 +144,13 @@ final class Surface: ResourceObject {
     fileprivate func commit() {
         let synchronized = role?.waitsForParent ?? false
         if let reference = pendingBuffer {
-            // A synchronized subsurface's new pixels wait with its cached state; any other
-            // surface's buffer of the same size updates the shown copy where it is damaged.
-            let reused = synchronized ? nil : shownImage
-            pending.attachment = .some(reference.read(into: reused, damage: pending.bufferRectsToCopy, logger: host.logger))
-            reference.release()
+            if let latest = latestAttachment, latest.reference?.buffer == reference.buffer {
+                // The same buffer again, with new pixels in it: still Tactile's, not released.
+                latest.image?.changed()
+                pending.attachment = .some(latest)
+            } else {
+                pending.attachment = .some(reference.commit(logger: host.logger))
+            }
             pendingBuffer = nil
         }
         var state = pending

@@ -62,20 +62,9 @@ extension SurfaceState {
         let (w, h) = transformedSize(buffer: buffer)
         return Size(width: Int(w), height: Int(h))
     }
-
-    /// The buffer rectangles a commit must copy: the buffer damage and the surface damage
-    /// mapped to the buffer. Nil (everything) when the mapping is not a plain scale.
-    var bufferRectsToCopy: [Rect]? {
-        guard !damage.isEverything, bufferTransform == .normal, !viewport.isSet else { return nil }
-        let scale = Int(max(1, bufferScale))
-        return damage.buffer + damage.surface.map {
-            Rect(x: $0.x.multipliedSaturating(by: scale), y: $0.y.multipliedSaturating(by: scale),
-                 width: $0.width.multipliedSaturating(by: scale), height: $0.height.multipliedSaturating(by: scale))
-        }
-    }
 }
 
-/// What a mapped surface shows: Tactile's copy of its last buffer and how buffer pixels map
+/// What a mapped surface shows: its last buffer's pixels and how buffer pixels map
 /// onto the surface (buffer scale and transform, viewport).
 struct SurfaceContent {
     let image: Image
@@ -86,7 +75,7 @@ struct SurfaceContent {
     /// The map from surface-local coordinates to the image's pixels, following
     /// wl_surface.set_buffer_transform: the inverse of the transform the client applied.
     var surfaceToBuffer: Affine {
-        let buffer = BufferAttachment(width: image.size.width, height: image.size.height, image: nil)
+        let buffer = BufferAttachment(width: image.size.width, height: image.size.height)
         let (tw, th) = state.transformedSize(buffer: buffer)
         var map = Affine.identity
         if let source = state.viewport.source {
@@ -120,11 +109,6 @@ struct SurfaceContent {
 }
 
 extension Int {
-    func multipliedSaturating(by other: Int) -> Int {
-        let (result, overflow) = multipliedReportingOverflow(by: other)
-        return overflow ? (self < 0) != (other < 0) ? .min : .max : result
-    }
-
     func floorDivided(by divisor: Int) -> Int {
         let q = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? q - 1 : q
