@@ -85,6 +85,9 @@ let package = Package(
         // A client measuring touch-to-present latency on any compositor with wp_presentation
         // and input timestamps (C): the guest runs it on Tactile and on weston.
         .executableTarget(name: "TactileLatencyProbe", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        // A full-screen client animating on frame callbacks (C), for compositor CPU per frame
+        // against the peers (scripts/peer-bench).
+        .executableTarget(name: "TactileFrameProbe", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // Tests mirror the targets. The support target holds what several of them drive a
         // server with: a server on its own thread, and a libwayland-client test client.
         .target(
