@@ -4,6 +4,7 @@ import Responder
 @testable import TactileBackends
 @testable import TactileTestSupport
 import TactileWayland
+import Synchronization
 import Testing
 import WaylandProtocols
 
@@ -236,6 +237,46 @@ import WaylandProtocols
         #expect(pair.nested.end == .closed)
     }
 
+    /// The parent's nanosecond input times reach the nested server's clients: a touch the
+    /// parent stamped while the nested server was held keeps the parent's time.
+    @Test func aNestedClientGetsTheParentsInputTimes() throws {
+        let pair = try NestedPair.launch()
+        let client = pair.nestedClient
+        _ = try client.toplevel(width: 300, height: 200, at: (0, 0))
+        let timestamps = try #require(zwp_input_timestamps_manager_v1_get_touch_timestamps(try #require(client.inputTimestampsManager), client.touch))
+        zwp_input_timestamps_v1_add_listener(timestamps, Listeners.touchTimestamps, Unmanaged.passUnretained(client).toOpaque())
+        try client.roundtrip()
+        let hold = Hold(pair.nested)
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(50), f(50))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        _ = try pair.eventually { client.touchTimestamps.count == 1 && hold.end != nil }
+        let stamp = try #require(client.touchTimestamps.first).nanoseconds
+        #expect(stamp >= hold.start && stamp < hold.start + 200_000_000, "stamped by the parent while the nested server was held: \(stamp) against \(hold.start)")
+    }
+
+    /// The parent's presentation times reach the nested server's clients: a frame the
+    /// parent showed while the nested server was held was presented then.
+    @Test func aNestedClientsFrameIsPresentedWhenTheParentShowedIt() throws {
+        let pair = try NestedPair.launch()
+        let client = pair.nestedClient
+        let window = try client.toplevel(width: 300, height: 200, at: (0, 0))
+        // No frame in flight on the nested output when the measured one is committed.
+        let settled = RequestedFrame(window.surface)
+        try client.commitBuffer(window.surface, width: 300, height: 200, colour: 0xff20_c020)
+        _ = try pair.eventually { settled.done }
+        let record = PresentationRecord(client, surface: window.surface)
+        try client.commitBuffer(window.surface, width: 300, height: 200, colour: 0xffd0_2020)
+        try client.roundtrip()  // composed and sent to the parent before the hold
+        let hold = Hold(pair.nested)
+        _ = try pair.eventually { record.answered && hold.end != nil }
+        let presented = try #require(record.presented, "presented, not discarded")
+        #expect(presented.nanoseconds >= hold.start && presented.nanoseconds < hold.start + 200_000_000,
+                "the parent's time, while the nested server was held: \(presented.nanoseconds) against \(hold.start)")
+        #expect(presented.refresh == 16_666_666)
+    }
+
     @Test func losingTheParentStopsTheNestedServerWithAnError() throws {
         var parent: TestServer? = try TestServer(ServerConfiguration(kioskMode: true))
         let nested = try NestedTestServer(in: parent!)
@@ -246,6 +287,26 @@ import WaylandProtocols
             return
         }
     }
+}
+
+/// The nested server's loop, held for 400 ms from `start`: whatever time it gives an event
+/// meanwhile can only be the parent's.
+private final class Hold: Sendable {
+    private let times = Mutex<(start: UInt64?, end: UInt64?)>((nil, nil))
+
+    init(_ nested: NestedTestServer) {
+        DispatchQueue.global().async { [self] in
+            nested.onServerThread { _, _ in
+                self.times.withLock { $0.start = monotonicNow() }
+                usleep(400_000)
+                self.times.withLock { $0.end = monotonicNow() }
+            }
+        }
+        while times.withLock({ $0.start }) == nil { usleep(1_000) }
+    }
+
+    var start: UInt64 { times.withLock { $0.start! } }
+    var end: UInt64? { times.withLock { $0.end } }
 }
 
 /// Counts wl_callback.done.
@@ -259,4 +320,11 @@ private final class FrameDone {
         }))
         return pointer
     }()
+}
+
+/// CLOCK_MONOTONIC in nanoseconds, the clock of input timestamps and presentation times.
+private func monotonicNow() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -1,6 +1,8 @@
 import CWaylandClient
 import CWaylandServer
 import Glibc
+import Responder
+import TactileWayland
 import WaylandProtocols
 
 /// The listener tables the backend gives libwayland-client, allocated once at stable
@@ -49,6 +51,22 @@ enum NestedListeners {
 
     nonisolated(unsafe) static let frameDone = make(wl_callback_listener(done: { data, _, _ in window(data).frameDone() }))
 
+    nonisolated(unsafe) static let presentation = make(wp_presentation_listener(clock_id: { data, _, clock in
+        backend(data).globals.presentationClock = clock
+    }))
+
+    nonisolated(unsafe) static let feedback = make(wp_presentation_feedback_listener(
+        sync_output: { _, _, _ in },
+        presented: { data, _, secondsHigh, secondsLow, nanoseconds, _, sequenceHigh, sequenceLow, flags in
+            let seconds = UInt64(secondsHigh) << 32 | UInt64(secondsLow)
+            let time = Instant(microseconds: seconds &* 1_000_000 &+ UInt64(nanoseconds / 1000))
+            let sequence = UInt64(sequenceHigh) << 32 | UInt64(sequenceLow)
+            // zero_copy (0x8) says how the parent showed our buffer, not how we showed our clients'.
+            window(data).feedbackEnded(PresentedFrame(time: time, sequence: sequence, flags: PresentedFrame.Flags(rawValue: flags & 0x7)))
+        },
+        discarded: { data, _ in window(data).feedbackEnded(nil) }
+    ))
+
     nonisolated(unsafe) static let bufferRelease = make(wl_buffer_listener(release: { data, buffer in window(data).released(buffer) }))
 
     // MARK: Seat
@@ -84,6 +102,12 @@ enum NestedListeners {
         modifiers: { _, _, _, _, _, _, _ in },
         repeat_info: { _, _, _, _ in }
     ))
+
+    /// Each comes just before the event it times.
+    nonisolated(unsafe) static let timestamp = make(zwp_input_timestamps_v1_listener(timestamp: { data, _, secondsHigh, secondsLow, nanoseconds in
+        let seconds = UInt64(secondsHigh) << 32 | UInt64(secondsLow)
+        backend(data).input.stamp = Instant(microseconds: seconds &* 1_000_000 &+ UInt64(nanoseconds / 1000))
+    }))
 
     nonisolated(unsafe) static let touch = make(wl_touch_listener(
         down: { data, _, _, _, surface, id, x, y in backend(data).touchDown(id: id, surface: surface, x: x, y: y) },

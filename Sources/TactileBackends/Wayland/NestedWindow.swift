@@ -32,6 +32,12 @@ final class NestedWindow {
     /// current size yet, or the last frame found no buffer free.
     private var needsAttach = true
     private var frameCallback: OpaquePointer?
+    /// The frame in flight is shown when the parent's frame callback has come and, where
+    /// the parent offers wp_presentation in our clock, its presentation feedback too: then
+    /// the output's frame was shown when the parent showed it, not when we heard.
+    private var callbackDone = false
+    private var feedback: OpaquePointer?
+    private var presented: PresentedFrame?
 
     /// The largest side a window may have: what a parent asks beyond it is clamped (a
     /// buffer this big is already 1 GiB).
@@ -59,6 +65,7 @@ final class NestedWindow {
 
     deinit {
         if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let feedback { wp_presentation_feedback_destroy(feedback) }
         buffers.removeAll()
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
@@ -135,6 +142,10 @@ final class NestedWindow {
             if buffers.first?.size != frame.size { reallocate(frame.size) }
             if !frame.damage.isEmpty || needsAttach { draw(frame) }
         }
+        if feedback == nil, backend.globals.presentsInOurClock, let presentation = backend.globals.presentation {
+            feedback = wp_presentation_feedback(presentation, surface)
+            wp_presentation_feedback_add_listener(feedback, NestedListeners.feedback, Unmanaged.passUnretained(self).toOpaque())
+        }
         if frameCallback == nil {
             frameCallback = wl_surface_frame(surface)
             wl_callback_add_listener(frameCallback, NestedListeners.frameDone, Unmanaged.passUnretained(self).toOpaque())
@@ -203,7 +214,24 @@ final class NestedWindow {
     func frameDone() {
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
-        guard let output else { return }
-        backend.host.outputPresented(output, at: backend.host.currentTime)
+        callbackDone = true
+        frameShown()
+    }
+
+    /// The parent's presentation feedback: when it showed the frame, or nil when it did not
+    /// (a later commit replaced it, the window is hidden).
+    func feedbackEnded(_ frame: PresentedFrame?) {
+        if let feedback { wp_presentation_feedback_destroy(feedback) }
+        feedback = nil
+        presented = frame
+        frameShown()
+    }
+
+    private func frameShown() {
+        guard callbackDone, feedback == nil else { return }
+        callbackDone = false
+        let frame = presented ?? PresentedFrame(time: backend.host.currentTime)
+        presented = nil
+        if let output { backend.host.outputPresented(output, frame) }
     }
 }

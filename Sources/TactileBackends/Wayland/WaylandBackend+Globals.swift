@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandServer
+import Glibc
 import Responder
 import WaylandProtocols
 
@@ -12,8 +13,19 @@ struct ParentGlobals {
     var compositorVersion: UInt32 = 0
     var shm: OpaquePointer?
     var wmBase: OpaquePointer?
+    /// wp_presentation: when the parent showed each frame, forwarded as the output's
+    /// presentation time (only in CLOCK_MONOTONIC, ours).
+    var presentation: OpaquePointer?
+    var presentationClock: UInt32?
+    /// zwp_input_timestamps_manager_v1: the nanosecond times of the parent's input events.
+    var inputTimestamps: OpaquePointer?
+
+    /// Whether the parent's presentation times are in our clock.
+    var presentsInOurClock: Bool { presentation != nil && presentationClock == UInt32(CLOCK_MONOTONIC) }
 
     mutating func release() {
+        if let inputTimestamps { zwp_input_timestamps_manager_v1_destroy(inputTimestamps) }
+        if let presentation { wp_presentation_destroy(presentation) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }
@@ -25,7 +37,8 @@ struct ParentGlobals {
 extension WaylandBackend {
     /// The versions we speak: wl_seat 8 has axis_value120; xdg_wm_base 5 is what our
     /// generated headers know.
-    static let wantedVersions: [String: UInt32] = ["wl_compositor": 4, "wl_shm": 1, "xdg_wm_base": 5, "wl_seat": 8]
+    static let wantedVersions: [String: UInt32] = ["wl_compositor": 4, "wl_shm": 1, "xdg_wm_base": 5, "wl_seat": 8, "wp_presentation": 1,
+                                                   "zwp_input_timestamps_manager_v1": 1]
 
     /// Lists the parent's globals and binds ours; throws when the parent lacks one we need.
     func bindGlobals() throws {
@@ -51,6 +64,11 @@ extension WaylandBackend {
             globals.compositorVersion = version
         case "wl_shm" where globals.shm == nil: globals.shm = bind(tactile_client_wl_shm_interface())
         case "xdg_wm_base" where globals.wmBase == nil: globals.wmBase = bind(tactile_xdg_wm_base_interface())
+        case "wp_presentation" where globals.presentation == nil:
+            globals.presentation = bind(tactile_wp_presentation_interface())
+            wp_presentation_add_listener(globals.presentation, NestedListeners.presentation, Unmanaged.passUnretained(self).toOpaque())
+        case "zwp_input_timestamps_manager_v1" where globals.inputTimestamps == nil:
+            globals.inputTimestamps = bind(tactile_zwp_input_timestamps_manager_v1_interface())
         // One seat is Tactile's input; a parent with several has its first.
         case "wl_seat" where input.seat == nil: bindSeat(name: name, proxy: bind(tactile_client_wl_seat_interface()), version: version)
         default: break

@@ -3,6 +3,7 @@ import CWaylandServer
 import Glibc
 import Responder
 import TactileWayland
+import WaylandProtocols
 
 /// The parent's wl_seat as we hold it, and what is down on it: what we must release or
 /// cancel ourselves when the parent stops telling us (focus leaves, a device goes).
@@ -23,11 +24,16 @@ struct ParentSeat {
     var touchFrameOwed = false
     /// The scroll of the pointer frame being assembled (wl_seat 5 groups axis events in frames).
     var axis: AxisMotion?
+    /// zwp_input_timestamps_v1 for the pointer, keyboard and touch (by device), where the
+    /// parent has them.
+    var stamps: [OpaquePointer: OpaquePointer] = [:]
+    /// The time the parent gave the event about to come, in nanoseconds (kept in µs).
+    var stamp: Instant?
 
     mutating func release() {
         // Only on the way out (the connection closes next), so no release requests are needed.
-        for proxy in [pointer, keyboard, touch, seat] {
-            if let proxy { wl_proxy_destroy(proxy) }
+        for proxy in Array(stamps.values) + [pointer, keyboard, touch, seat].compactMap({ $0 }) {
+            wl_proxy_destroy(proxy)
         }
         self = ParentSeat()
     }
@@ -36,6 +42,28 @@ struct ParentSeat {
 extension WaylandBackend {
     /// Coordinates beyond this far outside a window are a hostile parent's, clamped.
     static let coordinateLimit = Double(4 * NestedWindow.maximumSide)
+
+    /// Asks the parent for the nanosecond times of `device`'s events, where it offers them.
+    private func timeEvents(of device: OpaquePointer?, _ request: (OpaquePointer?, OpaquePointer?) -> OpaquePointer?) {
+        guard let manager = globals.inputTimestamps, let device, let stamps = request(manager, device) else { return }
+        zwp_input_timestamps_v1_add_listener(stamps, NestedListeners.timestamp, Unmanaged.passUnretained(self).toOpaque())
+        input.stamps[device] = stamps
+    }
+
+    /// A device going: its timestamps object goes first (the protocol asks so).
+    private func stopTiming(_ device: OpaquePointer) {
+        if let stamps = input.stamps.removeValue(forKey: device) { zwp_input_timestamps_v1_destroy(stamps) }
+    }
+
+    /// When the parent says the event now arriving happened: its nanosecond timestamp, sent
+    /// just before it, where that is in our clock (not in the future, less than a second
+    /// old); else now.
+    func eventTime() -> Instant {
+        let now = host.currentTime
+        defer { input.stamp = nil }
+        guard let stamp = input.stamp, stamp.microseconds <= now.microseconds, now.microseconds - stamp.microseconds < 1_000_000 else { return now }
+        return stamp
+    }
 
     func bindSeat(name: UInt32, proxy: OpaquePointer?, version: UInt32) {
         guard let proxy else { return }
@@ -53,24 +81,30 @@ extension WaylandBackend {
         if has(WL_SEAT_CAPABILITY_POINTER), input.pointer == nil, let seat = input.seat {
             input.pointer = wl_seat_get_pointer(seat)
             wl_pointer_add_listener(input.pointer, NestedListeners.pointer, me)
+            timeEvents(of: input.pointer, { zwp_input_timestamps_manager_v1_get_pointer_timestamps($0, $1) })
         } else if !has(WL_SEAT_CAPABILITY_POINTER), let pointer = input.pointer {
             pointerLeft()
+            stopTiming(pointer)
             if input.version >= 3 { wl_pointer_release(pointer) } else { wl_pointer_destroy(pointer) }
             input.pointer = nil
         }
         if has(WL_SEAT_CAPABILITY_KEYBOARD), input.keyboard == nil, let seat = input.seat {
             input.keyboard = wl_seat_get_keyboard(seat)
             wl_keyboard_add_listener(input.keyboard, NestedListeners.keyboard, me)
+            timeEvents(of: input.keyboard, { zwp_input_timestamps_manager_v1_get_keyboard_timestamps($0, $1) })
         } else if !has(WL_SEAT_CAPABILITY_KEYBOARD), let keyboard = input.keyboard {
             keyboardLeft()
+            stopTiming(keyboard)
             if input.version >= 3 { wl_keyboard_release(keyboard) } else { wl_keyboard_destroy(keyboard) }
             input.keyboard = nil
         }
         if has(WL_SEAT_CAPABILITY_TOUCH), input.touch == nil, let seat = input.seat {
             input.touch = wl_seat_get_touch(seat)
             wl_touch_add_listener(input.touch, NestedListeners.touch, me)
+            timeEvents(of: input.touch, { zwp_input_timestamps_manager_v1_get_touch_timestamps($0, $1) })
         } else if !has(WL_SEAT_CAPABILITY_TOUCH), let touch = input.touch {
             touchCancelled()
+            stopTiming(touch)
             if input.version >= 3 { wl_touch_release(touch) } else { wl_touch_destroy(touch) }
             input.touch = nil
         }
@@ -122,7 +156,7 @@ extension WaylandBackend {
 
     func pointerMoved(x: wl_fixed_t, y: wl_fixed_t) {
         guard let placed = placed(input.pointerOutput) else { return }
-        host.handle(.pointerMotion(global: global(x, y, on: placed), time: host.currentTime))
+        host.handle(.pointerMotion(global: global(x, y, on: placed), time: eventTime()))
     }
 
     func pointerButton(_ button: UInt32, state: UInt32) {
@@ -130,7 +164,7 @@ extension WaylandBackend {
         let pressed = state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue
         // Only changes: a press of a held button or a release of one never pressed says nothing.
         guard pressed ? input.heldButtons.insert(button).inserted : input.heldButtons.remove(button) != nil else { return }
-        host.handle(.pointerButton(button: button, state: pressed ? .pressed : .released, time: host.currentTime))
+        host.handle(.pointerButton(button: button, state: pressed ? .pressed : .released, time: eventTime()))
     }
 
     /// Scroll events gather until the pointer frame (wl_seat 5 and later); an older seat has
@@ -180,7 +214,7 @@ extension WaylandBackend {
     func pointerFrame() {
         guard let motion = input.axis else { return }
         input.axis = nil
-        host.handle(.pointerAxis(motion, time: host.currentTime))
+        host.handle(.pointerAxis(motion, time: eventTime()))
     }
 
     // MARK: Keyboard
@@ -189,7 +223,7 @@ extension WaylandBackend {
         guard key <= InputEvent.maximumKeyCode else { return }
         let pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
         guard pressed ? input.heldKeys.insert(key).inserted : input.heldKeys.remove(key) != nil else { return }
-        host.handle(.key(key: key, state: pressed ? .pressed : .released, time: host.currentTime))
+        host.handle(.key(key: key, state: pressed ? .pressed : .released, time: eventTime()))
     }
 
     /// Our window lost the parent's keyboard focus: the keys still held are released, or
@@ -207,19 +241,19 @@ extension WaylandBackend {
         guard input.touches[id] == nil, let (window, placed) = window(of: surface) else { return }
         input.touches[id] = window.output
         input.touchFrameOwed = true
-        host.handle(.touchDown(id: id, global: global(x, y, on: placed), time: host.currentTime))
+        host.handle(.touchDown(id: id, global: global(x, y, on: placed), time: eventTime()))
     }
 
     func touchMoved(id: Int32, x: wl_fixed_t, y: wl_fixed_t) {
         guard let placed = placed(input.touches[id]) else { return }
         input.touchFrameOwed = true
-        host.handle(.touchMotion(id: id, global: global(x, y, on: placed), time: host.currentTime))
+        host.handle(.touchMotion(id: id, global: global(x, y, on: placed), time: eventTime()))
     }
 
     func touchUp(id: Int32) {
         guard input.touches.removeValue(forKey: id) != nil else { return }
         input.touchFrameOwed = true
-        host.handle(.touchUp(id: id, time: host.currentTime))
+        host.handle(.touchUp(id: id, time: eventTime()))
     }
 
     func touchFrame() {
