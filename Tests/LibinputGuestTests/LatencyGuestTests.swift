@@ -38,6 +38,19 @@ import Testing
             lines.append("\(compositor) events=\(all.count) p50_us=\(Self.percentile(all, 0.5)) p99_us=\(Self.percentile(all, 0.99))")
             #expect(!all.isEmpty, "\(compositor) measured nothing")
         }
+        // What the frame scheduler chose on the DRM screen: a deadline before each vblank
+        // (logged when it moves by 1 ms), or, on a display without vblanks (bochs), none.
+        let logs = (1...2).map { guest.read("tactile-\($0).log") }
+        let budgets = logs.flatMap { log in
+            log.split(separator: "\n").compactMap { line -> Int? in
+                guard let range = line.range(of: "frames composed ") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        let withoutVblanks = logs.allSatisfy { $0.contains("shows frames without vblanks") }
+        lines.append("tactile frame scheduling: " + (withoutVblanks ? "no vblanks, frames composed at once, frame callbacks at the refresh"
+            : "repaint budgets (ms before the vblank, in order): \(budgets.map(String.init).joined(separator: " "))"))
+        #expect(withoutVblanks || !budgets.isEmpty, "the frame scheduler saw the display's flips")
         try (lines.joined(separator: "\n") + "\n").write(toFile: "\(guest.directory)/latency-summary.txt", atomically: true, encoding: .utf8)
         print(lines.joined(separator: "\n"))
     }

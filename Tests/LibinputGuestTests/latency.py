@@ -47,7 +47,8 @@ def run(compositor, index, touch):
     socket = f"wayland-{name}"
     with open(server_log, "w") as stream:
         if compositor == "tactile":
-            server = subprocess.Popen([TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", socket],
+            # Debug: the log then says what budget the frame scheduler chose.
+            server = subprocess.Popen([TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", socket, "--log-level", "debug"],
                                       stdout=stream, stderr=subprocess.STDOUT)
             wait_for(server_log, "listening on", timeout=120)
         else:

@@ -36,4 +36,22 @@ import Testing
         for _ in 0..<16 { schedule.repainted(took: .milliseconds(1)) }
         #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(3), "the slow one is forgotten after 16 repaints")
     }
+
+    /// A display whose flips complete when made (no vblank counter): nothing waits for a
+    /// deadline, and frame callbacks keep to the refresh, whatever else is shown meanwhile.
+    @Test func withoutVblanksOnlyFrameCallbacksKeepToTheRefresh() {
+        var schedule = RepaintSchedule()
+        let flip = { (ms: UInt64) in PresentedFrame(time: .milliseconds(ms), flags: [.hardwareCompletion]) }
+        schedule.presented(flip(1000), refreshMilliHertz: 60_000, releasedCallbacks: true)
+        #expect(schedule.notBefore == nil, "a commit is composed at once")
+        #expect(schedule.callbacksNotBefore == Instant(microseconds: 1_016_666), "callbacks one refresh after the last release")
+        schedule.presented(flip(1005), refreshMilliHertz: 60_000)
+        #expect(schedule.callbacksNotBefore == Instant(microseconds: 1_016_666), "a frame without callbacks does not push them back")
+        // An empty frame that only paces callbacks is answered without a flip (no flags).
+        schedule.presented(PresentedFrame(time: .milliseconds(1017)), refreshMilliHertz: 60_000, releasedCallbacks: true)
+        #expect(schedule.callbacksNotBefore == Instant(microseconds: 1_033_666), "still a display without vblanks")
+        schedule.presented(Self.vblank, refreshMilliHertz: 60_000, releasedCallbacks: true)
+        #expect(schedule.callbacksNotBefore == nil, "a vblank paces them itself")
+        #expect(schedule.notBefore != nil)
+    }
 }

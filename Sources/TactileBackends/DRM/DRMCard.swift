@@ -155,8 +155,11 @@ final class DRMCard {
             guard let data, let card = DRMCard.dispatching else { return }
             // The output may have been unplugged since it asked: only a live one is reached.
             guard let output = card.outputs.first(where: { Unmanaged.passUnretained($0).toOpaque() == data }) else { return }
+            // A driver without vblanks (bochs, simpledrm) completes a flip when it is made and
+            // counts nothing: the time is when the event was sent, not a vblank's.
+            let flags: PresentedFrame.Flags = sequence == 0 ? [.hardwareCompletion] : [.vsync, .hardwareClock, .hardwareCompletion]
             output.flipped(PresentedFrame(time: Instant(microseconds: UInt64(seconds) * 1_000_000 + UInt64(microseconds)), sequence: UInt64(sequence),
-                                          flags: [.vsync, .hardwareClock, .hardwareCompletion]))
+                                          flags: flags))
         }
         DRMCard.dispatching = self
         defer { DRMCard.dispatching = nil }

@@ -192,10 +192,16 @@ final class Outputs {
     func presented(_ id: OutputID, _ frame: PresentedFrame) {
         guard let output = output(id) else { return }
         output.framePending = false
-        if let budget = output.repaintSchedule.presented(frame, refreshMilliHertz: output.placed.description.refresh) {
+        let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
+        let hadVblanks = !output.repaintSchedule.withoutVblank
+        defer {
+            if hadVblanks, output.repaintSchedule.withoutVblank {
+                logger.info("output \(output.placed.description.name) shows frames without vblanks: commits are composed at once, frame callbacks keep to its refresh")
+            }
+        }
+        if let budget = output.repaintSchedule.presented(frame, refreshMilliHertz: output.placed.description.refresh, releasedCallbacks: !due.isEmpty) {
             logger.debug("output \(output.placed.description.name): frames composed \(budget.milliseconds) ms before the vblank")
         }
-        let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
         output.screen.inFlight.removeAll()
         output.screen.feedbackInFlight.removeAll()
         for callback in due { callback.complete(at: frame.time.milliseconds) }

@@ -154,10 +154,15 @@ final class Composition: ServerPart {
         // A sleeping panel is shown nothing, and takes no frame callbacks: clients drawing
         // only there wait, as on weston and wlroots. Woken, it is repainted whole.
         guard output.poweredOn else { return }
-        let callbacks = outputs.frameCallbacks
+        // On a display without vblanks, frame callbacks keep to its refresh (RepaintSchedule).
+        var callbacks = outputs.frameCallbacks
+        if let paced = output.repaintSchedule.callbacksNotBefore, started < paced, !callbacks.isEmpty {
+            callbacks = []
+            repaint(at: paced)
+        }
         let feedback = outputs.presentationFeedback.filter { $0.surface?.enteredOutputs.contains(output.id) == true }
         guard !presented.isEmpty || !callbacks.isEmpty || !feedback.isEmpty, let presenter = output.presenter else { return }
-        outputs.frameCallbacks.removeAll()
+        if !callbacks.isEmpty { outputs.frameCallbacks.removeAll() }
         outputs.presentationFeedback.removeAll { each in feedback.contains { $0 === each } }
         screen.inFlight += callbacks
         screen.feedbackInFlight += feedback
