@@ -15,7 +15,8 @@ import TactileRender
 /// browsers do for a window without shadows), where only the top one is composed, and
 /// translucent ones with no opaque region, where all three blend over the background.
 /// Setup renders one frame and checks a pixel, so a benchmark never measures a canvas that
-/// draws nothing.
+/// draws nothing. "In client memory": the toplevels' pixels are borrowed, as a client's
+/// wl_shm buffers are (each read between its lender's begin and end), not Tactile's own.
 let benchmarks: @Sendable () -> Void = {
     let damages: [(name: String, rect: Rect)] = [
         ("full", Rect(x: 0, y: 0, width: 1280, height: 800)),
@@ -23,21 +24,23 @@ let benchmarks: @Sendable () -> Void = {
     ]
     for translucent in [false, true] {
         for damage in damages {
-            let scene = Scene(translucent: translucent)
-            Benchmark(
-                "compose 1280x800, 3 \(translucent ? "translucent" : "opaque") toplevels, \(damage.name) damage",
-                configuration: .init(
-                    metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2),
-                    setup: { try scene.verify(damage: damage.rect) }
-                )
-            ) { benchmark in
-                let damaged = [damage.rect]
-                benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations {
-                    scene.canvas.render(scene.items, damage: damaged)
+            for borrowed in [false, true] {
+                let scene = Scene(translucent: translucent, borrowed: borrowed)
+                Benchmark(
+                    "compose 1280x800, 3 \(translucent ? "translucent" : "opaque") toplevels\(borrowed ? " in client memory" : ""), \(damage.name) damage",
+                    configuration: .init(
+                        metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2),
+                        setup: { try scene.verify(damage: damage.rect) }
+                    )
+                ) { benchmark in
+                    let damaged = [damage.rect]
+                    benchmark.startMeasurement()
+                    for _ in benchmark.scaledIterations {
+                        scene.canvas.render(scene.items, damage: damaged)
+                    }
+                    benchmark.stopMeasurement()
+                    blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
                 }
-                benchmark.stopMeasurement()
-                blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
             }
         }
         for transform in [OutputTransform.rotated90, .flipped90] where !translucent {
@@ -80,7 +83,8 @@ final class Scene: @unchecked Sendable {
     let translucent: Bool
 
     /// `transform`: how the panel is mounted; the windows are drawn upright through it.
-    init(translucent: Bool, transform: OutputTransform = .normal) {
+    /// `borrowed`: the windows' pixels are read where they lie, through a lender.
+    init(translucent: Bool, transform: OutputTransform = .normal, borrowed: Bool = false) {
         self.translucent = translucent
         let panel = Size(width: 1280, height: 800)
         canvas = Canvas(size: panel)!
@@ -96,9 +100,21 @@ final class Scene: @unchecked Sendable {
             let words = image.stride / 4
             let pixels = image.pixels.bindMemory(to: UInt32.self, capacity: words * size.height)
             for y in 0..<size.height { (pixels + y * words).update(repeating: colour, count: size.width) }
-            items.append(DrawItem(image: image, bounds: output, opaque: translucent ? [] : [output], sampling: sampling))
+            let shown = borrowed ? Image(borrowing: image.pixels, from: Lender(keeping: image), size: size, format: .argb8888, stride: image.stride)! : image
+            items.append(DrawItem(image: shown, bounds: output, opaque: translucent ? [] : [output], sampling: sampling))
         }
         self.items = items
+    }
+
+    /// Lends an image's pixels as a client's buffer is lent: where they lie, at each read.
+    final class Lender: PixelLender {
+        private let image: Image
+
+        init(keeping image: Image) { self.image = image }
+
+        func beginReading() -> UnsafeMutableRawPointer? { image.pixels }
+
+        func endReading() {}
     }
 
     struct WrongPixel: Error, CustomStringConvertible {
