@@ -84,10 +84,12 @@ let package = Package(
         .executableTarget(name: "TactileProtocolFuzz", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // A client measuring touch-to-present latency on any compositor with wp_presentation
         // and input timestamps (C): the guest runs it on Tactile and on weston.
-        .executableTarget(name: "TactileLatencyProbe", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        .executableTarget(name: "TactileLatencyProbe", dependencies: ["TactileProbeClient"]),
         // A full-screen client animating on frame callbacks (C), for compositor CPU per frame
         // against the peers (scripts/peer-bench).
-        .executableTarget(name: "TactileFrameProbe", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        .executableTarget(name: "TactileFrameProbe", dependencies: ["TactileProbeClient"]),
+        // What the two measuring clients share: shm buffers that track release, the ping answer.
+        .target(name: "TactileProbeClient", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // Tests mirror the targets. The support target holds what several of them drive a
         // server with: a server on its own thread, and a libwayland-client test client.
         .target(

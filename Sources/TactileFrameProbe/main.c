@@ -17,30 +17,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
-#include "xdg-shell-client-protocol.h"
+#include "probe_client.h"
 
 enum { BUFFERS = 3, SQUARE = 64 };
 /// What a compositor's screenshot finds outside the square (0x3080c0), and the full-damage
 /// colours (its blue channel counts frames from 0xc0 to 0xdf).
 static const uint32_t BACKGROUND = 0xff3080c0;
 
-struct buffer {
-    struct wl_buffer *proxy;
-    uint32_t *pixels;
-    bool busy;
-};
-
 static struct {
-    struct wl_compositor *compositor;
-    struct wl_shm *shm;
-    struct xdg_wm_base *wm_base;
+    struct probe_globals globals;
     struct wl_surface *surface;
-    struct buffer buffers[BUFFERS];
+    struct probe_buffer buffers[BUFFERS];
     int width, height;
     bool sized, configured, full, translucent, waiting;
     double warmup, seconds;
@@ -61,33 +52,6 @@ static uint32_t pixel(uint32_t colour) {
     if (!app.translucent) return colour;
     uint32_t r = (colour >> 16 & 0xff) / 2, g = (colour >> 8 & 0xff) / 2, b = (colour & 0xff) / 2;
     return 0x80000000u | r << 16 | g << 8 | b;
-}
-
-static void buffer_release(void *data, struct wl_buffer *proxy) {
-    (void)proxy;
-    ((struct buffer *)data)->busy = false;
-}
-
-static const struct wl_buffer_listener buffer_listener = { buffer_release };
-
-static bool make_buffers(void) {
-    size_t stride = (size_t)app.width * 4, size = stride * (size_t)app.height;
-    int fd = memfd_create("tactile-frame-probe", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)(size * BUFFERS)) < 0) return false;
-    uint8_t *memory = mmap(NULL, size * BUFFERS, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (memory == MAP_FAILED) return false;
-    struct wl_shm_pool *pool = wl_shm_create_pool(app.shm, fd, (int32_t)(size * BUFFERS));
-    uint32_t format = app.translucent ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
-    for (int k = 0; k < BUFFERS; k++) {
-        struct buffer *b = &app.buffers[k];
-        b->pixels = (uint32_t *)(memory + size * (size_t)k);
-        for (size_t p = 0; p < (size_t)app.width * (size_t)app.height; p++) b->pixels[p] = pixel(BACKGROUND);
-        b->proxy = wl_shm_pool_create_buffer(pool, (int32_t)(size * (size_t)k), app.width, app.height, (int32_t)stride, format);
-        wl_buffer_add_listener(b->proxy, &buffer_listener, b);
-    }
-    wl_shm_pool_destroy(pool);
-    close(fd);
-    return true;
 }
 
 static void redraw(void);
@@ -119,9 +83,7 @@ static const struct wl_callback_listener frame_listener = { frame_done };
 /// With every buffer still the compositor's, it waits for a release (polled at the next
 /// dispatch).
 static void redraw(void) {
-    struct buffer *free_buffer = NULL;
-    for (int k = 0; k < BUFFERS && !free_buffer; k++)
-        if (!app.buffers[k].busy) free_buffer = &app.buffers[k];
+    struct probe_buffer *free_buffer = probe_free_buffer(app.buffers, BUFFERS);
     if (!free_buffer) {
         app.waiting = true;
         return;
@@ -151,13 +113,6 @@ static void redraw(void) {
     free_buffer->busy = true;
 }
 
-static void ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-    (void)data;
-    xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = { ping };
-
 static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height, struct wl_array *states) {
     (void)data, (void)toplevel, (void)states;
     if (!app.configured && !app.sized && width > SQUARE && height > SQUARE) app.width = width, app.height = height;
@@ -174,7 +129,8 @@ static void surface_configure(void *data, struct xdg_surface *xdg_surface, uint3
     (void)data;
     xdg_surface_ack_configure(xdg_surface, serial);
     if (app.configured) return;
-    if (!make_buffers()) {
+    uint32_t format = app.translucent ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
+    if (!probe_make_buffers(app.globals.shm, app.width, app.height, format, pixel(BACKGROUND), app.buffers, BUFFERS)) {
         fprintf(stderr, "tactile-frame-probe: no buffers: %s\n", strerror(errno));
         exit(1);
     }
@@ -188,15 +144,8 @@ static void surface_configure(void *data, struct xdg_surface *xdg_surface, uint3
 static const struct xdg_surface_listener surface_listener = { surface_configure };
 
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
-    (void)data, (void)version;
-    if (strcmp(interface, "wl_compositor") == 0 && version >= 4) {
-        app.compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-    } else if (strcmp(interface, "wl_shm") == 0) {
-        app.shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-    } else if (strcmp(interface, "xdg_wm_base") == 0) {
-        app.wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-        xdg_wm_base_add_listener(app.wm_base, &wm_base_listener, NULL);
-    }
+    (void)data;
+    probe_bind(&app.globals, registry, name, interface, version);
 }
 
 static void global_remove(void *data, struct wl_registry *registry, uint32_t name) { (void)data, (void)registry, (void)name; }
@@ -241,18 +190,11 @@ int main(int argc, char **argv) {
     struct wl_registry *registry = wl_display_get_registry(display);
     wl_registry_add_listener(registry, &registry_listener, NULL);
     wl_display_roundtrip(display);
-    if (!app.compositor || !app.shm || !app.wm_base) {
+    if (!app.globals.compositor || !app.globals.shm || !app.globals.wm_base) {
         fprintf(stderr, "tactile-frame-probe: the compositor lacks wl_compositor 4, wl_shm or xdg_wm_base\n");
         return 1;
     }
-    app.surface = wl_compositor_create_surface(app.compositor);
-    struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(app.wm_base, app.surface);
-    xdg_surface_add_listener(xdg_surface, &surface_listener, NULL);
-    struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
-    xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
-    xdg_toplevel_set_title(toplevel, "tactile-frame-probe");
-    xdg_toplevel_set_fullscreen(toplevel, NULL);
-    wl_surface_commit(app.surface);
+    app.surface = probe_fullscreen_window(app.globals.compositor, app.globals.wm_base, "tactile-frame-probe", &surface_listener, &toplevel_listener);
     while (!stopping && wl_display_dispatch(display) >= 0) {
         if (app.waiting) redraw();
     }

@@ -16,31 +16,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
 #include "input-timestamps-unstable-v1-client-protocol.h"
+#include "probe_client.h"
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 enum { BUFFERS = 3, SQUARE = 32, MAX_EVENTS = 1 << 16 };
-
-struct buffer {
-    struct wl_buffer *proxy;
-    uint32_t *pixels;
-    bool busy;
-};
+static const uint32_t BACKGROUND = 0xff202020;
 
 static struct {
-    struct wl_compositor *compositor;
-    struct wl_shm *shm;
-    struct xdg_wm_base *wm_base;
+    struct probe_globals globals;
     struct wl_seat *seat;
     struct wp_presentation *presentation;
     struct zwp_input_timestamps_manager_v1 *timestamps;
     struct wl_surface *surface;
-    struct buffer buffers[BUFFERS];
+    struct probe_buffer buffers[BUFFERS];
     int width, height;
     bool configured;
     uint32_t clock;
@@ -53,36 +46,14 @@ static struct {
     uint64_t events[MAX_EVENTS];
     unsigned count, committed, reported;
     uint32_t colour;
+    // Where each buffer has its square, and where the last commit's is (x < 0: none), so each
+    // buffer holds the whole picture (the background and one square) and the damage says
+    // what changed since the last commit.
+    int square_x[BUFFERS], square_y[BUFFERS], shown_x, shown_y;
 } app;
 
 /// The compositor asked the window to close.
 static bool stopping;
-
-static void buffer_release(void *data, struct wl_buffer *proxy) {
-    (void)proxy;
-    ((struct buffer *)data)->busy = false;
-}
-
-static const struct wl_buffer_listener buffer_listener = { buffer_release };
-
-static bool make_buffers(void) {
-    size_t stride = (size_t)app.width * 4, size = stride * (size_t)app.height;
-    int fd = memfd_create("tactile-latency-probe", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)(size * BUFFERS)) < 0) return false;
-    uint8_t *memory = mmap(NULL, size * BUFFERS, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (memory == MAP_FAILED) return false;
-    struct wl_shm_pool *pool = wl_shm_create_pool(app.shm, fd, (int32_t)(size * BUFFERS));
-    for (int k = 0; k < BUFFERS; k++) {
-        struct buffer *b = &app.buffers[k];
-        b->pixels = (uint32_t *)(memory + size * (size_t)k);
-        for (size_t p = 0; p < (size_t)app.width * (size_t)app.height; p++) b->pixels[p] = 0xff202020;
-        b->proxy = wl_shm_pool_create_buffer(pool, (int32_t)(size * (size_t)k), app.width, app.height, (int32_t)stride, WL_SHM_FORMAT_XRGB8888);
-        wl_buffer_add_listener(b->proxy, &buffer_listener, b);
-    }
-    wl_shm_pool_destroy(pool);
-    close(fd);
-    return true;
-}
 
 static void report(unsigned upto, uint64_t presented_ns) {
     for (; app.reported < upto; app.reported++) {
@@ -111,26 +82,33 @@ static void feedback_discarded(void *data, struct wp_presentation_feedback *feed
 
 static const struct wp_presentation_feedback_listener feedback_listener = { feedback_sync_output, feedback_presented, feedback_discarded };
 
+static void fill(struct probe_buffer *buffer, int x0, int y0, uint32_t colour) {
+    for (int y = y0; y < y0 + SQUARE; y++)
+        for (int x = x0; x < x0 + SQUARE; x++) buffer->pixels[y * app.width + x] = colour;
+}
+
 /// Draws a square under the finger in a free buffer and commits it with a feedback that
 /// reports every event up to now.
 static void redraw(void) {
-    struct buffer *free_buffer = NULL;
-    for (int k = 0; k < BUFFERS && !free_buffer; k++)
-        if (!app.buffers[k].busy) free_buffer = &app.buffers[k];
+    struct probe_buffer *free_buffer = probe_free_buffer(app.buffers, BUFFERS);
     if (!free_buffer || !app.configured) return;  // drawn at the next touch frame
     int x0 = (int)app.x - SQUARE / 2, y0 = (int)app.y - SQUARE / 2;
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
     if (x0 > app.width - SQUARE) x0 = app.width - SQUARE;
     if (y0 > app.height - SQUARE) y0 = app.height - SQUARE;
+    int k = (int)(free_buffer - app.buffers);
+    if (app.square_x[k] >= 0) fill(free_buffer, app.square_x[k], app.square_y[k], BACKGROUND);
     app.colour = app.colour == 0xffff0000 ? 0xff00ff00 : 0xffff0000;
-    for (int y = y0; y < y0 + SQUARE; y++)
-        for (int x = x0; x < x0 + SQUARE; x++) free_buffer->pixels[y * app.width + x] = app.colour;
+    fill(free_buffer, x0, y0, app.colour);
+    app.square_x[k] = x0, app.square_y[k] = y0;
     struct wp_presentation_feedback *feedback = wp_presentation_feedback(app.presentation, app.surface);
     wp_presentation_feedback_add_listener(feedback, &feedback_listener, (void *)(uintptr_t)app.count);
     app.committed = app.count;
     wl_surface_attach(app.surface, free_buffer->proxy, 0, 0);
     wl_surface_damage_buffer(app.surface, x0, y0, SQUARE, SQUARE);
+    if (app.shown_x >= 0) wl_surface_damage_buffer(app.surface, app.shown_x, app.shown_y, SQUARE, SQUARE);
+    app.shown_x = x0, app.shown_y = y0;
     wl_surface_commit(app.surface);
     free_buffer->busy = true;
     app.dirty = false;
@@ -200,13 +178,6 @@ static void seat_name(void *data, struct wl_seat *seat, const char *name) { (voi
 
 static const struct wl_seat_listener seat_listener = { seat_capabilities, seat_name };
 
-static void ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-    (void)data;
-    xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = { ping };
-
 static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height, struct wl_array *states) {
     (void)data, (void)toplevel, (void)states;
     if (!app.configured && width > SQUARE && height > SQUARE) app.width = width, app.height = height;
@@ -223,7 +194,7 @@ static void surface_configure(void *data, struct xdg_surface *xdg_surface, uint3
     (void)data;
     xdg_surface_ack_configure(xdg_surface, serial);
     if (app.configured) return;
-    if (!make_buffers()) {
+    if (!probe_make_buffers(app.globals.shm, app.width, app.height, WL_SHM_FORMAT_XRGB8888, BACKGROUND, app.buffers, BUFFERS)) {
         fprintf(stderr, "tactile-latency-probe: no buffers: %s\n", strerror(errno));
         exit(1);
     }
@@ -246,13 +217,8 @@ static const struct wp_presentation_listener presentation_listener = { clock_id 
 
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
     (void)data;
-    if (strcmp(interface, "wl_compositor") == 0 && version >= 4) {
-        app.compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-    } else if (strcmp(interface, "wl_shm") == 0) {
-        app.shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-    } else if (strcmp(interface, "xdg_wm_base") == 0) {
-        app.wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-        xdg_wm_base_add_listener(app.wm_base, &wm_base_listener, NULL);
+    if (probe_bind(&app.globals, registry, name, interface, version)) {
+        return;
     } else if (strcmp(interface, "wl_seat") == 0 && !app.seat) {
         app.seat = wl_registry_bind(registry, name, &wl_seat_interface, version < 5 ? version : 5);
         wl_seat_add_listener(app.seat, &seat_listener, NULL);
@@ -275,23 +241,18 @@ int main(void) {
         return 1;
     }
     app.width = 640, app.height = 480;
+    app.shown_x = -1;
+    for (int k = 0; k < BUFFERS; k++) app.square_x[k] = -1;
     struct wl_registry *registry = wl_display_get_registry(display);
     wl_registry_add_listener(registry, &registry_listener, NULL);
     wl_display_roundtrip(display);
-    if (!app.compositor || !app.shm || !app.wm_base || !app.seat || !app.presentation || !app.timestamps) {
+    if (!app.globals.compositor || !app.globals.shm || !app.globals.wm_base || !app.seat || !app.presentation || !app.timestamps) {
         fprintf(stderr, "tactile-latency-probe: the compositor lacks wl_compositor 4, wl_shm, xdg_wm_base, wl_seat, wp_presentation or "
                         "zwp_input_timestamps_manager_v1\n");
         return 1;
     }
     wl_display_roundtrip(display);
-    app.surface = wl_compositor_create_surface(app.compositor);
-    struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(app.wm_base, app.surface);
-    xdg_surface_add_listener(xdg_surface, &surface_listener, NULL);
-    struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
-    xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
-    xdg_toplevel_set_title(toplevel, "tactile-latency-probe");
-    xdg_toplevel_set_fullscreen(toplevel, NULL);
-    wl_surface_commit(app.surface);
+    app.surface = probe_fullscreen_window(app.globals.compositor, app.globals.wm_base, "tactile-latency-probe", &surface_listener, &toplevel_listener);
     while (!stopping && wl_display_dispatch(display) >= 0) {}
     fprintf(stderr, "tactile-latency-probe: %u touch events, %u reported\n", app.count, app.reported);
     wl_display_disconnect(display);
