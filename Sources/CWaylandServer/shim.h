@@ -53,13 +53,7 @@ TACTILE_INTERFACE(wl_data_source)
 TACTILE_INTERFACE(wl_data_offer)
 TACTILE_INTERFACE(wl_shell)
 TACTILE_INTERFACE(wl_shell_surface)
-
-/// Reads one byte through a volatile pointer. A read whose value nobody uses is dropped by the
-/// optimizer in Swift; this one must happen, because faulting is its purpose (a shm file
-/// shorter than the client claims, caught by libwayland's SIGBUS guard).
-static inline unsigned char tactile_read_byte(const void *data, size_t offset) {
-    return ((const volatile unsigned char *)data)[offset];
-}
+TACTILE_INTERFACE(wl_shm)
 
 /// A wl_listener with a context pointer beside it: Swift has no container_of.
 struct tactile_listener {
