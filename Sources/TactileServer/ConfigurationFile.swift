@@ -6,7 +6,8 @@ import Yams
 
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
-/// libinput settings of input devices; the screens' modes and places; idle blanking.
+/// libinput settings of input devices; the screens' modes and places; idle blanking; who may
+/// bind the privileged protocols.
 /// Every value is checked; a mistake names the file, line, column and key.
 /// `docs/configuration.md` lists the keys (scripts/check-docs holds it to this reader);
 /// `examples/kiosk.yaml` uses them.
@@ -24,6 +25,8 @@ public struct ConfigurationFile: Sendable {
     public var cursor: CursorPolicy?
     /// When the screens sleep, and what the input that wakes them does.
     public var idle: IdleSettings?
+    /// Who may bind each privileged family; the families not named keep the server's default.
+    public var privileges: [Privilege: PrivilegePolicy.Grant] = [:]
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.
@@ -65,6 +68,7 @@ public struct ConfigurationFile: Sendable {
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }
         if let idle { result.idle = idle }
+        result.privileges.grants.merge(privileges) { $1 }
         if let showTouches { result.showTouches = showTouches }
         if let showInputRegions { result.showInputRegions = showInputRegions }
         let k = keyboardLayout

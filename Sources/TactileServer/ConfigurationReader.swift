@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "devices", "outputs", "idle", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
+        try top.only(["touch", "keyboard", "devices", "outputs", "idle", "privileges", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
         config.trace = try top.bool("trace")
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
@@ -32,6 +32,12 @@ struct ConfigurationReader {
             try idle.only(["timeout", "wake"])
             config.idle = IdleSettings(timeout: try idle.integer("timeout", in: IdleSettings.timeouts),
                                        wake: try idle.choice("wake", IdleSettings.Wake.self) ?? .swallow)
+        }
+        if let privileges = try top.table("privileges") {
+            try privileges.only(Privilege.allCases.map(\.rawValue))
+            for privilege in Privilege.allCases {
+                if let grant = try privileges.grant(privilege.rawValue) { config.privileges[privilege] = grant }
+            }
         }
         if let list = top.entries["devices"] {
             guard let items = list.node.sequence else { throw error(list.node, "devices", "expected a list of device settings") }
@@ -231,6 +237,26 @@ struct ConfigurationReader {
         func choice<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws -> T? where T.RawValue == String {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
             return try scalar(key, "one of \(names)") { $0.string.flatMap(T.init(rawValue:)) }
+        }
+
+        /// `everyone`, or `started`, an absolute executable path, or a list of those (an empty
+        /// list: nobody).
+        func grant(_ key: String) throws -> PrivilegePolicy.Grant? {
+            guard let entry = entries[key] else { return nil }
+            let expected = "everyone, started, an absolute path to an executable, or a list of started and paths"
+            if entry.node.string == "everyone" { return .everyone }
+            let items = entry.node.sequence.map(Array.init) ?? (entry.node.scalar != nil ? [entry.node] : nil)
+            guard let items else { throw reader.error(entry.node, keyPath(key), "expected \(expected), got \(reader.show(entry.node))") }
+            var started = false
+            var executables: [String] = []
+            for (j, item) in items.enumerated() {
+                let place = entry.node.sequence == nil ? keyPath(key) : "\(keyPath(key))[\(j)]"
+                guard item.scalar != nil, let value = item.string, value == "started" || value.hasPrefix("/") else {
+                    throw reader.error(item, place, "expected \(expected), got \(reader.show(item))")
+                }
+                if value == "started" { started = true } else { executables.append(value) }
+            }
+            return .only(started: started, executables: executables)
         }
 
         func strings(_ key: String) throws -> [String] {

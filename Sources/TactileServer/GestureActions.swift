@@ -55,6 +55,7 @@ public final class GestureActions: GestureDelegate {
             return logger.error("gesture '\(binding.name)': could not start `\(command)`: \(String(cString: strerror(errno)))")
         }
         logger.info("gesture '\(binding.name)': started `\(command)` (pid \(pid))")
+        server.processStarted(pid)
         commands.append(pid)
         if reaper == nil { reaper = server.makeTimer { [unowned self] in reap() } }
         reaper?.arm(milliseconds: Self.reapPeriod)

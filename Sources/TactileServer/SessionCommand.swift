@@ -30,6 +30,7 @@ public final class SessionCommand {
             throw Failure(description: "could not start \(arguments.first ?? "nothing"): \(String(cString: strerror(errno)))")
         }
         self.pid = pid
+        server.port.processStarted(pid)
         logger.info("started \(arguments.joined(separator: " ")) (pid \(pid))")
         poll = server.port.makeTimer { [unowned self] in check() }
         poll?.arm(milliseconds: Self.period)

@@ -66,6 +66,8 @@ final class TestClient {
     /// The registry name of each bound wl_output, by its proxy.
     var outputGlobals: [OpaquePointer: UInt32] = [:]
     var globals: [String: UInt32] = [:]
+    /// The registry name of each global announced, by interface (the last one of each).
+    var registryNames: [String: UInt32] = [:]
     var seen: [Seen] = []
     var keymap: (format: UInt32, fd: Int32, size: UInt32)?
     /// The time of each touch down, motion and up received, in order (milliseconds).
@@ -243,6 +245,7 @@ final class TestClient {
 
     func announce(_ registry: OpaquePointer?, _ name: UInt32, _ interface: String, _ version: UInt32) {
         globals[interface] = version
+        registryNames[interface] = name
         func bind(_ iface: UnsafePointer<wl_interface>, _ v: UInt32) -> OpaquePointer? {
             OpaquePointer(wl_registry_bind(registry, name, iface, min(version, v)))
         }

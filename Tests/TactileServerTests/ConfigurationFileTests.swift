@@ -128,7 +128,33 @@ import Testing
         #expect(ServerConfiguration().idle.timeout == nil, "no sleep unless asked")
     }
 
+    /// Each family names who may bind it; the families not named keep the server's default.
+    @Test func thePrivilegesSectionSaysWhoMayBindEachFamily() throws {
+        let file = try ConfigurationFile.parse("""
+            privileges:
+              screen-capture: everyone
+              input-injection: [started, /usr/bin/wvkbd-mobintl]
+              window-management: started
+              session-lock: []
+            """, file: "kiosk.yaml")
+        var base = ServerConfiguration()
+        base.privileges.grants[.layerShell] = .only(started: true, executables: [])
+        let privileges = file.applied(to: base).privileges
+        #expect(privileges.grant(for: .screenCapture) == .everyone)
+        #expect(privileges.grant(for: .inputInjection) == .only(started: true, executables: ["/usr/bin/wvkbd-mobintl"]))
+        #expect(privileges.grant(for: .windowManagement) == .only(started: true, executables: []))
+        #expect(privileges.grant(for: .sessionLock) == .only(started: false, executables: []), "an empty list: nobody")
+        #expect(privileges.grant(for: .layerShell) == .only(started: true, executables: []), "not named: the default stays")
+        #expect(privileges.grant(for: .inspector) == .everyone)
+    }
+
     @Test(arguments: [
+        ("privileges:\n  screen-capture: grim\n",
+         "kiosk.yaml:2:19: privileges.screen-capture: expected everyone, started, an absolute path to an executable, or a list of started and paths, got 'grim'"),
+        ("privileges:\n  input-injection: [started, everyone]\n",
+         "kiosk.yaml:2:30: privileges.input-injection[1]: expected everyone, started, an absolute path to an executable, or a list of started and paths, got 'everyone'"),
+        ("privileges:\n  clipboard: everyone\n",
+         "kiosk.yaml:2:3: privileges.clipboard: unknown key (expected one of: input-injection, screen-capture, window-management, input-method, layer-shell, output-management, session-lock, inspector)"),
         ("idle:\n  timeout: 0\n", "kiosk.yaml:2:12: idle.timeout: expected a whole number from 1 to 86400, got '0'"),
         ("idle:\n  wake: touch\n", "kiosk.yaml:2:9: idle.wake: expected one of swallow, deliver, got 'touch'"),
         ("idle:\n  dpms: off\n", "kiosk.yaml:2:3: idle.dpms: unknown key (expected one of: timeout, wake)"),

@@ -279,6 +279,8 @@ final class ClientProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    var pid: Int32 { process.processIdentifier }
+
     /// What it printed up to the last wait.
     var outputSoFar: String { collected }
 
@@ -339,7 +341,7 @@ final class ClientProcess {
     }
 
     /// A path is taken as it is (installed tests live outside PATH); a name is looked up there.
-    private static func find(_ name: String) -> String? {
+    static func find(_ name: String) -> String? {
         if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }

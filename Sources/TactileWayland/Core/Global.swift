@@ -16,10 +16,14 @@ final class Global {
     private let context: UnsafeMutableRawPointer
     private let bound: Bound?
     private let destroyed: wl_resource_destroy_func_t?
+    /// The family it belongs to when it reaches beyond the client's own windows: only the
+    /// clients `PrivilegePolicy` allows see it (`Privileges`).
+    let privilege: Privilege?
 
     init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, context: AnyObject,
-         requests: RequestTable, destroyed: wl_resource_destroy_func_t? = nil, bound: Bound? = nil) {
+         requests: RequestTable, privilege: Privilege? = nil, destroyed: wl_resource_destroy_func_t? = nil, bound: Bound? = nil) {
         self.interface = interface
+        self.privilege = privilege
         self.requests = requests
         self.context = Unmanaged.passUnretained(context).toOpaque()
         self.bound = bound

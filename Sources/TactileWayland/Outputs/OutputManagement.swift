@@ -34,7 +34,7 @@ final class OutputManagement: ServerPart {
         nextSerial = { wl_display_next_serial(display) }
         serial = wl_display_next_serial(display)
         global = Global(display: display, interface: tactile_zwlr_output_manager_v1_interface(), version: Self.version, context: self,
-                        requests: Self.requests, destroyed: { resource in
+                        requests: Self.requests, privilege: .outputManagement, destroyed: { resource in
                             guard let resource, let part = Global.context(of: resource, as: OutputManagement.self) else { return }
                             part.managers[resource] = nil
                         }) { [unowned self] resource, _ in

@@ -13,7 +13,7 @@ final class OutputPowerControls: ServerPart {
     init(display: OpaquePointer, outputs: Outputs) {
         self.outputs = outputs
         global = Global(display: display, interface: tactile_zwlr_output_power_manager_v1_interface(), version: Self.version, context: self,
-                        requests: Self.requests)
+                        requests: Self.requests, privilege: .outputManagement)
         outputs.powerObservers.append { [unowned self] output in
             for control in controls where control.output === output { control.tell() }
         }

@@ -28,7 +28,7 @@ final class Screencopy: ServerPart {
     init(display: OpaquePointer, outputs: Outputs) {
         self.outputs = outputs
         global = Global(display: display, interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Self.version, context: self,
-                        requests: Self.requests)
+                        requests: Self.requests, privilege: .screenCapture)
     }
 
     func wait(_ frame: ScreencopyFrame) {

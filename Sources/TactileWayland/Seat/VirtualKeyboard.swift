@@ -87,7 +87,7 @@ final class VirtualKeyboards: ServerPart {
         self.context = context
         self.seat = seat
         global = Global(display: display, interface: tactile_zwp_virtual_keyboard_manager_v1_interface(), version: VirtualKeyboard.version,
-                        context: self, requests: Self.requests)
+                        context: self, requests: Self.requests, privilege: .inputInjection)
     }
 
     private static let requests = RequestTable(zwp_virtual_keyboard_manager_v1_interface(

@@ -119,7 +119,7 @@ final class VirtualPointers: ServerPart {
         self.context = context
         self.outputs = outputs
         global = Global(display: display, interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
-                        context: self, requests: Self.requests)
+                        context: self, requests: Self.requests, privilege: .inputInjection)
     }
 
     private static let requests = RequestTable(zwlr_virtual_pointer_manager_v1_interface(

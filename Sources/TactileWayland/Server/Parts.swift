@@ -5,6 +5,8 @@ import Logging
 /// (the seat, the outputs, the gestures, the tracer). A new protocol family is one more part
 /// here: stored, made in `init`, listed in `all`.
 final class Parts {
+    /// Who may bind the privileged globals; made first, so no client sees one before.
+    let privileges: Privileges
     let seat: Seat
     let outputs: Outputs
     /// The configured system gestures.
@@ -54,6 +56,7 @@ final class Parts {
 
     init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable,
          logger: Logger, makeSurface: @escaping (ClientState) -> Surface) {
+        privileges = Privileges(display: display, policy: configuration.privileges, logger: logger)
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger))
@@ -100,7 +103,7 @@ final class Parts {
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
-        all = optional.compactMap { $0 } + [
+        all = optional.compactMap { $0 } + [privileges,
             compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]

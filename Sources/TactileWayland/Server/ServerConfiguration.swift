@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// Offer tactile_test_input_v1 (`--test-input`): any client can then inject input into
     /// every other. Tests and scripts only.
     public var offersTestInput = false
+    /// Who may bind each privileged family of globals (the configuration file's
+    /// `privileges`); every family open to everyone unless configured.
+    public var privileges = PrivilegePolicy.everyone
 
     public init(
         kioskMode: Bool = false,

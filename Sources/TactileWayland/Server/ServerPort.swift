@@ -33,6 +33,10 @@ public final class ServerPort: BackendHost {
         EventSource.readable(fd, on: wl_display_get_event_loop(server.display), loopOwner: server, onReadable)
     }
 
+    /// Tactile started `pid` (a session or gesture command): it and its descendants are
+    /// "started" for the privilege policy (`PrivilegePolicy`).
+    public func processStarted(_ pid: Int32) { server.parts.privileges.processStarted(pid) }
+
     public func makeTimer(_ fire: @escaping () -> Void) -> EventSource {
         EventSource.timer(on: wl_display_get_event_loop(server.display), loopOwner: server, fire)
     }

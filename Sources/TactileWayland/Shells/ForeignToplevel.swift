@@ -21,7 +21,7 @@ final class ForeignToplevels: ServerPart {
         self.context = context
         self.outputs = outputs
         global = Global(display: display, interface: tactile_zwlr_foreign_toplevel_manager_v1_interface(), version: Self.version,
-                        context: self, requests: Self.requests, destroyed: { resource in
+                        context: self, requests: Self.requests, privilege: .windowManagement, destroyed: { resource in
                             guard let resource, let part = Global.context(of: resource, as: ForeignToplevels.self) else { return }
                             part.managers.removeAll { $0 == resource }
                         }) { [unowned self] resource, _ in

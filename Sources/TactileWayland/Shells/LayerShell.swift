@@ -14,7 +14,7 @@ final class Layers: ServerPart {
     init(display: OpaquePointer, windows: Windows) {
         self.windows = windows
         global = Global(display: display, interface: tactile_zwlr_layer_shell_v1_interface(), version: Self.version, context: self,
-                        requests: Self.requests)
+                        requests: Self.requests, privilege: .layerShell)
     }
 
     private static let requests = RequestTable(zwlr_layer_shell_v1_interface(

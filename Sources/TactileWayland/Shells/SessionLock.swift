@@ -31,7 +31,7 @@ final class SessionLocks: ServerPart {
         self.gestures = gestures
         self.logger = logger
         global = Global(display: display, interface: tactile_ext_session_lock_manager_v1_interface(), version: Self.version, context: self,
-                        requests: Self.requests)
+                        requests: Self.requests, privilege: .sessionLock)
     }
 
     /// Whether keyboard focus may go to `node`: anything while unlocked; nothing but the

@@ -27,7 +27,7 @@ final class TextInputs: ServerPart {
             Global(display: display, interface: tactile_zwp_text_input_manager_v3_interface(), version: 1, context: self,
                    requests: Self.textInputManagerRequests),
             Global(display: display, interface: tactile_zwp_input_method_manager_v2_interface(), version: 1, context: self,
-                   requests: Self.inputMethodManagerRequests),
+                   requests: Self.inputMethodManagerRequests, privilege: .inputMethod),
         ]
     }
 

@@ -38,7 +38,8 @@ final class Inspector: ServerPart {
 
     init(display: OpaquePointer, subject: any Inspectable) {
         self.subject = subject
-        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 1, context: self, requests: Self.requests)
+        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 1, context: self, requests: Self.requests,
+                        privilege: .inspector)
     }
 
     private static let requests = RequestTable(tactile_inspector_v1_interface(

@@ -1,0 +1,42 @@
+/// Who may bind each privileged family of globals (`Privilege`): everyone, or only the
+/// clients Tactile started itself (`-- COMMAND`, gesture commands, and their children) and
+/// executables named by path. A client refused a family never sees its globals.
+public struct PrivilegePolicy: Sendable, Equatable {
+    public enum Grant: Sendable, Equatable {
+        case everyone
+        /// Clients Tactile started (and their descendants) when `started`, and those whose
+        /// executable is one of `executables` (absolute paths, as /proc/PID/exe names them).
+        case only(started: Bool, executables: [String])
+    }
+
+    public var grants: [Privilege: Grant]
+
+    public init(grants: [Privilege: Grant]) { self.grants = grants }
+
+    /// Every family open to every client.
+    public static let everyone = PrivilegePolicy(grants: Dictionary(uniqueKeysWithValues: Privilege.allCases.map { ($0, .everyone) }))
+
+    public func grant(for privilege: Privilege) -> Grant { grants[privilege] ?? .everyone }
+
+    public func allows(_ privilege: Privilege, _ client: ClientIdentity) -> Bool {
+        switch grant(for: privilege) {
+        case .everyone: true
+        case .only(let started, let executables): (started && client.startedByTactile) || client.executable.map(executables.contains) == true
+        }
+    }
+}
+
+/// What the policy knows of a client: its process as the kernel says (SO_PEERCRED, /proc).
+public struct ClientIdentity: Sendable, Equatable {
+    public var pid: Int32
+    /// Nil when /proc does not say (the process is gone, or in another pid namespace).
+    public var executable: String?
+    /// Tactile started it, or one of its ancestors.
+    public var startedByTactile: Bool
+
+    public init(pid: Int32, executable: String?, startedByTactile: Bool) {
+        self.pid = pid
+        self.executable = executable
+        self.startedByTactile = startedByTactile
+    }
+}

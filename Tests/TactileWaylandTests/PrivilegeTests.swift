@@ -1,0 +1,88 @@
+import CWaylandClient
+import Foundation
+@testable import TactileTestSupport
+import TactileWayland
+import Testing
+
+/// Who sees the privileged globals: a family the policy refuses a client is absent from its
+/// registry and cannot be bound by name; one it allows is there, for everyone, for named
+/// executables, or for the processes Tactile started and their children.
+@Suite struct PrivilegeTests {
+    /// Each family's globals, as a client's registry names them.
+    static let interfaces: [Privilege: [String]] = [
+        .inputInjection: ["zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1"],
+        .screenCapture: ["zwlr_screencopy_manager_v1"],
+        .windowManagement: ["zwlr_foreign_toplevel_manager_v1"],
+        .inputMethod: ["zwp_input_method_manager_v2"],
+        .layerShell: ["zwlr_layer_shell_v1"],
+        .outputManagement: ["zwlr_output_manager_v1", "zwlr_output_power_manager_v1"],
+        .sessionLock: ["ext_session_lock_manager_v1"],
+        .inspector: ["tactile_inspector_v1"],
+    ]
+
+    static func server(refusing refused: [Privilege], allowing executables: [String] = []) throws -> TestServer {
+        var configuration = ServerConfiguration()
+        configuration.offersInspector = true
+        for privilege in refused { configuration.privileges.grants[privilege] = .only(started: true, executables: executables) }
+        return try TestServer(configuration)
+    }
+
+    @Test(arguments: Privilege.allCases)
+    func aRefusedFamilyIsAbsentFromTheRegistryAndTheOthersStay(_ refused: Privilege) throws {
+        let server = try Self.server(refusing: [refused])
+        let client = try TestClient(socket: server.socket)
+        for (privilege, names) in Self.interfaces {
+            for name in names {
+                #expect((client.globals[name] != nil) == (privilege != refused), "\(name) with \(refused.rawValue) refused")
+            }
+        }
+        #expect(client.globals["wl_compositor"] != nil && client.globals["xdg_wm_base"] != nil, "everyone's globals stay")
+    }
+
+    /// A client that guesses a refused global's name and binds it anyway is cut off.
+    @Test func bindingARefusedGlobalByNameIsAProtocolError() throws {
+        let open = try Self.server(refusing: [])
+        let name = try #require(try TestClient(socket: open.socket).registryNames["zwlr_screencopy_manager_v1"])
+        let server = try Self.server(refusing: [.screenCapture])
+        let client = try TestClient(socket: server.socket)
+        // The same globals are made in the same order, so the refused one has the same name.
+        _ = wl_registry_bind(client.registry, name, tactile_client_wl_compositor_interface(), 1)
+        #expect(throws: ClientError.self) { try client.roundtrip() }
+    }
+
+    /// A third-party client (wayland-info) whose executable is named sees the family.
+    @Test func aNamedExecutableIsAllowed() throws {
+        let path = try #require(ClientProcess.find("wayland-info"))
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let allowed = try Self.server(refusing: [.screenCapture], allowing: [resolved])
+        let refused = try Self.server(refusing: [.screenCapture])
+        #expect(try Self.waylandInfoLists("zwlr_screencopy_manager_v1", on: allowed))
+        #expect(try !Self.waylandInfoLists("zwlr_screencopy_manager_v1", on: refused))
+    }
+
+    /// A child of a process Tactile started (a shell that runs wayland-info) is started too;
+    /// the same command not started by Tactile is refused.
+    @Test(arguments: [true, false])
+    func theChildrenOfAStartedProcessAreStarted(_ started: Bool) throws {
+        let server = try Self.server(refusing: [.outputManagement])
+        // `; true` keeps the shell waiting, so wayland-info is its child, not the shell itself.
+        let shell = try ClientProcess(["sh", "-c", "sleep 0.5; wayland-info; true"], socket: server.socket)
+        defer { shell.stop() }
+        if started {
+            let pid = shell.pid
+            server.onServerThread { server, _ in server.port.processStarted(pid) }
+        }
+        let output = try shell.waitForExit()
+        #expect(output.contains("zwlr_output_manager_v1") == started, "wayland-info: \(output.prefix(2000))")
+        #expect(output.contains("wl_compositor"))
+    }
+
+    /// Runs wayland-info against `server`: whether it lists `interface`.
+    static func waylandInfoLists(_ interface: String, on server: TestServer) throws -> Bool {
+        let info = try ClientProcess(["wayland-info"], socket: server.socket)
+        defer { info.stop() }
+        let output = try info.waitForExit()
+        #expect(output.contains("wl_compositor"), "wayland-info ran: \(output.prefix(500))")
+        return output.contains(interface)
+    }
+}
