@@ -42,6 +42,7 @@
 #include "ext-session-lock-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "input-timestamps-unstable-v1-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

@@ -16,7 +16,7 @@ public struct ConfigurationFile: Sendable {
     public var pointerEmulation: Bool?
     public var edgeDeferralLimit: Double?
     public var keyboardLayout = KeyboardLayout()
-    public var focusNewWindows: Bool?
+    public var focusNewWindows: NewWindowFocus?
     /// `trace: true` is `--trace`; likewise show-touches and show-input-regions.
     public var trace: Bool?
     public var showTouches: Bool?
@@ -64,7 +64,7 @@ public struct ConfigurationFile: Sendable {
         result.outputs = outputs + base.outputs
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
-        if let focusNewWindows { result.focusesNewWindows = focusNewWindows }
+        if let focusNewWindows { result.newWindowFocus = focusNewWindows }
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }
         if let idle { result.idle = idle }

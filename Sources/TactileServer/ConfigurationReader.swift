@@ -22,7 +22,12 @@ struct ConfigurationReader {
         }
         if let keyboard = try top.table("keyboard") {
             try keyboard.only(["rules", "model", "layout", "variant", "options", "focus-new-windows"])
-            config.focusNewWindows = try keyboard.bool("focus-new-windows")
+            // true and false, the older spellings, are always and never.
+            if let flag = keyboard.entries["focus-new-windows"]?.node.bool {
+                config.focusNewWindows = flag ? .always : .never
+            } else {
+                config.focusNewWindows = try keyboard.choice("focus-new-windows", NewWindowFocus.self)
+            }
             config.keyboardLayout = KeyboardLayout(
                 rules: try keyboard.string("rules"), model: try keyboard.string("model"), layout: try keyboard.string("layout"),
                 variant: try keyboard.string("variant"), options: try keyboard.string("options")

@@ -50,7 +50,11 @@ func wlcsCreate(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?) ->
     do {
         let options = try ServerOptions.parse(ServerOptions.recognized(in: arguments))
         let logger = options.makeLogger()
-        let tactile = try Assembly(configuration: try options.configuration(), backend: .headless(options.headless), socket: .none, logger: logger)
+        var configuration = try options.configuration()
+        // WLCS's tests take focus by mapping a window from a new client, as desktops used to
+        // let any window do.
+        configuration.newWindowFocus = .always
+        let tactile = try Assembly(configuration: configuration, backend: .headless(options.headless), socket: .none, logger: logger)
         return Unmanaged.passRetained(WLCSServer(tactile)).toOpaque()
     } catch {
         FileHandle.standardError.write(Data("tactile: cannot create a server for WLCS: \(error)\n".utf8))

@@ -180,8 +180,8 @@ final class TestClient {
 
     /// An xdg_toplevel of `width × height` with a committed shm buffer, moved to (x, y) when
     /// the test protocol is there. Returns its wl_surface.
-    func toplevel(width: Int32, height: Int32, at position: (Int32, Int32)? = nil) throws -> Window {
-        let window = try Window(client: self, width: width, height: height)
+    func toplevel(width: Int32, height: Int32, at position: (Int32, Int32)? = nil, surface: OpaquePointer? = nil) throws -> Window {
+        let window = try Window(client: self, width: width, height: height, surface: surface)
         windows.append(window)
         if let position, let testInput {
             tactile_test_input_v1_move_toplevel(testInput, window.surface, position.0, position.1)
@@ -311,18 +311,19 @@ final class Window {
     /// The outputs the surface is on (wl_surface.enter, less leave).
     var outputs: [OpaquePointer] = []
 
-    init(client: TestClient, width: Int32, height: Int32) throws {
-        surface = wl_compositor_create_surface(client.compositor)!
-        xdgSurface = xdg_wm_base_get_xdg_surface(client.wmBase, surface)!
+    /// A toplevel of `surface`, or of a new one.
+    init(client: TestClient, width: Int32, height: Int32, surface: OpaquePointer? = nil) throws {
+        self.surface = surface ?? wl_compositor_create_surface(client.compositor)!
+        xdgSurface = xdg_wm_base_get_xdg_surface(client.wmBase, self.surface)!
         toplevel = xdg_surface_get_toplevel(xdgSurface)!
         xdg_surface_add_listener(xdgSurface, Listeners.xdgSurface, Unmanaged.passUnretained(self).toOpaque())
         xdg_toplevel_add_listener(toplevel, Listeners.toplevel, Unmanaged.passUnretained(self).toOpaque())
-        wl_surface_add_listener(surface, Listeners.surface, Unmanaged.passUnretained(self).toOpaque())
-        wl_surface_commit(surface)
+        wl_surface_add_listener(self.surface, Listeners.surface, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_commit(self.surface)
         try client.roundtrip()
         if let configureSerial { xdg_surface_ack_configure(xdgSurface, configureSerial) }
-        wl_surface_attach(surface, try client.buffer(width: width, height: height), 0, 0)
-        wl_surface_commit(surface)
+        wl_surface_attach(self.surface, try client.buffer(width: width, height: height), 0, 0)
+        wl_surface_commit(self.surface)
     }
 }
 

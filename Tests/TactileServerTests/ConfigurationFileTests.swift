@@ -37,7 +37,7 @@ import Testing
         #expect((configuration.gestures[4].recognizer as? Tap)?.count == 3)
         #expect(configuration.routingPolicy.edgeDeferralLimit == 200)
         #expect(configuration.keyboardLayout.layout == "de", "the command line wins over the file")
-        #expect(!configuration.focusesNewWindows)
+        #expect(configuration.newWindowFocus == .never)
         #expect(DeviceSettings.merged(file.devices, for: "eGalax Touch") == DeviceSettings(output: "HEADLESS-1", calibration: [-1, 0, 1, 0, -1, 1], naturalScrolling: false))
         #expect(OutputSettings.merged(file.outputs, for: "DSI-1") == OutputSettings(name: "DSI-1", scale: 2, transform: .rotated90, position: Position(x: 1920, y: 0)))
         #expect(file.outputs.map(\.name) == ["HDMI-A-1", "DSI-1", "HDMI-A-2"])

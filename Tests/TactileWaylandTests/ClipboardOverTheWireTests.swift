@@ -18,8 +18,11 @@ import Testing
         try reader.roundtrip()
         #expect(readerClipboard.selection == nil, "offered the selection without keyboard focus")
 
-        // The reader's window maps and takes focus: it is offered the selection.
+        // The reader's window maps (another client's window keeps focus) and a touch gives it
+        // focus: it is offered the selection.
         _ = try reader.toplevel(width: 100, height: 100, at: (200, 0))
+        #expect(readerClipboard.selection == nil, "still without focus")
+        _ = try reader.surfaceHit(at: 250, 50)
         try reader.roundtrip()
         #expect(readerClipboard.selectionTypes == ["text/plain;charset=utf-8"])
         let fd = try #require(readerClipboard.paste(as: "text/plain;charset=utf-8"))

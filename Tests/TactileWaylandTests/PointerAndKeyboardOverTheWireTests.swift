@@ -107,7 +107,7 @@ import WaylandProtocols
     }
 
     @Test func withFocusNewWindowsOffAWindowWaitsForATouchToTakeTheKeyboard() throws {
-        let server = try TestServer(.init(focusesNewWindows: false))
+        let server = try TestServer(.init(newWindowFocus: .never))
         let client = try TestClient(socket: server.socket)
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
         #expect(client.take().filter(\.isKeyboard) == [])

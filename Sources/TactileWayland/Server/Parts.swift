@@ -16,6 +16,7 @@ final class Parts {
     let compositor: Compositor
     let windows: Windows
     let xdgShell: XdgShell
+    let activation: XdgActivation
     let wlShell: WlShell
     let decorations: XdgDecorations
     let layers: Layers
@@ -66,7 +67,9 @@ final class Parts {
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(
-            kiosk: configuration.kioskMode, focusesNewWindows: configuration.focusesNewWindows), foreignToplevels: foreignToplevels)
+            kiosk: configuration.kioskMode, newWindowFocus: configuration.newWindowFocus), foreignToplevels: foreignToplevels)
+        activation = XdgActivation(display: display, windows: windows)
+        windows.activation = activation
         xdgShell = XdgShell(display: display, windows: windows)
         wlShell = WlShell(display: display, windows: windows)
         decorations = XdgDecorations(display: display)
@@ -104,7 +107,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [privileges,
-            compositor, xdgShell, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]
     }

@@ -5,9 +5,9 @@ import Responder
 public struct ServerConfiguration: Sendable {
     /// Maximize every toplevel to its output instead of cascading them (`DefaultWindowPolicy`).
     public var kioskMode: Bool
-    /// A toplevel takes keyboard focus when it first maps. Off for a kiosk whose background
-    /// helpers must not take the keyboard from the app the user is typing in.
-    public var focusesNewWindows: Bool
+    /// When a toplevel takes keyboard focus as it first maps: by default only the first
+    /// window, the focused client's, or one activated with a token (`NewWindowFocus`).
+    public var newWindowFocus: NewWindowFocus
     /// Keyboard layout; nil fields fall back to XKB_DEFAULT_* and then xkbcommon's defaults.
     public var keyboardLayout: KeyboardLayout
     public var routingPolicy: RoutingPolicy
@@ -40,9 +40,9 @@ public struct ServerConfiguration: Sendable {
     public init(
         kioskMode: Bool = false,
         keyboardLayout: KeyboardLayout = KeyboardLayout(), routingPolicy: RoutingPolicy = RoutingPolicy(),
-        gestures: [GestureBinding] = [], focusesNewWindows: Bool = true
+        gestures: [GestureBinding] = [], newWindowFocus: NewWindowFocus = .activation
     ) {
-        self.focusesNewWindows = focusesNewWindows
+        self.newWindowFocus = newWindowFocus
         self.gestures = gestures
         self.kioskMode = kioskMode
         self.keyboardLayout = keyboardLayout

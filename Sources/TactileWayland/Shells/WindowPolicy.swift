@@ -12,12 +12,24 @@ public protocol WindowPolicy {
     /// Whether the user may move or resize a window in `state` (xdg_toplevel.move, resize).
     func isMovable(_ state: WindowState) -> Bool
     /// Whether a toplevel takes keyboard focus when it first maps.
-    var focusesNewWindows: Bool { get }
+    var newWindowFocus: NewWindowFocus { get }
     /// Which window focus-next raises and focuses, given the windows bottom to top.
     func nextFocus(bottomToTop windows: [WindowState]) -> Int?
     /// Who draws a window's title bar and borders (xdg-decoration), given what the client
     /// prefers (nil: no preference).
     func decorations(preferring preferred: Decorations?) -> Decorations
+}
+
+/// When a toplevel that maps takes keyboard focus (`keyboard.focus-new-windows`).
+public enum NewWindowFocus: String, CaseIterable, Sendable {
+    /// When no window has focus, when its client has it (a dialog of the app in use), or
+    /// when it comes with a granted xdg_activation token: no background client takes the
+    /// keyboard from the field the user is typing in.
+    case activation
+    /// Always (a desktop's old way).
+    case always
+    /// Never: a touch or click gives it focus.
+    case never
 }
 
 /// Who draws a window's decorations. Tactile draws none: "server" tells the client not to.
@@ -59,12 +71,12 @@ public struct WindowConfiguration: Sendable, Hashable {
 /// above an on-screen keyboard), except for fullscreen, which covers the output. Focus-next raises the bottom-most window: repeated, it cycles through them all.
 public struct DefaultWindowPolicy: WindowPolicy {
     public let kiosk: Bool
-    public let focusesNewWindows: Bool
+    public let newWindowFocus: NewWindowFocus
     private var placed = 0
 
-    public init(kiosk: Bool, focusesNewWindows: Bool = true) {
+    public init(kiosk: Bool, newWindowFocus: NewWindowFocus = .activation) {
         self.kiosk = kiosk
-        self.focusesNewWindows = focusesNewWindows
+        self.newWindowFocus = newWindowFocus
     }
 
     public mutating func placeNewWindow(in layout: [PlacedOutput]) -> Position {

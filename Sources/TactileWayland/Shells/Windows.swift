@@ -6,7 +6,8 @@ import Responder
 ///
 /// Window focus on top of the core's focus-on-touch/click, with the policy's say:
 /// - a toplevel that maps for the first time ends any popup grab, and takes keyboard focus
-///   if the policy says new windows do (`WindowPolicy.focusesNewWindows`);
+///   as the policy says (`WindowPolicy.newWindowFocus`: by default the first window, the
+///   focused client's, or one activated with a token, `XdgActivation`);
 /// - a popup that asked for a grab takes keyboard focus when it maps, and clicks or touches
 ///   inside it keep focus there; a press delivered to another client dismisses every grabbing
 ///   popup (xdg_popup.popup_done, topmost first; `PopupGrab`);
@@ -31,6 +32,8 @@ final class Windows: ServerPart {
     weak var activated: XdgToplevel?
     /// The window (of any shell) holding keyboard focus, as docks were last told.
     weak var focusedWindow: ListedWindow?
+    /// Tokens that let a new window take focus from another client's.
+    weak var activation: XdgActivation?
 
     init(context: any PartContext, outputs: Outputs, seat: Seat, policy: any WindowPolicy, foreignToplevels: ForeignToplevels) {
         self.context = context
@@ -63,13 +66,26 @@ final class Windows: ServerPart {
         layerNodes[layer] = scene.add(.compositor(), to: scene.root, at: position)
     }
 
-    /// A toplevel mapped for the first time: it is what the user looks at now.
-    func windowMapped(_ node: NodeID) {
+    /// A toplevel mapped for the first time: it comes to the front, and takes keyboard
+    /// focus as the policy says.
+    func windowMapped(_ node: NodeID, surface: Surface) {
         popupGrab.dismiss()
         // It comes to the front of the windows, whenever its role was made.
         context.updateScene { [position = windowStackPosition] in _ = $0.restack(node, to: position) }
         // A layer surface holding focus exclusively (a lock, a launcher) keeps it.
-        if policy.focusesNewWindows, !context.keyboardFocusIsPinned { context.focusKeyboard(on: node, because: "window-mapped") }
+        guard !context.keyboardFocusIsPinned else { return }
+        let activated = activation?.takesActivation(surface) ?? false
+        let holder = context.keyboardFocusClient
+        let takes = switch policy.newWindowFocus {
+        case .always: true
+        case .never: activated
+        case .activation: holder == nil || holder == surface.owner.id || activated
+        }
+        if takes {
+            context.focusKeyboard(on: node, because: activated ? "window-activated" : "window-mapped")
+        } else if policy.newWindowFocus == .activation, let holder {
+            context.logger.info("a window of client \(surface.owner.id) mapped without keyboard focus: client \(holder) has it, and no activation token came")
+        }
     }
 
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it, and tells

@@ -66,7 +66,7 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
     func committed(surface: Surface, hadBuffer: Bool) {
         guard isToplevel, !hasMapped, surface.hasBuffer, let node = surface.node else { return }
         hasMapped = true
-        windows.windowMapped(node)
+        windows.windowMapped(node, surface: surface)
         windows.foreignToplevels.mapped(self)
     }
 

@@ -56,7 +56,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         hasCommitted = true
         if maps, !hasMapped, let node = surface.node {
             hasMapped = true
-            windows.windowMapped(node)
+            windows.windowMapped(node, surface: surface)
             windows.foreignToplevels.mapped(self)
             if windows.activated === self { return }
         }

@@ -63,6 +63,8 @@
 #include "presentation-time-client-protocol.h"
 #include "input-timestamps-unstable-v1-server-protocol.h"
 #include "input-timestamps-unstable-v1-client-protocol.h"
+#include "xdg-activation-v1-server-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -134,6 +136,8 @@ TACTILE_PROTOCOL_INTERFACE(wp_presentation)
 TACTILE_PROTOCOL_INTERFACE(wp_presentation_feedback)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_timestamps_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_timestamps_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_activation_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_activation_token_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)
