@@ -27,6 +27,8 @@ public struct ConfigurationFile: Sendable {
     public var idle: IdleSettings?
     /// Who may bind each privileged family; the families not named keep the server's default.
     public var privileges: [Privilege: PrivilegePolicy.Grant] = [:]
+    /// Whether `-- COMMAND` starts again when it fails (`app.restart`); for `tactile serve`.
+    public var appRestart: SessionCommand.Restart?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.

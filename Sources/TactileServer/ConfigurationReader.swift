@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["touch", "keyboard", "devices", "outputs", "idle", "privileges", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
+        try top.only(["app", "touch", "keyboard", "devices", "outputs", "idle", "privileges", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
         config.trace = try top.bool("trace")
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
@@ -37,6 +37,10 @@ struct ConfigurationReader {
             try idle.only(["timeout", "wake"])
             config.idle = IdleSettings(timeout: try idle.integer("timeout", in: IdleSettings.timeouts),
                                        wake: try idle.choice("wake", IdleSettings.Wake.self) ?? .swallow)
+        }
+        if let app = try top.table("app") {
+            try app.only(["restart"])
+            config.appRestart = try app.choice("restart", SessionCommand.Restart.self)
         }
         if let privileges = try top.table("privileges") {
             try privileges.only(Privilege.allCases.map(\.rawValue))

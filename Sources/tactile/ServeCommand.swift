@@ -98,11 +98,15 @@ struct ServeCommand: ParsableCommand {
         let signals = server.stopOnTerminationSignals()
         let session: SessionCommand?
         do {
-            session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, logger: logger)
+            session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, restart: file?.appRestart ?? .never, logger: logger)
         } catch {
             throw ServeFailure.commandFailed(error.description)
         }
+        let environment = ProcessInfo.processInfo.environment
+        let supervision = Supervision(environment: environment, logger: logger)
+        supervision.ready("listening on \(name)", environment: environment, server: server)
         withExtendedLifetime(signals) { tactile.run() }
+        supervision.stopping()
         session?.stop()
         switch end {
         case .parentLost(let why)?: throw ServeFailure.parentLost(why)

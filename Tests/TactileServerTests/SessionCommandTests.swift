@@ -11,7 +11,7 @@ import WaylandProtocols
 
     /// Runs `tactile ARGUMENTS` headless (or nested in `parent`) in the tests' runtime
     /// directory; returns the process, running, and its stdout and stderr.
-    static func start(_ arguments: [String], parent: TestServer? = nil) throws -> (Process, stdout: Pipe, stderr: Pipe) {
+    static func start(_ arguments: [String], parent: TestServer? = nil, environment extra: [String: String] = [:]) throws -> (Process, stdout: Pipe, stderr: Pipe) {
         try #require(FileManager.default.isExecutableFile(atPath: tactile), "\(tactile) was not built")
         _ = TestServer.runtimeDirectory
         let process = Process()
@@ -19,6 +19,7 @@ import WaylandProtocols
         process.arguments = arguments
         var environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
         if let parent { environment["WAYLAND_DISPLAY"] = parent.socket }
+        environment.merge(extra) { $1 }
         process.environment = environment
         let (stdout, stderr) = (Pipe(), Pipe())
         (process.standardOutput, process.standardError) = (stdout, stderr)
@@ -53,6 +54,78 @@ import WaylandProtocols
         let (status, log) = Self.finish(process, stderr)
         #expect(status != 0)
         #expect(log.contains("could not start /nonexistent/kiosk-app: No such file or directory"), "\(log)")
+    }
+
+    /// With `app.restart: on-failure` an app that fails is started again (after 1 s, then 2 s)
+    /// instead of ending Tactile, and SIGTERM still ends both.
+    @Test func anAppThatFailsIsStartedAgain() throws {
+        let directory = NSTemporaryDirectory() + "tactile-restart-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/kiosk.yaml", runs = directory + "/runs"
+        try "app:\n  restart: on-failure\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, _, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))", "--config", config, "--",
+                                                   "sh", "-c", "echo run >> \(runs); exit 3"])
+        let deadline = Date().addingTimeInterval(10)
+        var count = 0
+        while count < 3, Date() < deadline, process.isRunning {
+            usleep(50_000)
+            count = ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+        #expect(count >= 3, "started three times within 10 s")
+        kill(process.processIdentifier, SIGTERM)
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("sh exited with status 3: starting it again in 1000 ms"), "\(log)")
+        #expect(log.contains("sh exited with status 3: starting it again in 2000 ms"), "the back-off doubles: \(log)")
+    }
+
+    /// An app that exits with 0 ends Tactile, restart or not.
+    @Test func anAppThatEndsWellIsNotStartedAgain() throws {
+        let config = NSTemporaryDirectory() + "tactile-restart-\(UUID().uuidString.prefix(8)).yaml"
+        try "app:\n  restart: on-failure\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let (process, _, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))", "--config", config, "--", "true"])
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status == 0 && log.contains("true exited with status 0: stopping"), "\(log)")
+    }
+
+    /// A `Type=notify` unit hears READY once Tactile listens, a watchdog ping at half the
+    /// interval systemd asked for, and STOPPING at SIGTERM, on the socket it names.
+    @Test func systemdHearsReadyTheWatchdogAndStopping() throws {
+        let path = NSTemporaryDirectory() + "tactile-notify-\(UUID().uuidString.prefix(8))"
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket); unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (k, byte) in path.utf8.enumerated() { raw[k] = byte } }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let (process, _, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))"],
+                                                  environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "200000"])
+        func receive() -> String? {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let length = recv(socket, &buffer, buffer.count, 0)
+            return length > 0 ? String(decoding: buffer[..<length], as: UTF8.self) : nil
+        }
+        let ready = receive()
+        #expect(ready?.hasPrefix("READY=1\nSTATUS=listening on session-") == true, "\(ready ?? "nothing")")
+        let started = Date()
+        #expect(receive() == "WATCHDOG=1")
+        #expect(receive() == "WATCHDOG=1")
+        #expect(Date().timeIntervalSince(started) < 1, "pings every 100 ms")
+        kill(process.processIdentifier, SIGTERM)
+        var last: String?
+        while let message = receive() {
+            last = message
+            if message == "STOPPING=1" { break }
+        }
+        #expect(last == "STOPPING=1")
+        let (status, log) = Self.finish(process, stderr)
+        #expect(status == 0, "\(log)")
     }
 
     /// systemd stopping the kiosk stops its app too, and Tactile still ends normally. `sleep`
