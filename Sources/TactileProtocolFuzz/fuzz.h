@@ -43,6 +43,7 @@
 #include "presentation-time-client-protocol.h"
 #include "input-timestamps-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
+#include "security-context-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

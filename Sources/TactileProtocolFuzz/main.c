@@ -123,6 +123,7 @@ static const struct wl_interface *const bindable[] = {
     &wp_presentation_interface,
     &zwp_input_timestamps_manager_v1_interface,
     &xdg_activation_v1_interface,
+    &wp_security_context_manager_v1_interface,
     &zwp_primary_selection_device_manager_v1_interface,
     &gtk_primary_selection_device_manager_interface,
     &zwp_relative_pointer_manager_v1_interface,

@@ -18,6 +18,7 @@ import Testing
         .outputManagement: ["zwlr_output_manager_v1", "zwlr_output_power_manager_v1"],
         .sessionLock: ["ext_session_lock_manager_v1"],
         .inspector: ["tactile_inspector_v1"],
+        .securityContext: ["wp_security_context_manager_v1"],
     ]
 
     static func server(refusing refused: [Privilege], allowing executables: [String] = []) throws -> TestServer {

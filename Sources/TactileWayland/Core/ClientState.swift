@@ -13,6 +13,8 @@ final class ClientState {
         wl_client_get_credentials(client, &pid, nil, nil)
         return pid
     }()
+    /// Set when it connected through a sandbox's listener (wp_security_context_v1).
+    var securityContext: SecurityContext?
     private let disconnected: (ClientState) -> Void
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
 

@@ -7,6 +7,8 @@ import Logging
 final class Parts {
     /// Who may bind the privileged globals; made first, so no client sees one before.
     let privileges: Privileges
+    /// Sandboxes' listeners, whose clients get no privileged global.
+    let securityContexts: SecurityContexts
     let seat: Seat
     let outputs: Outputs
     /// The configured system gestures.
@@ -58,6 +60,7 @@ final class Parts {
     init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable,
          logger: Logger, makeSurface: @escaping (ClientState) -> Surface) {
         privileges = Privileges(display: display, policy: configuration.privileges, logger: logger)
+        securityContexts = SecurityContexts(display: display, logger: logger)
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger))
@@ -106,7 +109,7 @@ final class Parts {
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput]
-        all = optional.compactMap { $0 } + [privileges,
+        all = optional.compactMap { $0 } + [privileges, securityContexts,
             compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
         ]

@@ -19,4 +19,7 @@ public enum Privilege: String, CaseIterable, Sendable {
     case sessionLock = "session-lock"
     /// Every client's surfaces, titles and pids: tactile_inspector_v1 (offered only with --inspect).
     case inspector
+    /// Listening sockets whose clients carry a sandbox's security context:
+    /// wp_security_context_manager_v1 (sandbox engines such as Flatpak).
+    case securityContext = "security-context"
 }

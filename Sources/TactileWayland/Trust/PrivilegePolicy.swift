@@ -18,8 +18,10 @@ public struct PrivilegePolicy: Sendable, Equatable {
 
     public func grant(for privilege: Privilege) -> Grant { grants[privilege] ?? .everyone }
 
+    /// A sandboxed client (wp_security_context_v1) gets no family, whatever its executable.
     public func allows(_ privilege: Privilege, _ client: ClientIdentity) -> Bool {
-        switch grant(for: privilege) {
+        guard client.sandbox == nil else { return false }
+        return switch grant(for: privilege) {
         case .everyone: true
         case .only(let started, let executables): (started && client.startedByTactile) || client.executable.map(executables.contains) == true
         }
@@ -33,10 +35,14 @@ public struct ClientIdentity: Sendable, Equatable {
     public var executable: String?
     /// Tactile started it, or one of its ancestors.
     public var startedByTactile: Bool
+    /// The sandbox engine whose listener it connected through (wp_security_context_v1;
+    /// "unnamed" when the engine gave no name); nil outside a sandbox.
+    public var sandbox: String?
 
-    public init(pid: Int32, executable: String?, startedByTactile: Bool) {
+    public init(pid: Int32, executable: String?, startedByTactile: Bool, sandbox: String? = nil) {
         self.pid = pid
         self.executable = executable
         self.startedByTactile = startedByTactile
+        self.sandbox = sandbox
     }
 }

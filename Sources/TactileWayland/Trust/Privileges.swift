@@ -39,7 +39,7 @@ final class Privileges: ServerPart {
         let key = "\(state.id) \(privilege.rawValue)"
         if refusalsLogged.insert(key).inserted {
             let interface = String(cString: wl_global_get_interface(global).pointee.name)
-            logger.notice("refused \(interface) (\(privilege.rawValue)) to client \(state.id): pid \(identity.pid), \(identity.executable ?? "executable unknown"), \(identity.startedByTactile ? "started by Tactile" : "not started by Tactile")")
+            logger.notice("refused \(interface) (\(privilege.rawValue)) to client \(state.id): pid \(identity.pid), \(identity.executable ?? "executable unknown"), \(identity.sandbox.map { "in the \($0) sandbox" } ?? (identity.startedByTactile ? "started by Tactile" : "not started by Tactile"))")
         }
         return false
     }
@@ -48,7 +48,8 @@ final class Privileges: ServerPart {
     private func identity(of state: ClientState) -> ClientIdentity {
         if let known = identities[state.id] { return known }
         let pid = state.pid
-        let identity = ClientIdentity(pid: pid, executable: Self.executable(of: pid), startedByTactile: startedByTactile(pid))
+        let identity = ClientIdentity(pid: pid, executable: Self.executable(of: pid), startedByTactile: startedByTactile(pid),
+                                      sandbox: state.securityContext.map { $0.engine ?? "unnamed" })
         identities[state.id] = identity
         return identity
     }

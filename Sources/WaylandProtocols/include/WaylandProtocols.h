@@ -65,6 +65,8 @@
 #include "input-timestamps-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-server-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
+#include "security-context-v1-server-protocol.h"
+#include "security-context-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -138,6 +140,8 @@ TACTILE_PROTOCOL_INTERFACE(zwp_input_timestamps_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_timestamps_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_activation_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_activation_token_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_security_context_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_security_context_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_cursor_shape_device_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gesture_swipe_v1)
