@@ -6,6 +6,7 @@
 // No _GNU_SOURCE here: it changes glibc's structs (fd_set) and clashes with Swift's Glibc module.
 // Without this, wl_resource imports as a struct with bogus fields instead of an opaque pointer.
 #define WL_HIDE_DEPRECATED 1
+#include <malloc.h>
 #include <wayland-server.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -54,6 +55,10 @@ TACTILE_INTERFACE(wl_data_offer)
 TACTILE_INTERFACE(wl_shell)
 TACTILE_INTERFACE(wl_shell_surface)
 TACTILE_INTERFACE(wl_shm)
+
+/// Gives memory glibc's allocator holds free back to the system (malloc_trim), so a burst of
+/// clients does not leave the server's footprint at its peak.
+static inline int tactile_malloc_trim(void) { return malloc_trim(0); }
 
 /// A wl_listener with a context pointer beside it: Swift has no container_of.
 struct tactile_listener {

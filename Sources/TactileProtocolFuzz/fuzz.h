@@ -74,6 +74,9 @@ struct object {
 
 /// Counters kept over the whole run.
 struct stats {
+    /// The server's resident memory (VmRSS, kB) after its start, at most, and last, sampled
+    /// after every connection (our own server only; 0 otherwise).
+    unsigned long rss_start_kb, rss_peak_kb, rss_last_kb;
     unsigned connections;
     unsigned long requests;
     unsigned endings[4];
@@ -183,6 +186,9 @@ struct server {
 /// Starts `executable serve --test-input --config RUNTIME/fuzz.yaml --socket NAME` (the
 /// file: screens that sleep after a second) and waits until it accepts clients.
 bool server_start(struct server *server);
+
+/// The server's resident memory in kB (VmRSS), 0 when unknown.
+unsigned long server_rss_kb(const struct server *server);
 /// After a failed probe: waits for the server to finish dying (a crashing Swift process
 /// prints its backtrace first), kills a hung one, and describes what happened.
 void server_reap(struct server *server, bool hung, char *what, size_t size);

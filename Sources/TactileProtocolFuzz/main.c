@@ -315,6 +315,9 @@ static void print_summary(const struct fuzzer *f, double seconds) {
     qsort(sorted, f->stats.error_kinds, sizeof sorted[0], by_count);
     for (unsigned i = 0; i < f->stats.error_kinds; i++) printf("  %6u  %s\n", sorted[i].count, sorted[i].key);
     print_distinct_failures(f);
+    if (f->stats.rss_start_kb)
+        printf("server resident memory: %.1f MB at the start, %.1f MB at most, %.1f MB at the end (after every connection closed)\n",
+               f->stats.rss_start_kb / 1024.0, f->stats.rss_peak_kb / 1024.0, f->stats.rss_last_kb / 1024.0);
     printf("result: %u crashes, %u hangs\n", f->crash_count - hangs, hangs);
 }
 
@@ -339,10 +342,15 @@ static int run(struct fuzzer *f) {
         enum probe_result result = probe(f->options.socket, PROBE_TIMEOUT_MS);
         if (result != PROBE_ALIVE) handle_failure(f, (unsigned)f->options.connection, result);
     } else {
+        if (f->own_server) f->stats.rss_start_kb = server_rss_kb(&f->server);
         for (unsigned index = 0; budget_left(f, start); index++) {
             run_connection(f, index);
             enum probe_result result = probe(f->options.socket, PROBE_TIMEOUT_MS);
             if (result != PROBE_ALIVE && !handle_failure(f, index, result)) break;
+            if (f->own_server) {
+                f->stats.rss_last_kb = server_rss_kb(&f->server);
+                if (f->stats.rss_last_kb > f->stats.rss_peak_kb) f->stats.rss_peak_kb = f->stats.rss_last_kb;
+            }
         }
     }
     print_summary(f, (double)(now_ms() - start) / 1000);

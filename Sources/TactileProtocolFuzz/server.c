@@ -257,3 +257,16 @@ void server_crash_signature(const struct server *server, char *signature, size_t
     }
     free(log);
 }
+
+unsigned long server_rss_kb(const struct server *server) {
+    if (server->pid <= 0) return 0;
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", server->pid);
+    FILE *file = fopen(path, "r");
+    if (!file) return 0;
+    unsigned long kb = 0;
+    while (fgets(line, sizeof line, file))
+        if (sscanf(line, "VmRSS: %lu kB", &kb) == 1) break;
+    fclose(file);
+    return kb;
+}

@@ -43,6 +43,7 @@ public final class WaylandServer {
             route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
             parts.seat.forget(state.id)
             for part in parts.all { part.clientDisconnected(state.id) }
+            tactile_malloc_trim()
         }
         parts.seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
         parts.seat.cursorChanged = { [unowned self] in parts.composition.cursorImageChanged() }
