@@ -76,6 +76,7 @@ public final class Image {
     /// memory cannot be read. Never nest two borrowed images' reads: libwayland guards one
     /// pool at a time.
     public func reading<R>(_ body: () -> R) -> R? {
+        guard !isLost else { return nil }
         guard let lender else { return body() }
         guard let memory = lender.beginReading() else { return nil }
         defer { lender.endReading() }
@@ -91,18 +92,30 @@ public final class Image {
 
     /// Makes the pixels Tactile's own, copied once: for a client buffer destroyed while it is
     /// still shown (the protocol keeps the picture), and for a picture drawn into another
-    /// client's buffer (a cursor in a screenshot), where two guards would nest.
-    public func keepCopy() {
-        guard lender != nil, let own = pixman_image_create_bits(isOpaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
-                                                                 Int32(size.width), Int32(size.height), nil, 0)
-        else { return }
+    /// client's buffer (a cursor in a screenshot), where two guards would nest. Past `limit`
+    /// bytes nothing is copied and the pixels are lost (`isLost`): a client cannot make
+    /// Tactile hold memory its own file never paid for. Returns whether they are kept.
+    @discardableResult
+    public func keepCopy(upTo limit: Int = .max) -> Bool {
+        guard lender != nil else { return !isLost }
+        guard size.width * size.height * 4 <= limit,
+              let own = pixman_image_create_bits(isOpaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8, Int32(size.width), Int32(size.height), nil, 0)
+        else {
+            lender = nil
+            isLost = true
+            return false
+        }
         _ = reading {
             pixman_image_composite32(PIXMAN_OP_SRC, pixman, nil, own, 0, 0, 0, 0, 0, 0, Int32(size.width), Int32(size.height))
         }
         pixman_image_unref(pixman)
         pixman = own
         lender = nil
+        return true
     }
+
+    /// A client's pixels that went without a copy: nothing reads or draws them.
+    public private(set) var isLost = false
 
     /// Copies `rects` (clipped to this image) from client pixels of the same size, converting
     /// from `format`. The caller keeps the memory readable (wl_shm_buffer_begin_access).
@@ -141,7 +154,7 @@ public final class Image {
     /// The colour at a pixel, as 0xAARRGGBB (alpha 0xff for an opaque image); for tests and
     /// diagnostics.
     public func pixel(at p: Position) -> UInt32 {
-        guard p.x >= 0, p.y >= 0, p.x < size.width, p.y < size.height else { return 0 }
+        guard !isLost, p.x >= 0, p.y >= 0, p.x < size.width, p.y < size.height else { return 0 }
         let value = pixels.load(fromByteOffset: p.y * stride + p.x * 4, as: UInt32.self)
         return isOpaque ? value | 0xff00_0000 : value
     }

@@ -66,6 +66,25 @@ import WaylandProtocols
         #expect(shot.colours(every: 9) == [Self.red & 0xff_ffff])
     }
 
+    /// A buffer past what Tactile keeps (larger than 4096x4096), destroyed while shown: a
+    /// client whose sparse file costs it nothing cannot make Tactile copy it. Its surface
+    /// shows nothing until its next commit, and keeps taking touches.
+    @Test func aHugeBufferDestroyedWhileShownIsNotCopied() throws {
+        let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
+        let huge = try SharedBuffer(client, width: 4097, height: 4096, colour: nil)
+        huge.fill(Self.red, rows: 100, columns: 100, stride: 4097)
+        try show(huge, on: window.surface)
+        #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.red & 0xff_ffff, "shown while the client has it")
+        wl_buffer_destroy(huge.buffer)
+        wl_surface_damage_buffer(window.surface, 0, 0, 100, 100)
+        let frame = RequestedFrame(window.surface)
+        wl_surface_commit(window.surface)
+        try waitUntil { frame.done }
+        let shot = try Screenshot(socket: server.socket, region: "0,0 100x100")
+        #expect(shot.colours(every: 9) == [CompositionTests.background], "nothing drawn: the background shows")
+        #expect(try client.surfaceHit(at: 50, 50) == client.id(window.surface), "still the window's for touches")
+    }
+
     /// A pool larger than its file, or a file shrunk under a shown buffer: the repaint that
     /// reads past the end posts `wl_shm.invalid_fd` to that client; the server and every
     /// other client go on.
@@ -125,7 +144,8 @@ private final class SharedBuffer {
     private let count: Int
     private(set) var released = false
 
-    init(_ client: TestClient, width: Int32, height: Int32, colour: UInt32) throws {
+    /// `colour` nil leaves the memory untouched: a sparse file, which costs the client nothing.
+    init(_ client: TestClient, width: Int32, height: Int32, colour: UInt32?) throws {
         count = Int(width * height)
         fd = tactile_client_memfd_create("tactile-test-shared-buffer")
         guard fd >= 0, ftruncate(fd, off_t(count * 4)) == 0,
@@ -136,7 +156,7 @@ private final class SharedBuffer {
         buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, WL_SHM_FORMAT_ARGB8888.rawValue)!
         wl_shm_pool_destroy(pool)
         wl_buffer_add_listener(buffer, Self.listener, Unmanaged.passUnretained(self).toOpaque())
-        fill(colour)
+        if let colour { fill(colour) }
     }
 
     deinit {
@@ -145,6 +165,11 @@ private final class SharedBuffer {
     }
 
     func fill(_ colour: UInt32) { pixels.update(repeating: colour, count: count) }
+
+    /// Only the top-left corner, the rest of the file left untouched (and unpaid for).
+    func fill(_ colour: UInt32, rows: Int, columns: Int, stride: Int) {
+        for row in 0..<rows { (pixels + row * stride).update(repeating: colour, count: columns) }
+    }
 
     nonisolated(unsafe) private static let listener: UnsafeMutablePointer<wl_buffer_listener> = {
         let l = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)

@@ -14,7 +14,7 @@ final class Cursor: SurfaceRole {
         self.surface = surface
         self.hotspot = hotspot
         self.changed = changed
-        surface.content?.image.keepCopy()
+        surface.content?.image.keepCopy(upTo: BufferReference.largestKeptCopy)
     }
 
     var isMapped: Bool { true }
@@ -23,7 +23,7 @@ final class Cursor: SurfaceRole {
     /// draw the cursor into another client's buffer, whose guard is open meanwhile, and
     /// libwayland guards one client's memory at a time.
     func committed(surface: Surface, hadBuffer: Bool) {
-        surface.content?.image.keepCopy()
+        surface.content?.image.keepCopy(upTo: BufferReference.largestKeptCopy)
         changed()
     }
 

@@ -11,7 +11,7 @@ import TactileRender
 /// So a client double-buffers, as it must on weston and wlroots, and a file truncated under
 /// a shown buffer gets its client `wl_shm.invalid_fd` at the next repaint, nobody else
 /// noticing. A buffer destroyed while still shown is copied once then: the protocol keeps
-/// the surface's picture.
+/// the surface's picture (up to `largestKeptCopy`; a larger one shows nothing after).
 final class BufferReference: PixelLender {
     private(set) var buffer: OpaquePointer?
     private var listener: UnsafeMutablePointer<tactile_listener>?
@@ -19,6 +19,8 @@ final class BufferReference: PixelLender {
     private var committed = false
     /// The picture read from the buffer, while something shows it.
     private weak var image: Image?
+    /// The server's, from the commit: for what happens to the buffer after.
+    private var logger: Logger?
 
     init(_ buffer: OpaquePointer) {
         self.buffer = buffer
@@ -41,6 +43,7 @@ final class BufferReference: PixelLender {
     func commit(logger: Logger) -> BufferAttachment? {
         guard let buffer else { return nil }
         committed = true
+        self.logger = logger
         guard let shm = wl_shm_buffer_get(buffer) else {
             guard let image = SinglePixelBuffer.of(buffer)?.image else {
                 return BufferAttachment(width: 0, height: 0, image: nil, reference: self)
@@ -74,8 +77,14 @@ final class BufferReference: PixelLender {
         if let shm = shmBuffer { wl_shm_buffer_end_access(shm) }
     }
 
+    /// The largest picture kept of a buffer destroyed while shown (or of a cursor): a
+    /// 4096x4096 ARGB buffer, more than a 4K screen's.
+    static let largestKeptCopy = 4096 * 4096 * 4
+
     private func bufferDestroyed() {
-        image?.keepCopy()
+        if let image, !image.keepCopy(upTo: Self.largestKeptCopy) {
+            logger?.notice("a \(image.size.width)x\(image.size.height) buffer destroyed while shown is larger than Tactile keeps (\(Self.largestKeptCopy >> 20) MiB): its surface shows nothing until its next commit")
+        }
         forget()
     }
 

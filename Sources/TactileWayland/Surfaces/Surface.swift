@@ -77,7 +77,7 @@ final class Surface: ResourceObject {
 
     /// The committed buffer's pixels with what maps them onto the surface; nil while unmapped.
     var content: SurfaceContent? {
-        guard case .some(.some(let buffer)) = current.attachment, let image = buffer.image else { return nil }
+        guard case .some(.some(let buffer)) = current.attachment, let image = buffer.image, !image.isLost else { return nil }
         return SurfaceContent(image: image, state: current, size: size)
     }
 
