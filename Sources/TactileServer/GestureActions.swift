@@ -66,7 +66,9 @@ public final class GestureActions: GestureDelegate {
     private func reap() {
         commands.removeAll { pid in
             var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) != 0
+            guard waitpid(pid, &status, WNOHANG) != 0 else { return false }
+            server.processEnded(pid)
+            return true
         }
         if !commands.isEmpty { reaper?.arm(milliseconds: Self.reapPeriod) }
     }

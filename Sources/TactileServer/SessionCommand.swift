@@ -119,6 +119,7 @@ public final class SessionCommand {
     private func reap(blocking: Bool) -> Int32? {
         var raw: Int32 = 0
         guard waitpid(pid, &raw, blocking ? 0 : WNOHANG) == pid else { return nil }
+        server.port.processEnded(pid)
         let signal = raw & 0x7f
         return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
     }

@@ -37,6 +37,9 @@ public final class ServerPort: BackendHost {
     /// "started" for the privilege policy (`PrivilegePolicy`).
     public func processStarted(_ pid: Int32) { server.parts.privileges.processStarted(pid) }
 
+    /// A process `processStarted` named was reaped: its pid no longer counts.
+    public func processEnded(_ pid: Int32) { server.parts.privileges.processEnded(pid) }
+
     public func makeTimer(_ fire: @escaping () -> Void) -> EventSource {
         EventSource.timer(on: wl_display_get_event_loop(server.display), loopOwner: server, fire)
     }

@@ -27,6 +27,9 @@ final class Privileges: ServerPart {
     /// Tactile started `pid` (a session or gesture command).
     func processStarted(_ pid: Int32) { started.insert(pid) }
 
+    /// A process Tactile started ended (it was reaped): its pid may be reused by anything.
+    func processEnded(_ pid: Int32) { started.remove(pid) }
+
     private func shows(_ global: OpaquePointer, to client: OpaquePointer) -> Bool {
         // Every global but libwayland's own wl_shm (whose user data is null) is a `Global`,
         // whose user data is itself.
