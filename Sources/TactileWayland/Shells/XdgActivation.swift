@@ -17,8 +17,12 @@ final class XdgActivation: ServerPart {
     private var global: Global?
     let windows: Windows
     private var tokens: [(name: String, granted: Bool, issued: Instant)] = []
-    /// Surfaces activated before they mapped, by their Surface.
-    private var waiting: Set<ObjectIdentifier> = []
+    /// Surfaces activated before they mapped (weakly: one destroyed first is forgotten).
+    private var waiting: [Weak] = []
+
+    private struct Weak {
+        weak var surface: Surface?
+    }
 
     init(display: OpaquePointer, windows: Windows) {
         self.windows = windows
@@ -50,13 +54,16 @@ final class XdgActivation: ServerPart {
         if let window = surface.listedWindow, surface.node != nil, surface.hasBuffer {
             window.activate()
         } else {
-            waiting.insert(ObjectIdentifier(surface))
+            waiting.removeAll { $0.surface == nil }
+            if waiting.count < Self.kept { waiting.append(Weak(surface: surface)) }
         }
     }
 
     /// Whether `surface`, mapping now, was activated before it mapped (once).
     func takesActivation(_ surface: Surface) -> Bool {
-        waiting.remove(ObjectIdentifier(surface)) != nil
+        guard let index = waiting.firstIndex(where: { $0.surface === surface }) else { return false }
+        waiting.remove(at: index)
+        return true
     }
 
     private static let requests = RequestTable(xdg_activation_v1_interface(
