@@ -56,13 +56,7 @@ import WaylandProtocols
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
         let a = try SharedBuffer(client, width: 100, height: 100, colour: Self.red)
         try show(a, on: window.surface)
-        wl_buffer_destroy(a.buffer)
-        // A commit that damages all of the surface repaints it from what is kept.
-        wl_surface_damage_buffer(window.surface, 0, 0, 100, 100)
-        let frame = RequestedFrame(window.surface)
-        wl_surface_commit(window.surface)
-        try waitUntil { frame.done }
-        let shot = try Screenshot(socket: server.socket, region: "0,0 100x100")
+        let shot = try destroyAndRepaint(a, window)
         #expect(shot.colours(every: 9) == [Self.red & 0xff_ffff])
     }
 
@@ -75,12 +69,7 @@ import WaylandProtocols
         huge.fill(Self.red, rows: 100, columns: 100, stride: 4097)
         try show(huge, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.red & 0xff_ffff, "shown while the client has it")
-        wl_buffer_destroy(huge.buffer)
-        wl_surface_damage_buffer(window.surface, 0, 0, 100, 100)
-        let frame = RequestedFrame(window.surface)
-        wl_surface_commit(window.surface)
-        try waitUntil { frame.done }
-        let shot = try Screenshot(socket: server.socket, region: "0,0 100x100")
+        let shot = try destroyAndRepaint(huge, window)
         #expect(shot.colours(every: 9) == [CompositionTests.background], "nothing drawn: the background shows")
         #expect(try client.surfaceHit(at: 50, 50) == client.id(window.surface), "still the window's for touches")
     }
@@ -115,6 +104,17 @@ import WaylandProtocols
         #expect(posted?.hasPrefix("wl_buffer#") == true && posted?.hasSuffix(": 2") == true, "wl_shm.invalid_fd on the buffer: \(posted ?? "none")")
         try client.roundtrip()
         #expect(try Screenshot(socket: server.socket).colour(at: 225, 25) == Self.blue & 0xff_ffff, "the other client's window is intact")
+    }
+
+    /// Destroys the buffer `window` shows, then repaints all of the window (a commit that only
+    /// damages it) and returns grim's image of it.
+    private func destroyAndRepaint(_ buffer: SharedBuffer, _ window: Window) throws -> Screenshot {
+        wl_buffer_destroy(buffer.buffer)
+        wl_surface_damage_buffer(window.surface, 0, 0, 100, 100)
+        let frame = RequestedFrame(window.surface)
+        wl_surface_commit(window.surface)
+        try waitUntil { frame.done }
+        return try Screenshot(socket: server.socket, region: "0,0 100x100")
     }
 
     /// Attaches `buffer`, damages all of it, commits, and waits for the frame that shows it.
