@@ -1,6 +1,7 @@
 import CWaylandClient
 import Foundation
 @testable import TactileTestSupport
+import Responder
 import TactileWayland
 import Testing
 
@@ -76,6 +77,25 @@ import Testing
         let output = try shell.waitForExit()
         #expect(output.contains("zwlr_output_manager_v1") == started, "wayland-info: \(output.prefix(2000))")
         #expect(output.contains("wl_compositor"))
+    }
+
+    /// libwayland keeps a removed global (an unplugged output's wl_output) and asks the
+    /// filter about it for every registry made after: a client connecting then lists the
+    /// outputs left, and the server goes on.
+    @Test func aClientConnectingAfterAGlobalWentIsServed() throws {
+        let server = try TestServer(Self.restrictive(), headless: .init(outputs: [Size(width: 640, height: 480), Size(width: 640, height: 480)]))
+        server.onServerThread { _, headless in headless.removeOutput(headless.outputs[1]) }
+        for _ in 0..<3 {
+            let client = try TestClient(socket: server.socket)
+            try client.roundtrip()
+            #expect(client.outputs.count == 1, "one wl_output left")
+        }
+    }
+
+    static func restrictive() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.privileges.grants[.screenCapture] = .only(started: true, executables: [])
+        return configuration
     }
 
     /// Runs wayland-info against `server`: whether it lists `interface`.

@@ -47,8 +47,15 @@ final class Global {
     /// global with the display, so a client binding it at the same moment is not refused.
     func remove() {
         guard let global else { return }
+        // libwayland keeps a removed global (and asks the registry filter about it) after
+        // this object is gone: nothing may find it through its user data any more.
+        wl_global_set_user_data(global, nil)
         wl_global_remove(global)
         self.global = nil
+    }
+
+    deinit {
+        if let global { wl_global_set_user_data(global, nil) }
     }
 
     /// The context object of a resource bound from a global whose context is a `T`.
