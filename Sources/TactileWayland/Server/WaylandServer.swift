@@ -70,6 +70,7 @@ public final class WaylandServer {
         parts.gestures.stop()
         parts.composition.stop()
         parts.idle.stop()
+        parts.securityContexts.stop()
         wl_display_destroy(display)
     }
 

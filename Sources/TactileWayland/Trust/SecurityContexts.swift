@@ -29,6 +29,9 @@ final class SecurityContexts: ServerPart {
                         requests: Self.requests, privilege: .securityContext)
     }
 
+    /// Removes the listeners' event sources before the loop goes.
+    func stop() { listeners.removeAll() }
+
     private static let requests = RequestTable(wp_security_context_manager_v1_interface(
         destroy: destroyResource,
         create_listener: { client, manager, id, listenFD, closeFD in
@@ -106,6 +109,7 @@ final class SecurityContextObject: ResourceObject {
             return tactile_post_error(resource, WP_SECURITY_CONTEXT_V1_ERROR_ALREADY_USED.rawValue, "the security context was already committed")
         }
         (self.listenFD, self.closeFD) = (nil, nil)
+        contexts.listeners.removeAll(where: \.ended)
         contexts.listeners.append(SandboxListener(contexts: contexts, listenFD: listenFD, closeFD: closeFD, context: context))
         contexts.logger.info("a sandbox listener for \(context.engine ?? "an unnamed engine")\(context.appID.map { " (\($0))" } ?? ""): its clients get no privileged global")
     }
@@ -127,7 +131,7 @@ final class SandboxListener {
     private let context: SecurityContext
     private var accepting: EventSource?
     private var closing: EventSource?
-    private var ended = false
+    private(set) var ended = false
 
     init(contexts: SecurityContexts, listenFD: Int32, closeFD: Int32, context: SecurityContext) {
         self.contexts = contexts
@@ -166,10 +170,9 @@ final class SandboxListener {
         guard count <= 0, !(count < 0 && (errno == EAGAIN || errno == EINTR)), !ended else { return }
         ended = true
         contexts.logger.info("the sandbox listener for \(context.engine ?? "an unnamed engine") closed")
-        // Gone after this dispatch, not inside its own source's callback.
-        wl_event_loop_add_idle(wl_display_get_event_loop(contexts.display), { data in
-            let listener = Unmanaged<SandboxListener>.fromOpaque(data!).takeRetainedValue()
-            listener.contexts.listeners.removeAll { $0 === listener }
-        }, Unmanaged.passRetained(self).toOpaque())
+        // Its own source goes inside its callback (libwayland frees it after the dispatch);
+        // the object stays in `listeners`, ended, until the next listener is made.
+        accepting = nil
+        closing = nil
     }
 }
