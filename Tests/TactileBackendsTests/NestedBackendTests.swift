@@ -299,9 +299,9 @@ private final class Hold: Sendable {
     init(_ nested: NestedTestServer) {
         DispatchQueue.global().async { [self] in
             nested.onServerThread { _, _ in
-                self.times.withLock { $0.start = monotonicNow() }
+                self.times.withLock { $0.start = monotonicNanoseconds() }
                 usleep(400_000)
-                self.times.withLock { $0.end = monotonicNow() }
+                self.times.withLock { $0.end = monotonicNanoseconds() }
             }
         }
         while times.withLock({ $0.start }) == nil { usleep(1_000) }
@@ -322,11 +322,4 @@ private final class FrameDone {
         }))
         return pointer
     }()
-}
-
-/// CLOCK_MONOTONIC in nanoseconds, the clock of input timestamps and presentation times.
-private func monotonicNow() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -94,14 +94,8 @@ import WaylandProtocols
     /// interval systemd asked for, and STOPPING at SIGTERM, on the socket it names.
     @Test func systemdHearsReadyTheWatchdogAndStopping() throws {
         let path = NSTemporaryDirectory() + "tactile-notify-\(UUID().uuidString.prefix(8))"
-        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(socket >= 0)
+        let socket = try #require(boundUnixSocket(at: path, type: Int32(SOCK_DGRAM.rawValue)))
         defer { close(socket); unlink(path) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (k, byte) in path.utf8.enumerated() { raw[k] = byte } }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        try #require(bound == 0)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let (process, _, stderr) = try Self.start(["serve", "--socket", "session-\(UUID().uuidString.prefix(8))"],

@@ -13,12 +13,6 @@ import WaylandProtocols
 /// showed it, or of a surface that went, is discarded. Each touch event's nanosecond time
 /// comes just before it and agrees with its millisecond time.
 @Suite(.serialized) struct PresentationTests {
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
     static func wait(_ client: TestClient, for records: [PresentationRecord]) throws {
         let deadline = Date().addingTimeInterval(5)
         while !records.allSatisfy(\.answered), Date() < deadline {
@@ -35,10 +29,10 @@ import WaylandProtocols
         var records: [PresentationRecord] = []
         for frame in 0..<3 {
             let record = PresentationRecord(client, surface: window.surface)
-            let before = Self.now()
+            let before = monotonicNanoseconds()
             try client.commitBuffer(window.surface, width: 100, height: 100, colour: 0xff00_0000 | UInt32(frame * 40))
             try Self.wait(client, for: [record])
-            let after = Self.now()
+            let after = monotonicNanoseconds()
             let presented = try #require(record.presented, "frame \(frame) presented")
             #expect(presented.nanoseconds >= before && presented.nanoseconds <= after, "on the client's CLOCK_MONOTONIC, between commit and answer")
             #expect(presented.refresh == 16_666_666, "the 60 Hz output's refresh in ns")
@@ -79,7 +73,7 @@ import WaylandProtocols
         let timestamps = try #require(zwp_input_timestamps_manager_v1_get_touch_timestamps(try #require(client.inputTimestampsManager), client.touch))
         zwp_input_timestamps_v1_add_listener(timestamps, Listeners.touchTimestamps, Unmanaged.passUnretained(client).toOpaque())
         try client.roundtrip()
-        let before = Self.now()
+        let before = monotonicNanoseconds()
         try client.inject { input in
             tactile_test_input_v1_touch_down(input, 1, f(50), f(50))
             tactile_test_input_v1_touch_frame(input)
@@ -88,7 +82,7 @@ import WaylandProtocols
             tactile_test_input_v1_touch_up(input, 1)
             tactile_test_input_v1_touch_frame(input)
         }
-        let after = Self.now()
+        let after = monotonicNanoseconds()
         #expect(client.touchTimes.count == 3 && client.touchTimestamps.count == 3, "down, motion, up: \(client.touchTimestamps)")
         for (k, stamp) in client.touchTimestamps.enumerated() {
             #expect(stamp.eventsBefore == k, "timestamp \(k) came just before its event")

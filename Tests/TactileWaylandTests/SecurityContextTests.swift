@@ -19,16 +19,12 @@ import WaylandProtocols
         let context: OpaquePointer
 
         init(engine: TestClient) throws {
-            let (fd, path) = (socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0), self.path)
+            let fd = boundUnixSocket(at: path, type: Int32(SOCK_STREAM.rawValue)) ?? -1
             listenFD = fd
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (k, byte) in path.utf8.enumerated() { raw[k] = byte } }
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
             var pipeFDs: [Int32] = [-1, -1]
             let piped = pipe(&pipeFDs)
             self.pipeFDs = pipeFDs
-            guard bound == 0, listen(fd, 8) == 0, piped == 0, let manager = Self.bindManager(engine) else { throw ClientError.noMemory }
+            guard fd >= 0, listen(fd, 8) == 0, piped == 0, let manager = Self.bindManager(engine) else { throw ClientError.noMemory }
             self.manager = manager
             context = wp_security_context_manager_v1_create_listener(manager, fd, pipeFDs[0])!
         }
