@@ -194,13 +194,11 @@ final class Outputs {
         output.framePending = false
         let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
         let hadVblanks = !output.repaintSchedule.withoutVblank
-        defer {
-            if hadVblanks, output.repaintSchedule.withoutVblank {
-                logger.info("output \(output.placed.description.name) shows frames without vblanks: commits are composed at once, frame callbacks keep to its refresh")
-            }
-        }
         if let budget = output.repaintSchedule.presented(frame, refreshMilliHertz: output.placed.description.refresh, releasedCallbacks: !due.isEmpty) {
             logger.debug("output \(output.placed.description.name): frames composed \(budget.milliseconds) ms before the vblank")
+        }
+        if hadVblanks, output.repaintSchedule.withoutVblank {
+            logger.info("output \(output.placed.description.name) shows frames without vblanks: commits are composed at once, frame callbacks keep to its refresh")
         }
         output.screen.inFlight.removeAll()
         output.screen.feedbackInFlight.removeAll()

@@ -11,7 +11,7 @@ final class Privileges: ServerPart {
     private let policy: PrivilegePolicy
     private let logger: Logger
     /// Processes Tactile started itself; their descendants count as started too.
-    private(set) var started: Set<Int32> = []
+    private var started: Set<Int32> = []
     private var identities: [ClientID: ClientIdentity] = [:]
     private var refusalsLogged: Set<String> = []
 
