@@ -15,12 +15,15 @@ protocol ServerPart: AnyObject {
     func layoutChanged()
     /// A client disconnected; its resources are gone.
     func clientDisconnected(_ client: ClientID)
+    /// The server is going: the part removes its event sources before the loop they are on.
+    func stop()
 }
 
 extension ServerPart {
     func focusChanged(_ focus: SeatFocus) {}
     func layoutChanged() {}
     func clientDisconnected(_ client: ClientID) {}
+    func stop() {}
 }
 
 /// Where input focus is once a routing step is over; parts hear it when it changed.

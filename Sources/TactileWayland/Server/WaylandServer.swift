@@ -68,9 +68,7 @@ public final class WaylandServer {
         wl_display_destroy_clients(display)
         // The server's own event sources go before the loop they are on.
         parts.gestures.stop()
-        parts.composition.stop()
-        parts.idle.stop()
-        parts.securityContexts.stop()
+        for part in parts.all { part.stop() }
         wl_display_destroy(display)
     }
 
