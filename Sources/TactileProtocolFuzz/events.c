@@ -1,5 +1,6 @@
 // One generic dispatcher for every proxy of ours. It never sends requests and never draws
 // from the PRNG, because when an event arrives depends on timing, not on the seed.
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,6 +34,12 @@ static int on_event(const void *implementation, void *target, uint32_t opcode, c
         case 'n':
             // A server-made object (wl_data_offer): libwayland made its proxy already.
             if (args[arg].o) object_adopt_orphan(c, (struct wl_proxy *)args[arg].o);
+            break;
+        case 's':
+            if (obj->iface == &xdg_activation_token_v1_interface && args[arg].s) {
+                snprintf(c->token, sizeof c->token, "%s", args[arg].s);
+                shared_token_put(args[arg].s);
+            }
             break;
         case 'h':
             close(args[arg].h); // keymaps and the like: we keep no fds

@@ -109,6 +109,8 @@ struct conn {
     unsigned recent_next;
     /// The serial of the last wl_pointer.button: what grabs, moves and resizes must name.
     uint32_t button_serial;
+    /// The last xdg_activation token the server gave us.
+    char token[80];
     unsigned requests, budget;
     /// Only scripts, no random requests: a connection that lives long enough to go deep.
     bool scripts_only;
@@ -203,5 +205,62 @@ void server_crash_signature(const struct server *server, char *signature, size_t
 enum probe_result { PROBE_ALIVE, PROBE_DEAD, PROBE_HUNG };
 /// A fresh connection must round-trip, twice with a frame's wait between, within timeout_ms.
 enum probe_result probe(const char *socket, int timeout_ms);
+
+// ---- main.c: one connection, and the counters ---------------------------------------------
+
+/// Connection `index` of the seed: binds every global, sends its requests, ends its way.
+void fuzz_connection(const char *socket, uint64_t seed, unsigned index, bool verbose, struct stats *stats);
+/// Adds a worker's counters to the run's.
+void stats_merge(struct stats *into, const struct stats *from);
+
+// ---- concurrent.c: many hostile clients at once -------------------------------------------
+
+enum { MAX_CLIENTS = 64, MAX_SAMPLES = 4096, SHARED_TOKENS = 16 };
+
+/// What the worker processes share, in one MAP_SHARED mapping made before they fork.
+struct shared {
+    int stop;
+    /// xdg_activation tokens the server gave any client, for any other to use.
+    unsigned token_next;
+    char tokens[SHARED_TOKENS][80];
+    /// The connection each worker is in, to name when the server dies.
+    unsigned current[MAX_CLIENTS];
+    struct stats stats[]; // one per worker
+};
+
+/// Set in a concurrent run (and inherited by its workers), NULL otherwise.
+extern struct shared *shared;
+/// Keeps an activation token the server handed out; does nothing outside a concurrent run.
+void shared_token_put(const char *token);
+/// Some client's token, when a concurrent run has seen one.
+bool shared_token_any(struct rng *rng, char *token, size_t size);
+
+struct concurrent_run {
+    // What to run.
+    const char *socket;
+    uint64_t seed;
+    double duration;
+    unsigned clients;
+    /// The server's resident memory in kB, sampled every sample_every_s seconds; NULL when
+    /// the server is not ours.
+    unsigned long (*rss)(const void *context);
+    const void *rss_context;
+    unsigned sample_every_s;
+    // What came of it.
+    unsigned long samples_kb[MAX_SAMPLES];
+    unsigned sample_count;
+    unsigned long rss_after_kb; // after every client left
+    unsigned long input_events, witness_violations;
+    size_t probe_count, probes_slow;
+    int64_t probe_p50_ms, probe_p99_ms, probe_worst_ms;
+    unsigned in_flight[MAX_CLIENTS];
+    /// Which of our own connections ended the run early, and how ("" when none did).
+    char ended[200];
+};
+
+/// Runs `clients` worker processes of connections (worker w runs connections w, w + clients,
+/// …) beside the input fuzz, the witness and the probe, for `duration` seconds or until the
+/// server fails. Workers' counters are added to `totals`.
+enum probe_result run_concurrent(struct concurrent_run *run, struct stats *totals);
 
 #endif

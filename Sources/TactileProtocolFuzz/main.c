@@ -30,6 +30,9 @@ struct options {
     const char *server;
     bool under_gdb, verbose;
     unsigned max_crashes; // 0: no limit
+    unsigned clients;     // connections at once (1: one after another, each probed)
+    unsigned sample_every_s;
+    double flat_percent;  // 0: memory not judged
 };
 
 struct crash {
@@ -46,6 +49,9 @@ struct fuzzer {
     struct server server;
     struct crash crashes[MAX_CRASHES_KEPT];
     unsigned crash_count;
+    struct concurrent_run concurrent;
+    /// Why the run failed other than by a crash or hang (memory grew, input misrouted).
+    const char *failure;
 };
 
 enum ending { END_ROUNDTRIP, END_ABRUPT, END_FLUSH_THEN_CLOSE, END_SLEEP_THEN_CLOSE };
@@ -54,16 +60,27 @@ static const char *const ending_names[] = { "roundtrip", "abrupt disconnect", "f
 
 // ---- counting -----------------------------------------------------------------------------
 
-static void tally(struct stats *stats, const char *key) {
+static void tally_many(struct stats *stats, const char *key, unsigned count) {
     for (unsigned i = 0; i < stats->error_kinds; i++)
         if (strcmp(stats->errors[i].key, key) == 0) {
-            stats->errors[i].count++;
+            stats->errors[i].count += count;
             return;
         }
     if (stats->error_kinds == sizeof stats->errors / sizeof stats->errors[0]) return;
     struct tally *t = &stats->errors[stats->error_kinds++];
     snprintf(t->key, sizeof t->key, "%s", key);
-    t->count = 1;
+    t->count = count;
+}
+
+static void tally(struct stats *stats, const char *key) {
+    tally_many(stats, key, 1);
+}
+
+void stats_merge(struct stats *into, const struct stats *from) {
+    into->connections += from->connections;
+    into->requests += from->requests;
+    for (int i = 0; i < 4; i++) into->endings[i] += from->endings[i];
+    for (unsigned i = 0; i < from->error_kinds; i++) tally_many(into, from->errors[i].key, from->errors[i].count);
 }
 
 /// Counts how the connection ended on the server's side: a protocol error (the server doing
@@ -203,18 +220,18 @@ static void finish(struct conn *c, enum ending ending, int linger_ms) {
     if (!wl_display_get_error(c->display)) wire_pump(c->display, c->broken ? 50 : 0, false);
 }
 
-static void run_connection(struct fuzzer *f, unsigned index) {
-    struct conn c = { .index = index, .verbose = f->options.verbose, .stats = &f->stats };
-    c.rng = rng_for_connection(f->options.seed, index);
+void fuzz_connection(const char *socket, uint64_t seed, unsigned index, bool verbose, struct stats *stats) {
+    struct conn c = { .index = index, .verbose = verbose, .stats = stats };
+    c.rng = rng_for_connection(seed, index);
     c.budget = 1 + rng_below(&c.rng, MAX_REQUESTS_PER_CONNECTION);
     enum ending ending = (enum ending)rng_below(&c.rng, 4);
     int linger_ms = 20 + (int)rng_below(&c.rng, 21);
     // Random requests soon earn a protocol error; some connections go deeper without them.
     c.scripts_only = rng_chance(&c.rng, 30);
-    f->stats.connections++;
-    c.display = wl_display_connect(f->options.socket);
+    stats->connections++;
+    c.display = wl_display_connect(socket);
     if (!c.display) {
-        tally(&f->stats, "cannot connect");
+        tally(stats, "cannot connect");
         return;
     }
     bind_globals(&c);
@@ -225,6 +242,10 @@ static void run_connection(struct fuzzer *f, unsigned index) {
     objects_clear(&c);
     if (c.registry) wl_registry_destroy(c.registry);
     wl_display_disconnect(c.display);
+}
+
+static void run_connection(struct fuzzer *f, unsigned index) {
+    fuzz_connection(f->options.socket, f->options.seed, index, f->options.verbose, &f->stats);
 }
 
 // ---- failures -----------------------------------------------------------------------------
@@ -301,6 +322,33 @@ static int by_count(const void *a, const void *b) {
     return strcmp(x->key, y->key);
 }
 
+static void print_concurrent(const struct concurrent_run *r) {
+    printf("%u clients at once beside %lu input events; the witness (no input region) got %lu touch downs or pointer enters\n",
+           r->clients, r->input_events, r->witness_violations);
+    printf("probe round trips: %zu, median %lld ms, 99th percentile %lld ms, worst %lld ms, %zu over 50 ms\n", r->probe_count,
+           (long long)r->probe_p50_ms, (long long)r->probe_p99_ms, (long long)r->probe_worst_ms, r->probes_slow);
+    if (r->sample_count) {
+        printf("server resident memory every %u s (MB):", r->sample_every_s);
+        for (unsigned i = 0; i < r->sample_count; i++) printf(" %.1f", r->samples_kb[i] / 1024.0);
+        printf("\n");
+    }
+    if (r->rss_after_kb) printf("server resident memory after every client left: %.1f MB\n", r->rss_after_kb / 1024.0);
+}
+
+/// The soak's judgement: the last sample within flat_percent of the second (the first is the
+/// server before its first client, the second after the load's first interval).
+static const char *memory_grew(const struct fuzzer *f) {
+    const struct concurrent_run *r = &f->concurrent;
+    if (f->options.flat_percent <= 0) return NULL;
+    if (r->sample_count < 3) return "too few memory samples to judge growth (run longer than two sample intervals)";
+    double second = (double)r->samples_kb[1], last = (double)r->samples_kb[r->sample_count - 1];
+    static char why[160];
+    if (last <= second * (1 + f->options.flat_percent / 100)) return NULL;
+    snprintf(why, sizeof why, "memory grew: last sample %.1f MB is more than %.0f%% above the second, %.1f MB", last / 1024,
+             f->options.flat_percent, second / 1024);
+    return why;
+}
+
 static void print_summary(const struct fuzzer *f, double seconds) {
     unsigned hangs = 0;
     for (unsigned i = 0; i < f->crash_count && i < MAX_CRASHES_KEPT; i++) hangs += f->crashes[i].hang;
@@ -315,10 +363,11 @@ static void print_summary(const struct fuzzer *f, double seconds) {
     qsort(sorted, f->stats.error_kinds, sizeof sorted[0], by_count);
     for (unsigned i = 0; i < f->stats.error_kinds; i++) printf("  %6u  %s\n", sorted[i].count, sorted[i].key);
     print_distinct_failures(f);
+    if (f->options.clients > 1) print_concurrent(&f->concurrent);
     if (f->stats.rss_start_kb)
         printf("server resident memory: %.1f MB at the start, %.1f MB at most, %.1f MB at the end (after every connection closed)\n",
                f->stats.rss_start_kb / 1024.0, f->stats.rss_peak_kb / 1024.0, f->stats.rss_last_kb / 1024.0);
-    printf("result: %u crashes, %u hangs\n", f->crash_count - hangs, hangs);
+    printf("result: %u crashes, %u hangs%s%s\n", f->crash_count - hangs, hangs, f->failure ? ", " : "", f->failure ? f->failure : "");
 }
 
 /// Removes our runtime directory (logs, socket) when nothing there is worth keeping.
@@ -335,9 +384,39 @@ static void remove_runtime_dir(const char *path) {
     rmdir(path);
 }
 
+static unsigned long own_server_rss(const void *server) {
+    return server_rss_kb(server);
+}
+
+static void run_many_at_once(struct fuzzer *f) {
+    struct concurrent_run *r = &f->concurrent;
+    *r = (struct concurrent_run){ .socket = f->options.socket, .seed = f->options.seed, .duration = f->options.duration,
+                                  .clients = f->options.clients, .sample_every_s = f->options.sample_every_s };
+    if (f->own_server) {
+        r->rss = own_server_rss;
+        r->rss_context = &f->server;
+        f->stats.rss_start_kb = server_rss_kb(&f->server);
+    }
+    enum probe_result result = run_concurrent(r, &f->stats);
+    if (r->ended[0]) printf("%s\n", r->ended);
+    if (result != PROBE_ALIVE) {
+        printf("connections in flight when the server failed (each replays alone, but the failure may need the others):");
+        for (unsigned w = 0; w < r->clients; w++) printf(" %u", r->in_flight[w]);
+        printf("\n");
+        f->options.max_crashes = 1; // the others' connections are lost: no restart
+        handle_failure(f, r->in_flight[0], result);
+        return;
+    }
+    f->stats.rss_last_kb = r->rss_after_kb;
+    if (r->witness_violations) f->failure = "the witness received input meant for other clients";
+    else f->failure = memory_grew(f);
+}
+
 static int run(struct fuzzer *f) {
     int64_t start = now_ms();
-    if (f->options.connection >= 0) {
+    if (f->options.clients > 1 && f->options.connection < 0) {
+        run_many_at_once(f);
+    } else if (f->options.connection >= 0) {
         run_connection(f, (unsigned)f->options.connection);
         enum probe_result result = probe(f->options.socket, PROBE_TIMEOUT_MS);
         if (result != PROBE_ALIVE) handle_failure(f, (unsigned)f->options.connection, result);
@@ -354,7 +433,7 @@ static int run(struct fuzzer *f) {
         }
     }
     print_summary(f, (double)(now_ms() - start) / 1000);
-    return f->crash_count ? 1 : 0;
+    return f->crash_count || f->failure ? 1 : 0;
 }
 
 // ---- command line -------------------------------------------------------------------------
@@ -372,6 +451,12 @@ static void usage(FILE *out) {
             "  --no-gdb            with --server: run it directly, not under gdb (default when gdb is\n"
             "                      installed: gdb prints the crashing thread's stack, Swift's own\n"
             "                      backtracer cannot unwind through libwayland here)\n"
+            "  --clients N         N connections at once, each in a worker process, beside an input\n"
+            "                      fuzz, a witness window no input may reach and a probe timing round\n"
+            "                      trips (needs --duration; default 1: one at a time, each probed)\n"
+            "  --sample-every S    with --clients: sample the server's memory every S seconds (default 60)\n"
+            "  --flat PERCENT      with --clients: fail when the last memory sample is more than PERCENT\n"
+            "                      above the second (the soak's judgement)\n"
             "  --verbose           log every request to stderr as interface@id.request(args)\n",
             DEFAULT_REQUESTS);
 }
@@ -383,9 +468,12 @@ static bool parse_options(int argc, char **argv, struct options *o) {
         { "socket", required_argument, 0, 'S' },    { "server", required_argument, 0, 'x' },
         { "max-crashes", required_argument, 0, 'm' }, { "no-gdb", no_argument, 0, 'g' },
         { "verbose", no_argument, 0, 'v' },         { "help", no_argument, 0, 'h' },
+        { "clients", required_argument, 0, 'n' },   { "sample-every", required_argument, 0, 'e' },
+        { "flat", required_argument, 0, 'f' },
         { 0, 0, 0, 0 },
     };
-    *o = (struct options){ .seed = ((uint64_t)now_ms() << 20) ^ (uint64_t)getpid(), .connection = -1, .max_crashes = 1 };
+    *o = (struct options){ .seed = ((uint64_t)now_ms() << 20) ^ (uint64_t)getpid(), .connection = -1, .max_crashes = 1,
+                          .clients = 1, .sample_every_s = 60 };
     o->under_gdb = system("command -v gdb >/dev/null 2>&1") == 0;
     for (int opt; (opt = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (opt) {
@@ -398,9 +486,17 @@ static bool parse_options(int argc, char **argv, struct options *o) {
         case 'm': o->max_crashes = (unsigned)strtoul(optarg, NULL, 0); break;
         case 'g': o->under_gdb = false; break;
         case 'v': o->verbose = true; break;
+        case 'n': o->clients = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'e': o->sample_every_s = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'f': o->flat_percent = strtod(optarg, NULL); break;
         case 'h': usage(stdout); exit(0);
         default: return false;
         }
+    }
+    if (o->clients < 1 || o->clients > MAX_CLIENTS || o->sample_every_s < 1) return false;
+    if (o->clients > 1 && (o->duration <= 0 || o->requests)) {
+        fprintf(stderr, "--clients runs for a --duration, not a number of requests\n");
+        return false;
     }
     if (!o->requests && o->duration <= 0) o->requests = DEFAULT_REQUESTS;
     if (!o->socket && !o->server) o->socket = getenv("WAYLAND_DISPLAY");

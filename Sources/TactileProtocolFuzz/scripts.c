@@ -5,6 +5,7 @@
 // through call(), which skips it when its target or a required object is missing.
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -50,6 +51,8 @@ static wl_fixed_t on_windows(struct conn *c) {
 }
 
 // ---- building blocks ----------------------------------------------------------------------
+
+static void script_wait_a_frame(struct conn *c);
 
 static struct object *new_surface(struct conn *c) {
     return call(c, object_any(c, &wl_compositor_interface), "create_surface");
@@ -404,6 +407,69 @@ static void script_data_device(struct conn *c) {
     if (rng_chance(&c->rng, 30)) call(c, source, "destroy");
 }
 
+/// Reads the newest offer the server made us (a selection, a drag), whose source may belong to
+/// a client that has gone or is going: the server must answer with a closed pipe, not a crash.
+static void script_receive_offer(struct conn *c) {
+    bool destroy = rng_chance(&c->rng, 30);
+    struct wl_proxy *offer = NULL;
+    for (size_t i = c->orphan_count; i > 0 && !offer; i--)
+        if (strcmp(wl_proxy_get_class(c->orphans[i - 1]), wl_data_offer_interface.name) == 0) offer = c->orphans[i - 1];
+    int fds[2];
+    if (!offer || c->broken || c->requests >= c->budget || pipe(fds) < 0) return;
+    wl_data_offer_receive((struct wl_data_offer *)offer, "text/plain;charset=utf-8", fds[1]);
+    c->requests++;
+    c->stats->requests++;
+    close(fds[1]);
+    close(fds[0]);
+    if (destroy) {
+        // Still counted among the orphans, which are destroyed locally at disconnect.
+        wl_proxy_marshal_flags(offer, WL_DATA_OFFER_DESTROY, NULL, wl_proxy_get_version(offer), 0);
+        c->requests++;
+        c->stats->requests++;
+    }
+}
+
+/// xdg_activation_v1: a token asked for with or without a serial, surface and app id, then a
+/// surface activated with a token: the one we got, another client's (when clients run at
+/// once), or one the server never made.
+static void script_activation(struct conn *c) {
+    struct object *activation = object_any(c, &xdg_activation_v1_interface);
+    struct object *token = call(c, activation, "get_activation_token");
+    if (rng_chance(&c->rng, 70)) call(c, token, "set_serial", recent_serial(c), object_any(c, &wl_seat_interface));
+    if (rng_chance(&c->rng, 50)) call(c, token, "set_surface", object_any(c, &wl_surface_interface));
+    if (rng_chance(&c->rng, 30)) call(c, token, "set_app_id", "org.tactile.fuzz");
+    call(c, token, "commit");
+    if (rng_chance(&c->rng, 20)) call(c, token, "commit");
+    uint32_t which = rng_below(&c->rng, 3);
+    struct object *surface = rng_chance(&c->rng, 60) ? xdg_toplevel(c, &stable) : object_any(c, &wl_surface_interface);
+    if (!settle(c)) return;
+    char text[80];
+    snprintf(text, sizeof text, "%s", c->token);
+    if (which == 1) shared_token_any(&c->rng, text, sizeof text);
+    if (which == 2) snprintf(text, sizeof text, "not-a-token-%u", edge_uint(c));
+    call(c, activation, "activate", text, surface);
+}
+
+/// A buffer far larger than any screen, from a pool whose file was only sized: it costs the
+/// client nothing, so the server must neither copy it nor keep what reading it would fault in.
+static void script_huge_buffer(struct conn *c) {
+    static const int32_t sizes[][2] = { { 4096, 4096 }, { 8192, 8192 }, { 16384, 16384 }, { 13818, 12425 }, { 16384, 1 } };
+    const int32_t *size = sizes[rng_below(&c->rng, sizeof sizes / sizeof sizes[0])];
+    struct object *surface = xdg_toplevel(c, &stable);
+    struct object *shm = object_any(c, &wl_shm_interface);
+    if (!surface || !shm) return;
+    int32_t stride = size[0] * 4, bytes = stride * size[1];
+    int fd = make_memfd((size_t)bytes);
+    struct object *pool = call(c, shm, "create_pool", fd, bytes);
+    if (fd >= 0) close(fd);
+    struct object *buffer = call(c, pool, "create_buffer", 0, size[0], size[1], stride, 1);
+    call(c, pool, "destroy");
+    call(c, surface, "attach", buffer, 0, 0);
+    call(c, surface, "damage_buffer", 0, 0, INT32_MAX, INT32_MAX);
+    call(c, surface, "commit");
+    script_wait_a_frame(c); // the repaint reads it
+}
+
 /// Our edge deferral protocol: a region kept off edge gestures, then destroyed in any order.
 static void script_edge_deferral(struct conn *c) {
     struct object *manager = object_any(c, &tactile_edge_deferral_manager_v1_interface);
@@ -459,6 +525,9 @@ static const struct script {
     { "touchpad gesture", script_touchpad_gesture, 4 },
     { "move or resize", script_move_or_resize, 5 },
     { "data device", script_data_device, 4 },
+    { "receive an offer", script_receive_offer, 2 },
+    { "activation", script_activation, 3 },
+    { "huge buffer", script_huge_buffer, 1 },
     { "edge deferral", script_edge_deferral, 4 },
     { "sync", script_sync, 2 },
     { "wait a frame", script_wait_a_frame, 1 },
