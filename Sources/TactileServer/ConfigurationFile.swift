@@ -7,7 +7,7 @@ import Yams
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
 /// libinput settings of input devices; the screens' modes and places; idle blanking; who may
-/// bind the privileged protocols.
+/// bind the privileged protocols; how much one client may make the server hold.
 /// Every value is checked; a mistake names the file, line, column and key.
 /// `docs/configuration.md` lists the keys (scripts/check-docs holds it to this reader);
 /// `examples/kiosk.yaml` uses them.
@@ -27,6 +27,9 @@ public struct ConfigurationFile: Sendable {
     public var idle: IdleSettings?
     /// Who may bind each privileged family; the families not named keep the server's default.
     public var privileges: [Privilege: PrivilegePolicy.Grant] = [:]
+    /// How much one client may make the server hold (`limits`).
+    public var bufferSide: Int?
+    public var objectsPerClient: Int?
     /// Whether `-- COMMAND` starts again when it fails (`app.restart`); for `tactile serve`.
     public var appRestart: SessionCommand.Restart?
     /// For the libinput backend; the server itself has no use for them.
@@ -71,6 +74,8 @@ public struct ConfigurationFile: Sendable {
         if let cursor { result.cursor = cursor }
         if let idle { result.idle = idle }
         result.privileges.grants.merge(privileges) { $1 }
+        if let bufferSide { result.limits.bufferSide = bufferSide }
+        if let objectsPerClient { result.limits.objects = objectsPerClient }
         if let showTouches { result.showTouches = showTouches }
         if let showInputRegions { result.showInputRegions = showInputRegions }
         let k = keyboardLayout

@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "keyboard", "devices", "outputs", "idle", "privileges", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
+        try top.only(["app", "touch", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
         config.trace = try top.bool("trace")
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
@@ -47,6 +47,11 @@ struct ConfigurationReader {
             for privilege in Privilege.allCases {
                 if let grant = try privileges.grant(privilege.rawValue) { config.privileges[privilege] = grant }
             }
+        }
+        if let limits = try top.table("limits") {
+            try limits.only(["buffer-side", "objects-per-client"])
+            config.bufferSide = try limits.integer("buffer-side", in: 256...16384)
+            config.objectsPerClient = try limits.integer("objects-per-client", in: 1000...1_000_000)
         }
         if let list = top.entries["devices"] {
             guard let items = list.node.sequence else { throw error(list.node, "devices", "expected a list of device settings") }

@@ -1,4 +1,5 @@
 import CWaylandServer
+import Logging
 import Responder
 
 /// One connected client: its identity for the core, and what the server counts of it.
@@ -15,15 +16,31 @@ final class ClientState {
     }()
     /// Set when it connected through a sandbox's listener (wp_security_context_v1).
     var securityContext: SecurityContext?
+    let limits: ClientLimits
+    /// Its objects, counted against `limits`.
+    let holdings = ClientHoldings()
     private let disconnected: (ClientState) -> Void
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
+    private var resourceListener: UnsafeMutablePointer<tactile_listener>?
 
-    init(client: OpaquePointer, id: ClientID, disconnected: @escaping (ClientState) -> Void) {
+    init(client: OpaquePointer, id: ClientID, limits: ClientLimits, logger: Logger, disconnected: @escaping (ClientState) -> Void) {
         self.client = client
         self.id = id
+        self.limits = limits
+        self.logger = logger
         self.disconnected = disconnected
         destroyListener = tactile_listener_create(Unmanaged.passUnretained(self).toOpaque(), clientDestroyed)
         wl_client_add_destroy_listener(client, &destroyListener!.pointee.listener)
+        resourceListener = tactile_listener_create(Unmanaged.passUnretained(self).toOpaque(), resourceCreated)
+        wl_client_add_resource_created_listener(client, &resourceListener!.pointee.listener)
+    }
+
+    private let logger: Logger
+
+    fileprivate func created(_ resource: OpaquePointer) {
+        guard let passed = holdings.created(resource, limits: limits) else { return }
+        logger.warning("\(id) (pid \(pid)) made \(passed): disconnected")
+        tactile_post_implementation_error(client, "the client made \(passed)")
     }
 
     /// The state of a connected client, found through its destroy listener (libwayland 1.21
@@ -35,7 +52,9 @@ final class ClientState {
 
     fileprivate func destroyed() {
         if let destroyListener { tactile_listener_destroy(destroyListener) }
+        if let resourceListener { tactile_listener_destroy(resourceListener) }
         destroyListener = nil
+        resourceListener = nil
         disconnected(self)
     }
 }
@@ -49,9 +68,13 @@ final class Clients {
     private var createdListener: UnsafeMutablePointer<tactile_listener>?
     /// Runs as a client goes, after it left `byID`.
     var disconnected: (ClientState) -> Void = { _ in }
+    private let limits: ClientLimits
+    private let logger: Logger
 
     /// Registers every client `display` accepts from now on.
-    init(display: OpaquePointer) {
+    init(display: OpaquePointer, limits: ClientLimits, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
         createdListener = tactile_listener_create(Unmanaged.passUnretained(self).toOpaque()) { listener, data in
             guard let listener, let data else { return }
             Unmanaged<Clients>.fromOpaque(tactile_listener_context(listener)).takeUnretainedValue().register(OpaquePointer(data))
@@ -64,13 +87,18 @@ final class Clients {
     }
 
     private func register(_ client: OpaquePointer) {
-        let state = ClientState(client: client, id: ClientID(nextID)) { [unowned self] state in
+        let state = ClientState(client: client, id: ClientID(nextID), limits: limits, logger: logger) { [unowned self] state in
             byID[state.id] = nil
             disconnected(state)
         }
         nextID += 1
         byID[state.id] = state
     }
+}
+
+private let resourceCreated: @convention(c) (UnsafeMutablePointer<wl_listener>?, UnsafeMutableRawPointer?) -> Void = { listener, resource in
+    guard let listener, let resource else { return }
+    Unmanaged<ClientState>.fromOpaque(tactile_listener_context(listener)).takeUnretainedValue().created(OpaquePointer(resource))
 }
 
 private let clientDestroyed: @convention(c) (UnsafeMutablePointer<wl_listener>?, UnsafeMutableRawPointer?) -> Void = { listener, _ in

@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     /// Who may bind each privileged family of globals (the configuration file's
     /// `privileges`); every family open to everyone unless configured.
     public var privileges = PrivilegePolicy.everyone
+    /// How much one client may make the server hold.
+    public var limits = ClientLimits()
 
     public init(
         kioskMode: Bool = false,

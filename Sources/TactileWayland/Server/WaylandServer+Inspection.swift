@@ -14,14 +14,18 @@ extension WaylandServer: Inspectable {
         parts.tracer.watch(report)
     }
 
-    /// The outputs, then the scene from the top of the stack down, a node per line and
-    /// indented by depth: its place, size, input region and state.
+    /// The outputs, the clients with what they hold, then the scene from the top of the stack
+    /// down, a node per line and indented by depth: its place, size, input region and state.
     func sceneDescription() -> [String] {
         let naming = self.naming
         var lines = parts.outputs.live.map { live in
             let output = live.placed
             return "output \(output.description.name) at=\(output.rect.x),\(output.rect.y) size=\(output.rect.width)x\(output.rect.height) scale=\(output.description.scaleText)"
                 + (live.poweredOn ? "" : " power=off")
+        }
+        // What each client makes the server hold, against `limits`.
+        for state in clients.byID.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            lines.append("client \(state.id.rawValue) pid=\(state.pid) \(state.holdings.inspected) region-rects=\(state.regionRects)")
         }
         let scene = router.scene
         func visit(_ id: NodeID, depth: Int, stacking: String) {

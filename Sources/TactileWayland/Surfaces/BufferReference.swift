@@ -63,6 +63,11 @@ final class BufferReference: PixelLender {
         return BufferAttachment(width: size.width, height: size.height, image: image, reference: self)
     }
 
+    /// The longer side of a wl_shm buffer, in pixels (nil for other buffers, which are 1×1).
+    var longestSide: Int? {
+        shmBuffer.map { Int(max(wl_shm_buffer_get_width($0), wl_shm_buffer_get_height($0))) }
+    }
+
     /// The shm buffer, while the client has not destroyed it.
     var shmBuffer: OpaquePointer? { buffer.flatMap(wl_shm_buffer_get) }
 

@@ -149,6 +149,10 @@ final class Surface: ResourceObject {
                 latest.image?.changed()
                 pending.attachment = .some(latest)
             } else {
+                if let side = reference.longestSide, side > owner.limits.bufferSide {
+                    return postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
+                                     "a buffer \(side) pixels long is larger than Tactile shows (limits.buffer-side: \(owner.limits.bufferSide))")
+                }
                 pending.attachment = .some(reference.commit(logger: host.logger))
             }
             pendingBuffer = nil
