@@ -145,7 +145,7 @@ import Testing
         #expect(privileges.grant(for: .windowManagement) == .only(started: true, executables: []))
         #expect(privileges.grant(for: .sessionLock) == .only(started: false, executables: []), "an empty list: nobody")
         #expect(privileges.grant(for: .layerShell) == .only(started: true, executables: []), "not named: the default stays")
-        #expect(privileges.grant(for: .inspector) == .everyone)
+        #expect(privileges.grant(for: .inspector) == PrivilegePolicy.standard.grant(for: .inspector))
     }
 
     @Test(arguments: [

@@ -17,10 +17,19 @@ import WaylandProtocols
         return result.output.split(separator: "\n").map(String.init)
     }
 
-    /// A server offering the inspector, with one client's 400×300 window at `origin`.
-    static func inspectableServer(windowAt origin: (Int32, Int32)) throws -> (TestServer, TestClient, Window) {
+    /// Offering the inspector to `tactile inspect`. `tactile serve` gives it to its own
+    /// executable; the server here runs in the tests' process, so the binary is named.
+    static var inspecting: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.offersInspector = true
+        let binary = URL(fileURLWithPath: tactile).resolvingSymlinksInPath().path
+        configuration.privileges.grants[.inspector] = .only(started: true, executables: [binary])
+        return configuration
+    }
+
+    /// A server offering the inspector, with one client's 400×300 window at `origin`.
+    static func inspectableServer(windowAt origin: (Int32, Int32)) throws -> (TestServer, TestClient, Window) {
+        let configuration = Self.inspecting
         let server = try TestServer(configuration)
         let client = try TestClient(socket: server.socket)
         let window = try client.toplevel(width: 400, height: 300, at: origin)
@@ -68,8 +77,7 @@ import WaylandProtocols
     /// Idle blanking on a headless server shows where a user can see it: the inspector
     /// lists the output as off once asleep.
     @Test func inspectShowsAnOutputAsleep() throws {
-        var configuration = ServerConfiguration()
-        configuration.offersInspector = true
+        var configuration = Self.inspecting
         configuration.idle = IdleSettings(timeout: 1)
         let server = try TestServer(configuration)
         #expect(try Self.inspect(server.socket, []).first == "output HEADLESS-1 at=0,0 size=1280x800 scale=1")
@@ -80,6 +88,28 @@ import WaylandProtocols
             first = try Self.inspect(server.socket, []).first ?? ""
         } while !first.hasSuffix("power=off") && Date() < deadline
         #expect(first == "output HEADLESS-1 at=0,0 size=1280x800 scale=1 power=off")
+    }
+
+    /// What a client makes the server hold is listed, and counted down as it goes: ten
+    /// regions more are ten objects more, and destroying them gives them back.
+    @Test func inspectListsWhatEachClientHolds() throws {
+        let (server, client, _) = try Self.inspectableServer(windowAt: (0, 0))
+        func held() throws -> (objects: Int, line: String) {
+            let line = try #require(try Self.inspect(server.socket, []).first { $0.contains(" pid=\(getpid()) ") }, "the test client's line")
+            let objects = line.split(separator: " ").first { $0.hasPrefix("objects=") }.flatMap { Int($0.dropFirst(8)) }
+            return (try #require(objects, "objects= in \(line)"), line)
+        }
+        let before = try held()
+        #expect(before.line.hasPrefix("client ") && before.line.contains(" shm-pools=0 buffers=1 "), "\(before.line)")
+        let regions = (0..<10).map { _ in wl_compositor_create_region(client.compositor) }
+        for region in regions { wl_region_add(region, 0, 0, 10, 10) }
+        try client.roundtrip()
+        let more = try held()
+        #expect(more.objects == before.objects + 10)
+        #expect(more.line.hasSuffix(" region-rects=10"), "\(more.line)")
+        for region in regions { wl_region_destroy(region) }
+        try client.roundtrip()
+        #expect(try held().objects == before.objects)
     }
 
     @Test func inspectWatchStreamsTheTraceLive() throws {

@@ -22,10 +22,14 @@ import Testing
         .securityContext: ["wp_security_context_manager_v1"],
     ]
 
-    static func server(refusing refused: [Privilege], allowing executables: [String] = []) throws -> TestServer {
+    /// Every family open but `refused`, which only `executables` (and what Tactile started,
+    /// when `started`) may bind. The tests' own clients run in the server's process, which
+    /// counts as started.
+    static func server(refusing refused: [Privilege], allowing executables: [String] = [], started: Bool = false) throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.offersInspector = true
-        for privilege in refused { configuration.privileges.grants[privilege] = .only(started: true, executables: executables) }
+        configuration.privileges = .everyone
+        for privilege in refused { configuration.privileges.grants[privilege] = .only(started: started, executables: executables) }
         return try TestServer(configuration)
     }
 
@@ -66,7 +70,7 @@ import Testing
     /// the same command not started by Tactile is refused.
     @Test(arguments: [true, false])
     func theChildrenOfAStartedProcessAreStarted(_ started: Bool) throws {
-        let server = try Self.server(refusing: [.outputManagement])
+        let server = try Self.server(refusing: [.outputManagement], started: true)
         // `; true` keeps the shell waiting, so wayland-info is its child, not the shell itself.
         let shell = try ClientProcess(["sh", "-c", "sleep 0.5; wayland-info; true"], socket: server.socket)
         defer { shell.stop() }
@@ -77,6 +81,29 @@ import Testing
         let output = try shell.waitForExit()
         #expect(output.contains("zwlr_output_manager_v1") == started, "wayland-info: \(output.prefix(2000))")
         #expect(output.contains("wl_compositor"))
+    }
+
+    /// The standard policy, as a kiosk runs without a `privileges` section: a program nobody
+    /// named and Tactile did not start (wayland-info) sees no privileged family but the
+    /// security-context one; the same program, started by Tactile, sees them all.
+    @Test(arguments: [true, false])
+    func theStandardPolicyGivesThePrivilegedFamiliesToWhatTactileStarted(_ started: Bool) throws {
+        var configuration = ServerConfiguration()
+        configuration.offersInspector = true
+        let server = try TestServer(configuration)
+        let shell = try ClientProcess(["sh", "-c", "sleep 0.5; wayland-info; true"], socket: server.socket)
+        defer { shell.stop() }
+        if started {
+            let pid = shell.pid
+            server.onServerThread { server, _ in server.port.processStarted(pid) }
+        }
+        let output = try shell.waitForExit()
+        #expect(output.contains("'wl_compositor'"), "wayland-info ran: \(output.prefix(500))")
+        for (privilege, names) in Self.interfaces {
+            for name in names {
+                #expect(output.contains("'\(name)'") == (started || privilege == .securityContext), "\(name), started: \(started)")
+            }
+        }
     }
 
     /// libwayland keeps a removed global (an unplugged output's wl_output) and asks the

@@ -34,8 +34,8 @@ public struct ServerConfiguration: Sendable {
     /// every other. Tests and scripts only.
     public var offersTestInput = false
     /// Who may bind each privileged family of globals (the configuration file's
-    /// `privileges`); every family open to everyone unless configured.
-    public var privileges = PrivilegePolicy.everyone
+    /// `privileges`): `PrivilegePolicy.standard` unless configured.
+    public var privileges = PrivilegePolicy.standard
     /// How much one client may make the server hold.
     public var limits = ClientLimits()
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Who may bind each privileged family of globals (`Privilege`): everyone, or only the
 /// clients Tactile started itself (`-- COMMAND`, gesture commands, and their children) and
 /// executables named by path. A client refused a family never sees its globals.
@@ -15,6 +17,30 @@ public struct PrivilegePolicy: Sendable, Equatable {
 
     /// Every family open to every client.
     public static let everyone = PrivilegePolicy(grants: Dictionary(uniqueKeysWithValues: Privilege.allCases.map { ($0, .everyone) }))
+
+    /// The on-screen keyboards Debian packages, which type through the input-injection and
+    /// input-method families and show themselves through the layer shell.
+    public static let onScreenKeyboards = ["/usr/bin/squeekboard", "/usr/bin/wvkbd-mobintl"]
+
+    /// The policy unless the configuration file says otherwise: each family for what Tactile
+    /// started, and for the programs a kiosk's owner runs by hand that need it (the on-screen
+    /// keyboards, grim for screenshots, wlr-randr and kanshi for the screens, swaylock, and
+    /// `tactile inspect`, which is Tactile's own executable). Security-context listeners are
+    /// everyone's: they only ever make a client less trusted.
+    public static var standard: PrivilegePolicy {
+        func started(_ executables: [String] = []) -> Grant { .only(started: true, executables: executables) }
+        return PrivilegePolicy(grants: [
+            .inputInjection: started(onScreenKeyboards),
+            .inputMethod: started(onScreenKeyboards),
+            .layerShell: started(onScreenKeyboards),
+            .screenCapture: started(["/usr/bin/grim"]),
+            .windowManagement: started(),
+            .outputManagement: started(["/usr/bin/wlr-randr", "/usr/bin/kanshi"]),
+            .sessionLock: started(["/usr/bin/swaylock"]),
+            .inspector: started(ProcessIdentity.executable(of: getpid()).map { [$0] } ?? []),
+            .securityContext: .everyone,
+        ])
+    }
 
     public func grant(for privilege: Privilege) -> Grant { grants[privilege] ?? .everyone }
 

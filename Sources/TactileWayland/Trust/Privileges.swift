@@ -42,7 +42,7 @@ final class Privileges: ServerPart {
         let key = "\(state.id) \(privilege.rawValue)"
         if refusalsLogged.insert(key).inserted {
             let interface = String(cString: wl_global_get_interface(global).pointee.name)
-            logger.notice("refused \(interface) (\(privilege.rawValue)) to client \(state.id): pid \(identity.pid), \(identity.executable ?? "executable unknown"), \(identity.sandbox.map { "in the \($0) sandbox" } ?? (identity.startedByTactile ? "started by Tactile" : "not started by Tactile"))")
+            logger.notice("refused \(interface) (\(privilege.rawValue)) to \(state.id): pid \(identity.pid), \(identity.executable ?? "executable unknown"), \(identity.sandbox.map { "in the \($0) sandbox" } ?? (identity.startedByTactile ? "started by Tactile" : "not started by Tactile"))")
         }
         return false
     }
@@ -51,7 +51,7 @@ final class Privileges: ServerPart {
     private func identity(of state: ClientState) -> ClientIdentity {
         if let known = identities[state.id] { return known }
         let pid = state.pid
-        let identity = ClientIdentity(pid: pid, executable: Self.executable(of: pid), startedByTactile: startedByTactile(pid),
+        let identity = ClientIdentity(pid: pid, executable: ProcessIdentity.executable(of: pid), startedByTactile: startedByTactile(pid),
                                       sandbox: state.securityContext.map { $0.engine ?? "unnamed" })
         identities[state.id] = identity
         return identity
@@ -62,37 +62,16 @@ final class Privileges: ServerPart {
         refusalsLogged = refusalsLogged.filter { !$0.hasPrefix("\(client) ") }
     }
 
-    private static func executable(of pid: Int32) -> String? {
-        guard pid > 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Whether `pid` or an ancestor (up to 64 generations) is a process Tactile started.
+    /// Whether `pid` or an ancestor (up to 64 generations) is a process Tactile started. The
+    /// server's own process counts: its clients are Tactile's (WLCS, the tests, a socket pair).
     private func startedByTactile(_ pid: Int32) -> Bool {
+        if pid == getpid() { return true }
         var current = pid
         for _ in 0..<64 {
             if started.contains(current) { return true }
-            guard current > 1, let parent = Self.parent(of: current) else { return false }
+            guard current > 1, let parent = ProcessIdentity.parent(of: current) else { return false }
             current = parent
         }
         return false
-    }
-
-    /// The parent's pid, from /proc/PID/stat (after the command name, which may hold spaces
-    /// and parentheses: the last ')' ends it).
-    private static func parent(of pid: Int32) -> Int32? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let length = read(fd, &buffer, buffer.count)
-        guard length > 0 else { return nil }
-        let line = String(decoding: buffer[..<length], as: UTF8.self)
-        guard let close = line.lastIndex(of: ")") else { return nil }
-        let fields = line[line.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
     }
 }
