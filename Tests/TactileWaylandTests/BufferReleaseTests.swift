@@ -60,13 +60,14 @@ import WaylandProtocols
         #expect(shot.colours(every: 9) == [Self.red & 0xff_ffff])
     }
 
-    /// A buffer past what Tactile keeps (larger than 4096x4096), destroyed while shown: a
-    /// client whose sparse file costs it nothing cannot make Tactile copy it. Its surface
+    /// A buffer past what Tactile keeps (more pixels than the largest screen, and than a
+    /// 1080p one), destroyed while shown: a client whose sparse file costs it nothing cannot
+    /// make Tactile copy it. Its surface
     /// shows nothing until its next commit, and keeps taking touches.
     @Test func aHugeBufferDestroyedWhileShownIsNotCopied() throws {
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
-        let huge = try SharedBuffer(client, width: 4097, height: 4096, colour: nil)
-        huge.fill(Self.red, rows: 100, columns: 100, stride: 4097)
+        let huge = try SharedBuffer(client, width: 2000, height: 1200, colour: nil)
+        huge.fill(Self.red, rows: 100, columns: 100, stride: 2000)
         try show(huge, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.red & 0xff_ffff, "shown while the client has it")
         let shot = try destroyAndRepaint(huge, window)

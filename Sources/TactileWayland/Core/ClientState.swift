@@ -44,7 +44,8 @@ final class ClientState {
     }
 
     /// The state of a connected client, found through its destroy listener (libwayland 1.21
-    /// has no client user data).
+    /// has no client user data). Nil once the client began to go: libwayland destroys its
+    /// objects after its destroy signal, and their handlers can tell so.
     static func of(_ client: OpaquePointer?) -> ClientState? {
         guard let client, let listener = wl_client_get_destroy_listener(client, clientDestroyed) else { return nil }
         return Unmanaged<ClientState>.fromOpaque(tactile_listener_context(listener)).takeUnretainedValue()

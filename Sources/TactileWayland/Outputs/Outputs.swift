@@ -183,6 +183,12 @@ final class Outputs {
         return (output, true)
     }
 
+    /// The most bytes kept of a buffer destroyed while shown (`BufferReference`).
+    var keptCopyLimit: Int {
+        let largest = live.map(\.announced.currentMode.size).max { $0.width * $0.height < $1.width * $1.height }
+        return BufferReference.keptCopyLimit(largestScreen: largest)
+    }
+
     func output(_ id: OutputID) -> Output? {
         live.first { $0.id == id } ?? disabled.first { $0.id == id } ?? retired.first { $0.id == id }
     }

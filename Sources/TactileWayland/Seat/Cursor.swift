@@ -14,8 +14,11 @@ final class Cursor: SurfaceRole {
         self.surface = surface
         self.hotspot = hotspot
         self.changed = changed
-        surface.content?.image.keepCopy(upTo: BufferReference.largestKeptCopy)
+        surface.content?.image.keepCopy(upTo: Self.largestCopy)
     }
+
+    /// A 512×512 cursor is more than any theme's largest; a larger image shows no cursor.
+    static let largestCopy = 512 * 512 * 4
 
     var isMapped: Bool { true }
 
@@ -23,7 +26,7 @@ final class Cursor: SurfaceRole {
     /// draw the cursor into another client's buffer, whose guard is open meanwhile, and
     /// libwayland guards one client's memory at a time.
     func committed(surface: Surface, hadBuffer: Bool) {
-        surface.content?.image.keepCopy(upTo: BufferReference.largestKeptCopy)
+        surface.content?.image.keepCopy(upTo: Self.largestCopy)
         changed()
     }
 

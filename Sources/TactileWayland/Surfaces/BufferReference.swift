@@ -11,7 +11,8 @@ import TactileRender
 /// So a client double-buffers, as it must on weston and wlroots, and a file truncated under
 /// a shown buffer gets its client `wl_shm.invalid_fd` at the next repaint, nobody else
 /// noticing. A buffer destroyed while still shown is copied once then: the protocol keeps
-/// the surface's picture (up to `largestKeptCopy`; a larger one shows nothing after).
+/// the surface's picture (up to a screen's worth of pixels, `keptCopyLimit`; a larger one
+/// shows nothing after), unless its client is leaving, whose surfaces go with it.
 final class BufferReference: PixelLender {
     private(set) var buffer: OpaquePointer?
     private var listener: UnsafeMutablePointer<tactile_listener>?
@@ -21,6 +22,8 @@ final class BufferReference: PixelLender {
     private weak var image: Image?
     /// The server's, from the commit: for what happens to the buffer after.
     private var logger: Logger?
+    /// The most bytes copied when the buffer is destroyed while shown, from the commit.
+    private var keptCopyLimit = 0
 
     init(_ buffer: OpaquePointer) {
         self.buffer = buffer
@@ -40,10 +43,11 @@ final class BufferReference: PixelLender {
 
     /// The buffer's size and pixels, as the commit that makes them the surface's gives them.
     /// Nil for a buffer destroyed before the commit.
-    func commit(logger: Logger) -> BufferAttachment? {
+    func commit(logger: Logger, keptCopyLimit: Int) -> BufferAttachment? {
         guard let buffer else { return nil }
         committed = true
         self.logger = logger
+        self.keptCopyLimit = keptCopyLimit
         guard let shm = wl_shm_buffer_get(buffer) else {
             guard let image = SinglePixelBuffer.of(buffer)?.image else {
                 return BufferAttachment(width: 0, height: 0, image: nil, reference: self)
@@ -82,13 +86,19 @@ final class BufferReference: PixelLender {
         if let shm = shmBuffer { wl_shm_buffer_end_access(shm) }
     }
 
-    /// The largest picture kept of a buffer destroyed while shown (or of a cursor): a
-    /// 4096x4096 ARGB buffer, more than a 4K screen's.
-    static let largestKeptCopy = 4096 * 4096 * 4
+    /// The most bytes kept of a buffer destroyed while shown: as many pixels as the largest
+    /// screen has, and at least a 1080p screen's. A copy costs every client the time it
+    /// takes, so none may make Tactile copy more than a screen.
+    static func keptCopyLimit(largestScreen: Size?) -> Int {
+        max(largestScreen.map { $0.width * $0.height } ?? 0, 1920 * 1080) * 4
+    }
 
     private func bufferDestroyed() {
-        if let image, !image.keepCopy(upTo: Self.largestKeptCopy) {
-            logger?.notice("a \(image.size.width)x\(image.size.height) buffer destroyed while shown is larger than Tactile keeps (\(Self.largestKeptCopy >> 20) MiB): its surface shows nothing until its next commit")
+        // A departing client's objects go after its own destroy signal, the surfaces too:
+        // nothing will show the copy.
+        let departing = buffer.map { ClientState.of(wl_resource_get_client($0)) == nil } ?? true
+        if !departing, let image, !image.keepCopy(upTo: keptCopyLimit) {
+            logger?.notice("a \(image.size.width)x\(image.size.height) buffer destroyed while shown is larger than Tactile keeps (a screen's worth, \(keptCopyLimit >> 20) MiB): its surface shows nothing until its next commit")
         }
         forget()
     }

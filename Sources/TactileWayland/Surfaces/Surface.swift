@@ -153,7 +153,7 @@ final class Surface: ResourceObject {
                     return postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
                                      "a buffer \(side) pixels long is larger than Tactile shows (limits.buffer-side: \(owner.limits.bufferSide))")
                 }
-                pending.attachment = .some(reference.commit(logger: host.logger))
+                pending.attachment = .some(reference.commit(logger: host.logger, keptCopyLimit: outputs.keptCopyLimit))
             }
             pendingBuffer = nil
         }
