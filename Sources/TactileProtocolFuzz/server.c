@@ -258,10 +258,25 @@ void server_crash_signature(const struct server *server, char *signature, size_t
     free(log);
 }
 
+/// The server's own pid: under gdb, gdb's child.
+static int server_process(const struct server *server) {
+    if (!server->under_gdb) return server->pid;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", server->pid, server->pid);
+    FILE *file = fopen(path, "r");
+    int child = 0;
+    if (file) {
+        if (fscanf(file, "%d", &child) != 1) child = 0;
+        fclose(file);
+    }
+    return child;
+}
+
 unsigned long server_rss_kb(const struct server *server) {
-    if (server->pid <= 0) return 0;
+    int pid = server->pid > 0 ? server_process(server) : 0;
+    if (pid <= 0) return 0;
     char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", server->pid);
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
     FILE *file = fopen(path, "r");
     if (!file) return 0;
     unsigned long kb = 0;
