@@ -31,6 +31,23 @@ import WaylandProtocols
         #expect(user.take().filter(\.isKeyboard).contains(.keyboardEnter(surface: user.id(dialog.surface), keys: [])))
     }
 
+    /// The trace says why a new window was left without focus, and a refused token says so
+    /// for a window already shown.
+    @Test func theTraceSaysWhyAWindowWasLeftWithoutFocus() throws {
+        let server = try TestServer()
+        let trace = TraceOverTheWireTests.Lines(server)
+        let user = try TestClient(socket: server.socket)
+        let background = try TestClient(socket: server.socket)
+        _ = try user.toplevel(width: 100, height: 100, at: (0, 0))
+        let window = try background.toplevel(width: 100, height: 100, at: (200, 0))
+        try user.roundtrip()
+        let id = background.id(window.surface)
+        #expect(trace.take().contains { $0.hasPrefix("keyboard withheld surface=wl_surface@\(id) ") && $0.hasSuffix(" reason=no-activation-token (it wants attention)") })
+        try Activation(background).activate("not-a-token", window.surface)
+        try user.roundtrip()
+        #expect(trace.take().contains { $0.hasPrefix("keyboard withheld surface=wl_surface@\(id) ") && $0.contains(" reason=unknown-token ") })
+    }
+
     @Test func withAlwaysEveryNewWindowTakesTheKeyboard() throws {
         let server = try TestServer(ServerConfiguration(newWindowFocus: .always))
         let user = try TestClient(socket: server.socket)

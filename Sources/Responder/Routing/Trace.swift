@@ -25,6 +25,9 @@ public enum TraceEvent {
     case touchpadGestureClaimed(by: GestureID, ClientID, seen: Bool)
     case pointerFocus(NodeID?, ClientID?, FocusCause)
     case keyboardFocus(NodeID?, ClientID?, FocusCause)
+    /// A window asked for keyboard focus (it mapped, or was activated) and the window policy
+    /// left focus where it was, for the reason given: the window wants attention.
+    case keyboardFocusWithheld(NodeID, ClientID, reason: String)
 
     public enum TouchOwner: Hashable, Sendable {
         case surface(NodeID, ClientID, local: Point)

@@ -41,6 +41,8 @@ public enum TraceFormatter {
             return ["pointer focus \(node.map(naming.name) ?? "none") cause=\(word(cause))"]
         case .keyboardFocus(let node, _, let cause):
             return ["keyboard focus \(node.map(naming.name) ?? "none") cause=\(word(cause))"]
+        case .keyboardFocusWithheld(let node, _, let reason):
+            return ["keyboard withheld \(naming.name(node)) reason=\(reason) (it wants attention)"]
         }
     }
 

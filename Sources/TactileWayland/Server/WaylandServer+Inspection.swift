@@ -36,6 +36,7 @@ extension WaylandServer: Inspectable {
             if !node.isMapped { parts.append("unmapped") }
             if node.isHidden { parts.append("hidden") }
             if !node.acceptsInput { parts.append("input-disabled") }
+            if self.parts.windows.wantingAttention.contains(id) { parts.append("attention") }
             lines.append(parts.joined(separator: " "))
             let (below, above) = scene.children(of: id)
             for child in above.reversed() { visit(child, depth: depth + 1, stacking: "above-parent") }

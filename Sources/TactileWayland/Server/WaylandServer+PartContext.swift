@@ -27,6 +27,11 @@ extension WaylandServer: SurfaceHost {
 
     func damaged(_ surface: Surface, _ damage: SurfaceDamage) { parts.composition.damage(surface, damage) }
 
+    func trace(_ event: TraceEvent) {
+        guard parts.tracer.isOn else { return }
+        parts.tracer.publish([.core(event)], naming: naming)
+    }
+
     func routeVirtualKey(_ key: UInt32, _ state: PressState) {
         let time = currentTime
         route { router, sink in router.handle(.key(key: key, state: state, time: time), sink: &sink) }

@@ -83,15 +83,30 @@ final class Windows: ServerPart {
         }
         if takes {
             context.focusKeyboard(on: node, because: activated ? "window-activated" : "window-mapped")
-        } else if policy.newWindowFocus == .activation, let holder {
-            context.logger.info("a window of client \(surface.owner.id) mapped without keyboard focus: client \(holder) has it, and no activation token came")
+        } else {
+            let reason = policy.newWindowFocus == .never ? "focus-new-windows-never" : "no-activation-token"
+            withholdFocus(from: node, of: surface.owner.id, because: reason)
+            context.logger.info("a window of \(surface.owner.id) mapped without keyboard focus (\(reason)): \(holder.map { "\($0) has it" } ?? "nobody has it")")
         }
+    }
+
+    /// Windows that asked for keyboard focus and were refused it (focus stealing), until they
+    /// get it; the inspector marks them `attention`. wlr-foreign-toplevel has no state for it.
+    private(set) var wantingAttention: Set<NodeID> = []
+
+    /// Keeps keyboard focus where it is against `node`'s request, and says so in the trace.
+    func withholdFocus(from node: NodeID, of client: ClientID, because reason: String) {
+        let scene = context.scene
+        wantingAttention = wantingAttention.filter { scene.node($0) != nil }
+        wantingAttention.insert(node)
+        context.trace(.keyboardFocusWithheld(node, client, reason: reason))
     }
 
     /// Reconfigures the toplevel that gained keyboard focus and the one that lost it, and tells
     /// docks which window is focused.
     func focusChanged(_ focus: SeatFocus) {
         let scene = context.scene
+        if let toplevel = focus.keyboard.flatMap({ scene.toplevel(containing: $0) }) { wantingAttention.remove(toplevel) }
         let window = focus.keyboard.flatMap { scene.toplevel(containing: $0) }.flatMap { context.surface(at: $0)?.listedWindow }
         if window !== focusedWindow {
             let previous = focusedWindow

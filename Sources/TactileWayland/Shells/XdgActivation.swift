@@ -45,17 +45,25 @@ final class XdgActivation: ServerPart {
     private func activate(_ token: String, _ surface: Surface) {
         let context = windows.context
         guard let index = tokens.firstIndex(where: { $0.name == token }) else {
-            return context.logger.info("xdg_activation: an unknown or used token for a window of client \(surface.owner.id): not focused")
+            return refuse(surface, "unknown-token", "an unknown or used token")
         }
         let (_, granted, issued) = tokens.remove(at: index)
         guard granted, context.currentTime - issued <= Self.lifetime else {
-            return context.logger.info("xdg_activation: a token \(granted ? "older than \(Self.lifetime)" : "made without focus or a recent input serial") for a window of client \(surface.owner.id): not focused")
+            return granted ? refuse(surface, "token-expired", "a token older than \(Self.lifetime)")
+                : refuse(surface, "token-without-focus", "a token made without focus or a recent input serial")
         }
         if let window = surface.listedWindow, surface.node != nil, surface.hasBuffer {
             window.activate()
         } else {
             waiting.removeAll { $0.surface == nil }
             if waiting.count < Self.kept { waiting.append(Weak(surface: surface)) }
+        }
+    }
+
+    private func refuse(_ surface: Surface, _ reason: String, _ why: String) {
+        windows.context.logger.info("xdg_activation: \(why) for a window of \(surface.owner.id): not focused")
+        if surface.listedWindow != nil, let node = surface.node, surface.hasBuffer {
+            windows.withholdFocus(from: node, of: surface.owner.id, because: reason)
         }
     }
 

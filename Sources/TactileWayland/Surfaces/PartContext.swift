@@ -18,6 +18,9 @@ protocol PartContext: AnyObject {
     func updateScene(_ change: @escaping (inout Scene) -> Void)
     func afterScene(_ work: @escaping () -> Void)
     func focusKeyboard(on node: NodeID?, because reason: String)
+    /// Tells the trace and the inspector of a decision a part made (the core's own
+    /// decisions reach them from the router).
+    func trace(_ event: TraceEvent)
     /// Routes an input event, as a device's (through the seat's grabs).
     func handle(_ event: InputEvent)
     /// A mouse or touchpad moved by `motion`: relative pointers hear it, the cursor moves
