@@ -62,4 +62,30 @@ import Testing
         #expect(throws: ClientError.self) { try client.roundtrip() }
         #expect(client.lastError == "wl_display#1: 3")
     }
+
+    /// Lists that grow with requests and not with objects are bounded too: restacks waiting
+    /// for a parent that never commits, and a selection source's MIME types (every client
+    /// the selection goes to hears each one).
+    @Test func listsGrownByRequestsAreBounded() throws {
+        let server = try Self.server()
+        let bystander = try TestClient(socket: server.socket)
+        let restacker = try TestClient(socket: server.socket)
+        let window = try restacker.toplevel(width: 100, height: 100)
+        let (_, role) = try restacker.subsurface(of: window.surface, width: 10, height: 10)
+        for _ in 0..<4096 { wl_subsurface_place_above(role, window.surface) }
+        try restacker.roundtrip()
+        wl_subsurface_place_above(role, window.surface)
+        #expect(throws: ClientError.self) { try restacker.roundtrip() }
+        #expect(restacker.lastError == "wl_display#1: 3")
+
+        let offerer = try TestClient(socket: server.socket)
+        let source = try #require(wl_data_device_manager_create_data_source(offerer.dataDeviceManager))
+        for k in 0..<256 { wl_data_source_offer(source, "text/x-\(k)") }
+        wl_data_source_offer(source, "text/x-0")
+        try offerer.roundtrip()
+        wl_data_source_offer(source, "text/x-256")
+        #expect(throws: ClientError.self) { try offerer.roundtrip() }
+        #expect(offerer.lastError == "wl_display#1: 3")
+        try bystander.roundtrip()
+    }
 }

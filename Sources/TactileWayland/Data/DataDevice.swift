@@ -69,7 +69,7 @@ final class Selections: ServerPart {
 
 final class DataSource: ResourceObject {
     unowned(unsafe) let selections: Selections
-    var mimeTypes: [String] = []
+    var mimeTypes = OfferedTypes()
 
     init(selections: Selections) { self.selections = selections }
 
@@ -81,8 +81,8 @@ final class DataSource: ResourceObject {
 
     static let requests = RequestTable(wl_data_source_interface(
         offer: { _, resource, mime in
-            guard let mime else { return }
-            DataSource.from(resource)?.mimeTypes.append(String(cString: mime))
+            guard let source = DataSource.from(resource) else { return }
+            TactileWayland.offer(mime, to: &source.mimeTypes, of: resource)
         },
         destroy: destroyResource,
         set_actions: { _, _, _ in }
@@ -108,7 +108,7 @@ final class DataDevice: ResourceObject {
         guard offer.bind(client: client, interface: tactile_wl_data_offer_interface(), version: version, id: 0,
                          implementation: DataOffer.requests), let made = offer.resource else { return }
         wl_data_device_send_data_offer(resource, made)
-        for mime in source.mimeTypes { wl_data_offer_send_offer(made, mime) }
+        for mime in source.mimeTypes.list { wl_data_offer_send_offer(made, mime) }
         wl_data_device_send_selection(resource, made)
     }
 

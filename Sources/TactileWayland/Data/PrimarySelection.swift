@@ -51,7 +51,7 @@ extension Selections {
 /// zwp_primary_selection_source_v1 (or gtk_primary_selection_source).
 final class PrimarySource: ResourceObject {
     unowned(unsafe) let selections: Selections
-    var mimeTypes: [String] = []
+    var mimeTypes = OfferedTypes()
 
     init(selections: Selections) {
         self.selections = selections
@@ -80,8 +80,8 @@ final class PrimarySource: ResourceObject {
     }
 
     private static func addType(_ resource: OpaquePointer?, _ mime: UnsafePointer<CChar>?) {
-        guard let mime else { return }
-        PrimarySource.from(resource)?.mimeTypes.append(String(cString: mime))
+        guard let source = PrimarySource.from(resource) else { return }
+        offer(mime, to: &source.mimeTypes, of: resource)
     }
 
     static let requests = RequestTable(zwp_primary_selection_source_v1_interface(
@@ -115,7 +115,7 @@ final class PrimaryDevice: ResourceObject {
         guard offer.bind(client: client, interface: flavor.interface(.offer), version: 1, id: 0, implementation: PrimaryOffer.requests),
               let made = offer.resource else { return }
         zwp_primary_selection_device_v1_send_data_offer(resource, made)
-        for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(made, mime) }
+        for mime in source.mimeTypes.list { zwp_primary_selection_offer_v1_send_offer(made, mime) }
         zwp_primary_selection_device_v1_send_selection(resource, made)
     }
 

@@ -101,6 +101,20 @@ final class Subsurface: ResourceObject, SurfaceRole {
         self.parent = nil
     }
 
+    /// Restacks waiting for one parent's commit. They apply in order, so none can be merged
+    /// away; a parent that never commits must not make the list grow without end.
+    static let maximumPendingRestacks = 4096
+
+    private func restack(_ placement: SubsurfacePlacement) {
+        guard let parent else { return }
+        guard parent.pendingRestacks.count < Self.maximumPendingRestacks else {
+            guard let resource else { return }
+            return tactile_post_implementation_error(wl_resource_get_client(resource),
+                "wl_subsurface: more than \(Self.maximumPendingRestacks) place_above/place_below waiting for one parent's commit")
+        }
+        parent.pendingRestacks.append((self, placement))
+    }
+
     /// The sibling (or parent) a place request names, or nil after posting bad_surface.
     private func reference(_ resource: OpaquePointer?) -> Surface? {
         guard let other = Surface.from(resource), let parent else { return nil }
@@ -116,11 +130,11 @@ final class Subsurface: ResourceObject, SurfaceRole {
         set_position: { _, resource, x, y in Subsurface.from(resource)?.pendingPosition = Position(x: Int(x), y: Int(y)) },
         place_above: { _, resource, sibling in
             guard let me = Subsurface.from(resource), let other = me.reference(sibling) else { return }
-            me.parent?.pendingRestacks.append((me, .above(other)))
+            me.restack(.above(other))
         },
         place_below: { _, resource, sibling in
             guard let me = Subsurface.from(resource), let other = me.reference(sibling) else { return }
-            me.parent?.pendingRestacks.append((me, .below(other)))
+            me.restack(.below(other))
         },
         set_sync: { _, resource in Subsurface.from(resource)?.isSynchronized = true },
         set_desync: { _, resource in
