@@ -71,14 +71,7 @@ import Testing
     @Test(arguments: [true, false])
     func theChildrenOfAStartedProcessAreStarted(_ started: Bool) throws {
         let server = try Self.server(refusing: [.outputManagement], started: true)
-        // `; true` keeps the shell waiting, so wayland-info is its child, not the shell itself.
-        let shell = try ClientProcess(["sh", "-c", "sleep 0.5; wayland-info; true"], socket: server.socket)
-        defer { shell.stop() }
-        if started {
-            let pid = shell.pid
-            server.onServerThread { server, _ in server.port.processStarted(pid) }
-        }
-        let output = try shell.waitForExit()
+        let output = try Self.waylandInfoInAShell(on: server, started: started)
         #expect(output.contains("zwlr_output_manager_v1") == started, "wayland-info: \(output.prefix(2000))")
         #expect(output.contains("wl_compositor"))
     }
@@ -90,14 +83,7 @@ import Testing
     func theStandardPolicyGivesThePrivilegedFamiliesToWhatTactileStarted(_ started: Bool) throws {
         var configuration = ServerConfiguration()
         configuration.offersInspector = true
-        let server = try TestServer(configuration)
-        let shell = try ClientProcess(["sh", "-c", "sleep 0.5; wayland-info; true"], socket: server.socket)
-        defer { shell.stop() }
-        if started {
-            let pid = shell.pid
-            server.onServerThread { server, _ in server.port.processStarted(pid) }
-        }
-        let output = try shell.waitForExit()
+        let output = try Self.waylandInfoInAShell(on: TestServer(configuration), started: started)
         #expect(output.contains("'wl_compositor'"), "wayland-info ran: \(output.prefix(500))")
         for (privilege, names) in Self.interfaces {
             for name in names {
@@ -123,6 +109,18 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.privileges.grants[.screenCapture] = .only(started: true, executables: [])
         return configuration
+    }
+
+    /// wayland-info's output, run by a shell that Tactile started or did not. `; true` keeps
+    /// the shell waiting, so wayland-info is its child, not the shell itself.
+    static func waylandInfoInAShell(on server: TestServer, started: Bool) throws -> String {
+        let shell = try ClientProcess(["sh", "-c", "sleep 0.5; wayland-info; true"], socket: server.socket)
+        defer { shell.stop() }
+        if started {
+            let pid = shell.pid
+            server.onServerThread { server, _ in server.port.processStarted(pid) }
+        }
+        return try shell.waitForExit()
     }
 
     /// Runs wayland-info against `server`: whether it lists `interface`.
