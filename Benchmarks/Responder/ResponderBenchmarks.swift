@@ -73,6 +73,23 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sink.count)
     }
 
+    // A pen stroke with its tip down, as the touch motion above: the pen drives the pointer,
+    // whose implicit grab keeps the stroke on the surface it began on (issue 31's goal:
+    // within 1.5x a touch motion, no allocation).
+    Benchmark("route pen motion, tip down (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, sink) = routerOverFlat100()
+        router.handle(.penProximity(pen: 1, entering: true, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
+        router.handle(.penTip(pen: 1, down: true, time: .zero), sink: &sink)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let x = 100 + Double(i % 500)
+            let axes = PenAxes(pressure: Double(i % 100) / 100, tiltX: 10, tiltY: -5)
+            router.handle(.penMotion(pen: 1, global: Point(x: x, y: 100), axes: axes, time: .milliseconds(UInt64(i))), sink: &sink)
+        }
+        benchmark.stopMeasurement()
+        blackHole(sink.count)
+    }
+
     for holes in [1_000, 30_000] {
         let cuts = checkerboardHoles(holes)
         Benchmark("region subtract \(holes) holes", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))) { benchmark in

@@ -52,6 +52,7 @@ struct PrintingSink: DeliverySink {
         case .ignored(let event, let reason): "ignored \(event): \(reason)"
         case .touchDropped(let id, let reason): "touch \(id) goes to nobody: \(reason)"
         case .touchEmulatesPointer(let id, let client): "touch \(id) drives the pointer of \(name(client)), which has no wl_touch"
+        case .penEmulatesPointer(let pen): "pen \(pen) drives the pointer: its tip is the left button"
         }
     }
 }

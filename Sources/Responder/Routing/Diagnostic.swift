@@ -7,6 +7,9 @@ public enum Diagnostic: Hashable, Sendable {
     case touchDropped(id: Int32, because: DropReason)
     /// The owning client has no wl_touch, so the first finger drives its pointer instead.
     case touchEmulatesPointer(id: Int32, ClientID)
+    /// A pen came into proximity and drives the pointer: its tip is the left button, its
+    /// barrel buttons the right and middle ones (the path of clients without tablet-v2).
+    case penEmulatesPointer(pen: Int32)
 
     public enum Rejection: Hashable, Sendable {
         case unknownTouch
@@ -22,6 +25,15 @@ public enum Diagnostic: Hashable, Sendable {
         case noTouchpadGesture
         /// A touchpad gesture of no fingers, or more than `InputEvent.maximumGestureFingers`.
         case fingerCountOutOfRange
+        /// A pen event for a pen not in proximity.
+        case unknownPen
+        case penAlreadyInProximity
+        case tipAlreadyDown
+        case tipNotDown
+        /// A pen button other than BTN_STYLUS, BTN_STYLUS2 and BTN_STYLUS3.
+        case notAPenButton
+        /// More pens in proximity at once than `InputRouter.maximumPens`.
+        case tooManyPens
     }
 
     public enum DropReason: Hashable, Sendable {

@@ -37,6 +37,25 @@ public struct AxisMotion: Hashable, Sendable {
     }
 }
 
+/// What a pen reports besides its position, in the units of libinput and of tablet-v2's
+/// clients: pressure and distance as fractions of what the pen can sense, angles in degrees.
+public struct PenAxes: Hashable, Sendable {
+    /// 0 (not pressed) to 1 (as hard as the pen senses).
+    public var pressure: Double
+    /// 0 (touching) to 1 (as far as the tablet senses), for pens that report it.
+    public var distance: Double
+    /// The pen's tilt from upright, in degrees, positive towards the right and the bottom.
+    public var tiltX: Double
+    public var tiltY: Double
+
+    public init(pressure: Double = 0, distance: Double = 0, tiltX: Double = 0, tiltY: Double = 0) {
+        self.pressure = pressure
+        self.distance = distance
+        self.tiltX = tiltX
+        self.tiltY = tiltY
+    }
+}
+
 /// The touchpad gestures of zwp_pointer_gestures_v1.
 public enum TouchpadGesture: String, Hashable, Sendable, CaseIterable {
     case swipe, pinch, hold
@@ -65,6 +84,16 @@ public enum InputEvent: Hashable, Sendable {
     case touchpadGestureUpdate(delta: Point, scale: Double, rotation: Double, time: Instant)
     /// The fingers lifted (`cancelled` false), or the device gave up on the gesture.
     case touchpadGestureEnd(cancelled: Bool, time: Instant)
+
+    /// A pen (a tablet tool: pen, eraser, brush...) came within reach of its tablet at
+    /// `global` (`entering`), or left it. `pen` names the tool while it is in proximity.
+    case penProximity(pen: Int32, entering: Bool, global: Point, time: Instant)
+    /// The pen's tip touched the tablet (`down`), or lifted from it.
+    case penTip(pen: Int32, down: Bool, time: Instant)
+    /// The pen moved, hovering or with its tip down.
+    case penMotion(pen: Int32, global: Point, axes: PenAxes, time: Instant)
+    /// A button on the pen's barrel: BTN_STYLUS, BTN_STYLUS2 or BTN_STYLUS3.
+    case penButton(pen: Int32, button: UInt32, state: PressState, time: Instant)
 
     /// The highest evdev code a key or button can have (linux/input-event-codes.h's KEY_MAX).
     /// Higher codes come only from a buggy or hostile source and are refused, which also

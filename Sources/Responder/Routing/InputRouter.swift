@@ -32,6 +32,8 @@ public struct InputRouter {
     var failureRequirements: [(GestureID, GestureID)] = []
     /// The touchpad gesture under way (`InputRouter+TouchpadGestures`).
     var touchpadGesture: ActiveTouchpadGesture?
+    /// Pens in proximity (`InputRouter+Pen`).
+    var pens: [PenState] = []
 
     public init(scene: Scene = Scene(), policy: RoutingPolicy = RoutingPolicy()) {
         self.scene = scene
@@ -55,6 +57,10 @@ public struct InputRouter {
         case .touchpadGestureUpdate(let delta, let scale, let rotation, let time):
             touchpadGestureUpdate(delta, scale, rotation, time, event, &sink)
         case .touchpadGestureEnd(let cancelled, let time): touchpadGestureEnd(cancelled, time, event, &sink)
+        case .penProximity(let pen, let entering, let global, let time): penProximity(pen, entering, global, time, event, &sink)
+        case .penTip(let pen, let down, let time): penTip(pen, down, time, event, &sink)
+        case .penMotion(let pen, let global, _, let time): penMotion(pen, global, time, event, &sink)
+        case .penButton(let pen, let button, let state, let time): penButton(pen, button, state, time, event, &sink)
         }
     }
 

@@ -101,6 +101,7 @@ final class Idle: ServerPart {
         case .pointerAxis: "a scroll"
         case .key: "a key"
         case .touchpadGestureBegin, .touchpadGestureUpdate, .touchpadGestureEnd: "a touchpad gesture"
+        case .penProximity, .penTip, .penMotion, .penButton: "a pen"
         }
     }
 }

@@ -2,13 +2,15 @@ import Responder
 
 /// Takes the input that woke the screens (`wake: swallow`), the whole of it: the touches
 /// that go down with their motions, ends and cancels, keys and buttons pressed with their
-/// releases, the pointer's motion and scrolls, a touchpad gesture to its end. It ends at
+/// releases, the pointer's motion and scrolls, a touchpad gesture to its end, a pen until it
+/// leaves the tablet's proximity. It ends at
 /// the first moment nothing it took is held, so the next touch reaches the app as any other.
 final class WakeGrab: InputGrab {
     private var touches: Set<Int32> = []
     private var keys: Set<UInt32> = []
     private var buttons: Set<UInt32> = []
     private var gesture = false
+    private var pens: Set<Int32> = []
     /// Called once, when the sequence is over.
     private let ended: (WakeGrab) -> Void
 
@@ -24,13 +26,15 @@ final class WakeGrab: InputGrab {
         case .pointerButton(let button, .released, _): buttons.remove(button)
         case .touchpadGestureBegin: gesture = true
         case .touchpadGestureEnd: gesture = false
-        case .touchMotion, .touchFrame, .pointerMotion, .pointerAxis, .touchpadGestureUpdate: break
+        case .penProximity(let pen, true, _, _): pens.insert(pen)
+        case .penProximity(let pen, false, _, _): pens.remove(pen)
+        case .touchMotion, .touchFrame, .pointerMotion, .pointerAxis, .touchpadGestureUpdate, .penTip, .penMotion, .penButton: break
         }
         // A touch's frame comes after its last event: the grab ends with it.
         let framed: Bool
         if case .touchFrame = event { framed = true } else { framed = false }
         let touchDone = touches.isEmpty && (framed || !Self.isTouch(event))
-        if touchDone && keys.isEmpty && buttons.isEmpty && !gesture { ended(self) }
+        if touchDone && keys.isEmpty && buttons.isEmpty && !gesture && pens.isEmpty { ended(self) }
         return nil
     }
 

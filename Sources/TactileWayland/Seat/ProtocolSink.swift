@@ -87,6 +87,7 @@ struct ProtocolSink: DeliverySink {
         case .ignored(let event, let reason): logger.warning("ignored \(event): \(reason)")
         case .touchDropped(let id, let reason): logger.debug("touch \(id) goes to nobody: \(reason)")
         case .touchEmulatesPointer(let id, let client): logger.debug("touch \(id) drives the pointer of \(client), which has no wl_touch")
+        case .penEmulatesPointer(let pen): logger.debug("pen \(pen) drives the pointer: its tip is the left button")
         }
     }
 }
