@@ -198,14 +198,14 @@ struct input_fuzz {
     struct tactile_test_input_v1 *input;
     struct rng rng;
     uint32_t fingers; // a bit per touch id that is down
+    bool pen_in, pen_down;
     unsigned long events;
 };
 
 static void input_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
-    (void)version;
     struct input_fuzz *in = data;
     if (strcmp(interface, tactile_test_input_v1_interface.name) == 0)
-        in->input = wl_registry_bind(registry, name, &tactile_test_input_v1_interface, 1);
+        in->input = wl_registry_bind(registry, name, &tactile_test_input_v1_interface, version < 3 ? version : 3);
 }
 
 static const struct wl_registry_listener input_registry = { input_global, witness_global_remove };
@@ -231,7 +231,7 @@ static bool input_burst(struct input_fuzz *in) {
         int32_t id = (int32_t)rng_below(&in->rng, 5);
         bool down = in->fingers & (1u << id);
         bool sane = rng_chance(&in->rng, 95);
-        switch (rng_below(&in->rng, 10)) {
+        switch (rng_below(&in->rng, 12)) {
         case 0: case 1: case 2:
             if (down && sane) tactile_test_input_v1_touch_motion(in->input, id, input_coordinate(in, 1280), input_coordinate(in, 720));
             else if (!down || !sane) {
@@ -259,6 +259,23 @@ static bool input_burst(struct input_fuzz *in) {
             break;
         case 8:
             tactile_test_input_v1_key(in->input, KEY_A + rng_below(&in->rng, 20), rng_below(&in->rng, 2));
+            break;
+        case 10: // a pen: in, strokes with pressure and tilt, out; now and then out of order
+            if (!in->pen_in || !sane) {
+                tactile_test_input_v1_pen_proximity_in(in->input, 1, input_coordinate(in, 1280), input_coordinate(in, 720));
+                in->pen_in = true;
+            } else if (rng_chance(&in->rng, 20)) {
+                tactile_test_input_v1_pen_proximity_out(in->input, 1);
+                in->pen_in = in->pen_down = false;
+            } else {
+                tactile_test_input_v1_pen_tip(in->input, 1, in->pen_down ? 0 : 1);
+                in->pen_down = !in->pen_down;
+            }
+            break;
+        case 11:
+            tactile_test_input_v1_pen_motion(in->input, 1, input_coordinate(in, 1280), input_coordinate(in, 720),
+                                             wl_fixed_from_int(1) * (int)rng_below(&in->rng, 2), input_coordinate(in, 60), input_coordinate(in, 60));
+            if (rng_chance(&in->rng, 10)) tactile_test_input_v1_pen_button(in->input, 1, 0x14b, rng_below(&in->rng, 2));
             break;
         default:
             tactile_test_input_v1_pointer_axis(in->input, input_coordinate(in, 64), input_coordinate(in, 64),

@@ -33,6 +33,8 @@ static const struct wl_interface *tactile_test_input_v1_types[] = {
 	NULL,
 	NULL,
 	NULL,
+	NULL,
+	NULL,
 	&wl_surface_interface,
 	NULL,
 	NULL,
@@ -49,16 +51,21 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "pointer_button", "uu", tactile_test_input_v1_types + 0 },
 	{ "pointer_axis", "ffii", tactile_test_input_v1_types + 0 },
 	{ "key", "uu", tactile_test_input_v1_types + 0 },
-	{ "move_toplevel", "oii", tactile_test_input_v1_types + 4 },
+	{ "move_toplevel", "oii", tactile_test_input_v1_types + 6 },
 	{ "pointer_motion_relative", "2ffff", tactile_test_input_v1_types + 0 },
 	{ "touchpad_gesture_begin", "2uu", tactile_test_input_v1_types + 0 },
 	{ "touchpad_gesture_update", "2ffff", tactile_test_input_v1_types + 0 },
 	{ "touchpad_gesture_end", "2u", tactile_test_input_v1_types + 0 },
+	{ "pen_proximity_in", "3iff", tactile_test_input_v1_types + 0 },
+	{ "pen_proximity_out", "3i", tactile_test_input_v1_types + 0 },
+	{ "pen_tip", "3iu", tactile_test_input_v1_types + 0 },
+	{ "pen_motion", "3ifffff", tactile_test_input_v1_types + 0 },
+	{ "pen_button", "3iuu", tactile_test_input_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_test_input_v1_interface = {
-	"tactile_test_input_v1", 2,
-	15, tactile_test_input_v1_requests,
+	"tactile_test_input_v1", 3,
+	20, tactile_test_input_v1_requests,
 	0, NULL,
 };
 

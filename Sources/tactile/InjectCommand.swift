@@ -14,6 +14,8 @@ struct InjectCommand: ParsableCommand {
           pointer scroll DX DY                                            (one wheel step: 120ths from the sign)
           key CODE pressed|released                                       (CODE: evdev key code, e.g. 30 for A)
           touchpad swipe|pinch|hold FINGERS | touchpad update DX DY [SCALE [DEGREES]] | touchpad end [cancelled]
+          pen in ID X Y | pen motion ID X Y [PRESSURE [TILT_X TILT_Y]] | pen tip ID down|up | pen out ID
+          pen button ID stylus|stylus2|stylus3 pressed|released           (PRESSURE: 0 to 1; TILT: degrees)
           sleep MILLISECONDS
         """
     )
@@ -51,6 +53,11 @@ enum InjectStep: Equatable {
     case touchpadBegin(kind: UInt32, fingers: UInt32)
     case touchpadUpdate(dx: Double, dy: Double, scale: Double, degrees: Double)
     case touchpadEnd(cancelled: Bool)
+    case penIn(id: Int32, x: Double, y: Double)
+    case penMotion(id: Int32, x: Double, y: Double, pressure: Double, tiltX: Double, tiltY: Double)
+    case penTip(id: Int32, down: Bool)
+    case penButton(id: Int32, button: UInt32, pressed: Bool)
+    case penOut(id: Int32)
     case sleep(milliseconds: UInt32)
 }
 
@@ -98,6 +105,15 @@ enum InjectScript {
             } }
         case ("touchpad", "end", 2): return .touchpadEnd(cancelled: false)
         case ("touchpad", "end", 3) where w[2] == "cancelled": return .touchpadEnd(cancelled: true)
+        case ("pen", "in", 5): return int(2).flatMap { id in num(3).flatMap { x in num(4).map { .penIn(id: id, x: x, y: $0) } } }
+        case ("pen", "motion", 5), ("pen", "motion", 6), ("pen", "motion", 8):
+            let axes = (w.count > 5 ? num(5) : 0).flatMap { p in (w.count > 6 ? num(6) : 0).flatMap { tx in (w.count > 7 ? num(7) : 0).map { (p, tx, $0) } } }
+            return int(2).flatMap { id in num(3).flatMap { x in num(4).flatMap { y in axes.map { .penMotion(id: id, x: x, y: y, pressure: $0.0, tiltX: $0.1, tiltY: $0.2) } } } }
+        case ("pen", "tip", 4): return int(2).flatMap { id in ["down": true, "up": false][w[3]].map { .penTip(id: id, down: $0) } }
+        case ("pen", "button", 5):
+            let code: UInt32? = ["stylus": 0x14b, "stylus2": 0x14c, "stylus3": 0x149][w[3]] ?? UInt32(w[3])
+            return int(2).flatMap { id in code.flatMap { c in pressed(4).map { .penButton(id: id, button: c, pressed: $0) } } }
+        case ("pen", "out", 3): return int(2).map { .penOut(id: $0) }
         case ("key", _, 3): return UInt32(w[1]).flatMap { code in pressed(2).map { .key(code: code, pressed: $0) } }
         case ("sleep", _, 2): return UInt32(w[1]).map { .sleep(milliseconds: $0) }
         default: return nil
@@ -136,6 +152,13 @@ final class InjectConnection {
         case .touchpadUpdate(let dx, let dy, let scale, let degrees):
             tactile_test_input_v1_touchpad_gesture_update(input, wl_fixed_from_double(dx), wl_fixed_from_double(dy), wl_fixed_from_double(scale), wl_fixed_from_double(degrees))
         case .touchpadEnd(let cancelled): tactile_test_input_v1_touchpad_gesture_end(input, cancelled ? 1 : 0)
+        case .penIn(let id, let x, let y): tactile_test_input_v1_pen_proximity_in(input, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        case .penMotion(let id, let x, let y, let pressure, let tiltX, let tiltY):
+            tactile_test_input_v1_pen_motion(input, id, wl_fixed_from_double(x), wl_fixed_from_double(y), wl_fixed_from_double(pressure),
+                                             wl_fixed_from_double(tiltX), wl_fixed_from_double(tiltY))
+        case .penTip(let id, let down): tactile_test_input_v1_pen_tip(input, id, down ? 1 : 0)
+        case .penButton(let id, let button, let pressed): tactile_test_input_v1_pen_button(input, id, button, pressed ? 1 : 0)
+        case .penOut(let id): tactile_test_input_v1_pen_proximity_out(input, id)
         case .sleep(let ms):
             guard wl_display_roundtrip(display) >= 0 else { throw GlobalConnection.Failure(description: "connection lost") }
             usleep(ms * 1000)

@@ -14,7 +14,7 @@ final class TestInput: ServerPart {
 
     init(display: OpaquePointer, host: any PartContext) {
         self.host = host
-        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 2, context: self, requests: Self.requests)
+        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 3, context: self, requests: Self.requests)
     }
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
@@ -82,6 +82,23 @@ final class TestInput: ServerPart {
         },
         touchpad_gesture_end: { _, r, cancelled in
             inject(r) { .touchpadGestureEnd(cancelled: cancelled != 0, time: $0) }
+        },
+        pen_proximity_in: { _, r, pen, x, y in inject(r) { .penProximity(pen: pen, entering: true, global: point(x, y), time: $0) } },
+        pen_proximity_out: { _, r, pen in
+            // Where it left does not matter: a pen leaving moves nothing.
+            inject(r) { .penProximity(pen: pen, entering: false, global: Point(x: 0, y: 0), time: $0) }
+        },
+        pen_tip: { _, r, pen, state in
+            guard let state = pressState(r, state) else { return }
+            inject(r) { .penTip(pen: pen, down: state == .pressed, time: $0) }
+        },
+        pen_motion: { _, r, pen, x, y, pressure, tiltX, tiltY in
+            let axes = PenAxes(pressure: wl_fixed_to_double(pressure), tiltX: wl_fixed_to_double(tiltX), tiltY: wl_fixed_to_double(tiltY))
+            inject(r) { .penMotion(pen: pen, global: point(x, y), axes: axes, time: $0) }
+        },
+        pen_button: { _, r, pen, button, state in
+            guard let state = pressState(r, state) else { return }
+            inject(r) { .penButton(pen: pen, button: button, state: state, time: $0) }
         }
     ))
 }

@@ -106,6 +106,11 @@ enum tactile_test_input_v1_touchpad_gesture {
 #define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_BEGIN 12
 #define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_UPDATE 13
 #define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END 14
+#define TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_IN 15
+#define TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_OUT 16
+#define TACTILE_TEST_INPUT_V1_PEN_TIP 17
+#define TACTILE_TEST_INPUT_V1_PEN_MOTION 18
+#define TACTILE_TEST_INPUT_V1_PEN_BUTTON 19
 
 
 /**
@@ -168,6 +173,26 @@ enum tactile_test_input_v1_touchpad_gesture {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_IN_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_OUT_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_TIP_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_MOTION_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_BUTTON_SINCE_VERSION 3
 
 /** @ingroup iface_tactile_test_input_v1 */
 static inline void
@@ -353,6 +378,63 @@ tactile_test_input_v1_touchpad_gesture_end(struct tactile_test_input_v1 *tactile
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, cancelled);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * As libinput's tablet tool proximity in: the pen, named by `pen` until it leaves, hovers
+ * at (x, y). A second proximity_in for a pen already in proximity is ignored.
+ */
+static inline void
+tactile_test_input_v1_pen_proximity_in(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen, wl_fixed_t x, wl_fixed_t y)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_IN, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, x, y);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+static inline void
+tactile_test_input_v1_pen_proximity_out(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_OUT, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+static inline void
+tactile_test_input_v1_pen_tip(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen, uint32_t state)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_TIP, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, state);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * Its position, its pressure (0 to 1) and its tilt from upright in degrees.
+ */
+static inline void
+tactile_test_input_v1_pen_motion(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen, wl_fixed_t x, wl_fixed_t y, wl_fixed_t pressure, wl_fixed_t tilt_x, wl_fixed_t tilt_y)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_MOTION, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, x, y, pressure, tilt_x, tilt_y);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * BTN_STYLUS (0x14b), BTN_STYLUS2 (0x14c) or BTN_STYLUS3 (0x149); others are ignored.
+ */
+static inline void
+tactile_test_input_v1_pen_button(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen, uint32_t button, uint32_t state)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_BUTTON, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, button, state);
 }
 
 #ifdef  __cplusplus

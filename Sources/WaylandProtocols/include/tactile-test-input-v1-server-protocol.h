@@ -238,6 +238,67 @@ struct tactile_test_input_v1_interface {
 	void (*touchpad_gesture_end)(struct wl_client *client,
 				     struct wl_resource *resource,
 				     uint32_t cancelled);
+	/**
+	 * a pen comes within reach of its tablet
+	 *
+	 * As libinput's tablet tool proximity in: the pen, named by
+	 * `pen` until it leaves, hovers at (x, y). A second proximity_in
+	 * for a pen already in proximity is ignored.
+	 * @since 3
+	 */
+	void (*pen_proximity_in)(struct wl_client *client,
+				 struct wl_resource *resource,
+				 int32_t pen,
+				 wl_fixed_t x,
+				 wl_fixed_t y);
+	/**
+	 * a pen leaves its tablet's reach
+	 *
+	 * 
+	 * @since 3
+	 */
+	void (*pen_proximity_out)(struct wl_client *client,
+				  struct wl_resource *resource,
+				  int32_t pen);
+	/**
+	 * the pen's tip touches the tablet (1) or lifts (0)
+	 *
+	 * 
+	 * @param state 0 lifted, 1 down
+	 * @since 3
+	 */
+	void (*pen_tip)(struct wl_client *client,
+			struct wl_resource *resource,
+			int32_t pen,
+			uint32_t state);
+	/**
+	 * the pen moves, hovering or with its tip down
+	 *
+	 * Its position, its pressure (0 to 1) and its tilt from upright
+	 * in degrees.
+	 * @since 3
+	 */
+	void (*pen_motion)(struct wl_client *client,
+			   struct wl_resource *resource,
+			   int32_t pen,
+			   wl_fixed_t x,
+			   wl_fixed_t y,
+			   wl_fixed_t pressure,
+			   wl_fixed_t tilt_x,
+			   wl_fixed_t tilt_y);
+	/**
+	 * a button on the pen's barrel
+	 *
+	 * BTN_STYLUS (0x14b), BTN_STYLUS2 (0x14c) or BTN_STYLUS3
+	 * (0x149); others are ignored.
+	 * @param state 0 released, 1 pressed
+	 * @since 3
+	 */
+	void (*pen_button)(struct wl_client *client,
+			   struct wl_resource *resource,
+			   int32_t pen,
+			   uint32_t button,
+			   uint32_t state);
 };
 
 
@@ -301,6 +362,26 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_END_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_IN_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_PROXIMITY_OUT_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_TIP_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_MOTION_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_BUTTON_SINCE_VERSION 3
 
 #ifdef  __cplusplus
 }
