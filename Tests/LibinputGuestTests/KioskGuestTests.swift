@@ -66,6 +66,23 @@ extension KioskGuestTests {
         #expect(run.cursor.colour(at: 958, 403) == 0x20_2020)
     }
 
+    /// A uinput pen (a screen tablet's stylus) is a tablet to libinput, and wev, which knows
+    /// nothing of tablets, gets it as the pointer where the pen hovers, its tip as the left
+    /// button, and the stroke's motion while the tip is down.
+    @Test func aPenReachesAClientWithoutTabletSupportAsThePointer() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.log.contains("device added: Tactile Test Pen (a tablet: its pens drive the pointer)"), "\(run.log.suffix(3000))")
+        // wev maps under the absolute pointer left at (960, 400); the pen then takes it.
+        let positions = run.wev.components(separatedBy: "\n").filter { $0.contains("wl_pointer]") }.compactMap { line -> Point? in
+            let numbers = line.components(separatedBy: "x, y: ").dropFirst().first?.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            return numbers.flatMap { $0.count == 2 ? Point(x: $0[0], y: $0[1]) : nil }
+        }
+        func near(_ x: Double, _ y: Double) -> Bool { positions.contains { abs($0.x - x) <= 1 && abs($0.y - y) <= 1 } }
+        #expect(near(320, 200), "the pointer at raw (1024, 1024) under the pen: \(run.wev)")
+        #expect(run.wev.contains("button: 272 (left), state: 1 (pressed)") && run.wev.contains("button: 272 (left), state: 0 (released)"), "\(run.wev)")
+        #expect(near(480, 200), "the stroke moved to raw (1536, 1024): \(run.wev)")
+    }
+
     /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor
     /// the input devices, seatd opening both; the app's status is still Tactile's.
     @Test func anUnprivilegedUserGetsTheScreenThroughSeatd() throws {
@@ -81,6 +98,8 @@ extension KioskGuestTests {
 struct KioskRun {
     /// Tactile's log with weston-simple-touch's WAYLAND_DEBUG lines (it inherits the output).
     let log: String
+    /// What wev printed of the pen.
+    let wev: String
     let status: String
     /// The unprivileged run through seatd: its log, status, and seatd's log.
     let seatdServerLog: String, seatdStatus: String, seatdLog: String
@@ -91,6 +110,7 @@ struct KioskRun {
     private init() throws {
         let guest = try Guest.run(scenario: "kiosk.py", folder: "guest-kiosk", modules: ["bochs"])
         log = guest.read("tactile.log")
+        wev = guest.read("wev.log")
         status = guest.read("tactile.status").trimmingCharacters(in: .whitespacesAndNewlines)
         seatdServerLog = guest.read("tactile-seatd.log")
         seatdStatus = guest.read("tactile-seatd.status").trimmingCharacters(in: .whitespacesAndNewlines)

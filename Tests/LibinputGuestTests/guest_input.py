@@ -118,6 +118,40 @@ class Touchscreen:
         self.device.syn()
 
 
+class Pen:
+    """A screen tablet's pen: libinput takes a device with BTN_TOOL_PEN, absolute X and Y
+    that have a resolution (or it ignores the device), pressure and tilt, and
+    INPUT_PROP_DIRECT, as a tablet mapped to the screen."""
+
+    def __init__(self, name):
+        xy = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=16)
+        tilt = AbsInfo(value=0, min=-60, max=60, fuzz=0, flat=0, resolution=0)
+        self.device = UInput(
+            {
+                e.EV_KEY: [e.BTN_TOOL_PEN, e.BTN_TOUCH, e.BTN_STYLUS],
+                e.EV_ABS: [(e.ABS_X, xy), (e.ABS_Y, xy), (e.ABS_PRESSURE, AbsInfo(0, 0, 4095, 0, 0, 0)),
+                           (e.ABS_TILT_X, tilt), (e.ABS_TILT_Y, tilt)],
+            },
+            name=name, input_props=[e.INPUT_PROP_DIRECT],
+        )
+
+    def hover(self, x, y):
+        """Into proximity at (x, y), or moving there while in it."""
+        self.device.write(e.EV_ABS, e.ABS_X, x)
+        self.device.write(e.EV_ABS, e.ABS_Y, y)
+        self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 1)
+        self.device.syn()
+
+    def tip(self, down, pressure=2048):
+        self.device.write(e.EV_ABS, e.ABS_PRESSURE, pressure if down else 0)
+        self.device.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)
+        self.device.syn()
+
+    def leave(self):
+        self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 0)
+        self.device.syn()
+
+
 def seatd_for_nobody(out, tactile):
     """Starts seatd, which grants `nobody` the seat and opens the devices it may not open
     itself; returns seatd's process, a runtime directory for `nobody`, and a copy of the

@@ -7,7 +7,8 @@ seat manager opens the card and the input devices) and starts weston-simple-touc
 screen. A tap draws simple-touch's red cross; QEMU screendumps (scripts/guest/screendump)
 take the console before Tactile, the screen before and after the tap, away on another VT
 and back (then a second tap), and the console again once simple-touch was killed and
-Tactile exited with its status. Last, Tactile runs as `nobody`, the card and devices opened
+Tactile exited with its status. Before that, a uinput pen taps wev, a second client, which
+gets it as the pointer. Last, Tactile runs as `nobody`, the card and devices opened
 by seatd, as the example systemd unit runs it. Everything goes to OUTDIR, where
 KioskGuestTests (on the host) reads and checks it.
 
@@ -21,7 +22,7 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Journal, Touchscreen, seatd_for_nobody, wait_for
+from guest_input import Journal, Pen, Touchscreen, seatd_for_nobody, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 
@@ -86,6 +87,26 @@ def main():
     pointer.write(e.EV_ABS, e.ABS_X, 24576); pointer.write(e.EV_ABS, e.ABS_Y, 16384); pointer.syn()
     time.sleep(2)
     screendump("cursor")
+
+    # A screen tablet's pen, and wev, a second client that knows nothing of tablets: libinput
+    # sees a tablet, and wev gets the pen as the pointer (its tip the left button).
+    pen = Pen("Tactile Test Pen")
+    wev_log = os.path.join(OUT, "wev.log")
+    wev = subprocess.Popen(["stdbuf", "-oL", "wev"], stdout=open(wev_log, "w"), stderr=subprocess.STDOUT,
+                           env=dict(os.environ, WAYLAND_DISPLAY="wayland-kiosk"))
+    wait_for(wev_log, "configure: width:")
+    wait_for(tactile_log, "device added: Tactile Test Pen")
+    time.sleep(1)
+    # Raw (1024, 1024) is (320, 200), on wev's full-screen window.
+    pen.hover(1024, 1024); time.sleep(0.2)
+    pen.tip(True); time.sleep(0.2)
+    pen.hover(1536, 1024); time.sleep(0.2)
+    pen.tip(False); time.sleep(0.2)
+    pen.leave()
+    wait_for(wev_log, "button: 272 (left), state: 0 (released)", timeout=30)
+    log("pen delivered to wev as the pointer")
+    wev.terminate()
+    wev.wait(timeout=10)
 
     # Killed as a kiosk app may die: Tactile ends with its status (128 + SIGTERM's 15).
     with open(tactile_log) as f:

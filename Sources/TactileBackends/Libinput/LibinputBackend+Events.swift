@@ -26,9 +26,12 @@ extension LibinputBackend {
              LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
              LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
             gesture(libinput_event_get_gesture_event(event), type)
+        case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_TIP,
+             LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
+            tabletTool(libinput_event_get_tablet_tool_event(event), type)
         default:
             // LIBINPUT_EVENT_POINTER_AXIS repeats the three scroll events above for older
-            // callers; tablets and switches have no wl_seat counterpart here.
+            // callers; tablet pads and switches have no wl_seat counterpart here.
             break
         }
     }
@@ -63,7 +66,7 @@ extension LibinputBackend {
     }
 
     /// The output `device` maps to: the one its settings name, else the first; nil with none.
-    private func output(of device: OpaquePointer?) -> PlacedOutput? {
+    func output(of device: OpaquePointer?) -> PlacedOutput? {
         let layout = host.outputLayout
         let named = device.flatMap { mappedOutputs[$0] }.flatMap { name in layout.first { $0.description.name == name } }
         return named ?? layout.first
@@ -152,10 +155,14 @@ extension LibinputBackend {
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 { capabilities.insert(.touch) }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER) != 0 { capabilities.insert(.pointer) }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0 { capabilities.insert(.keyboard) }
+        // A tablet's pens drive the pointer (`InputRouter+Pen`).
+        let tablet = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0
+        if tablet { capabilities.insert(.pointer) }
         let name = String(cString: libinput_device_get_name(device))
         devices[device] = InputDevice(name: name, capabilities: capabilities)
         let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
-        logger.info("device added: \(name) (\(capabilities.names))\(applied.isEmpty ? "" : "; " + applied.joined(separator: ", "))")
+        let kind = tablet ? "a tablet: its pens drive the pointer" : capabilities.names
+        logger.info("device added: \(name) (\(kind))\(applied.isEmpty ? "" : "; " + applied.joined(separator: ", "))")
     }
 
     /// By now libinput has cancelled the device's touches and released its keys and buttons,
