@@ -80,6 +80,9 @@ let benchmarks: @Sendable () -> Void = {
         var (router, sink) = routerOverFlat100()
         router.handle(.penProximity(pen: 1, entering: true, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
         router.handle(.penTip(pen: 1, down: true, time: .zero), sink: &sink)
+        // The tip's press reached a surface's client, so every motion below is delivered.
+        precondition(router.pointerFocus != nil && router.pointerButtonsHeld, "the pen is not over a surface")
+        let before = sink.count
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             let x = 100 + Double(i % 500)
@@ -87,6 +90,7 @@ let benchmarks: @Sendable () -> Void = {
             router.handle(.penMotion(pen: 1, global: Point(x: x, y: 100), axes: axes, time: .milliseconds(UInt64(i))), sink: &sink)
         }
         benchmark.stopMeasurement()
+        precondition(sink.count > before, "no motion was delivered")
         blackHole(sink.count)
     }
 
