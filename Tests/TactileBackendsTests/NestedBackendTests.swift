@@ -268,15 +268,22 @@ import WaylandProtocols
         let settled = RequestedFrame(window.surface)
         try client.commitBuffer(window.surface, width: 300, height: 200, colour: 0xff20_c020)
         _ = try pair.eventually { settled.done }
-        let record = PresentationRecord(client, surface: window.surface)
-        try client.commitBuffer(window.surface, width: 300, height: 200, colour: 0xffd0_2020)
-        try client.roundtrip()  // composed and sent to the parent before the hold
-        let hold = Hold(pair.nested)
-        _ = try pair.eventually { record.answered && hold.end != nil }
-        let presented = try #require(record.presented, "presented, not discarded")
-        #expect(presented.nanoseconds >= hold.start && presented.nanoseconds < hold.start + 200_000_000,
-                "the parent's time, while the nested server was held: \(presented.nanoseconds) against \(hold.start)")
-        #expect(presented.refresh == 16_666_666)
+        // The parent may show the frame before the hold begins (it composes at once, and a
+        // slow build, ASan's, can lose the race): then the time proves nothing, and the
+        // measurement is made again, up to three times.
+        for attempt in 1...3 {
+            let record = PresentationRecord(client, surface: window.surface)
+            try client.commitBuffer(window.surface, width: 300, height: 200, colour: attempt % 2 == 0 ? 0xff20_c020 : 0xffd0_2020)
+            try client.roundtrip()  // composed and sent to the parent before the hold
+            let hold = Hold(pair.nested)
+            _ = try pair.eventually { record.answered && hold.end != nil }
+            let presented = try #require(record.presented, "presented, not discarded")
+            if presented.nanoseconds < hold.start, attempt < 3 { continue }
+            #expect(presented.nanoseconds >= hold.start && presented.nanoseconds < hold.start + 200_000_000,
+                    "the parent's time, while the nested server was held: \(presented.nanoseconds) against \(hold.start) (attempt \(attempt))")
+            #expect(presented.refresh == 16_666_666)
+            break
+        }
     }
 
     @Test func losingTheParentStopsTheNestedServerWithAnError() throws {
