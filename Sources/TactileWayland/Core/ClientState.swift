@@ -19,6 +19,7 @@ final class ClientState {
     let limits: ClientLimits
     /// Its objects, counted against `limits`.
     let holdings = ClientHoldings()
+    private let logger: Logger
     private let disconnected: (ClientState) -> Void
     private var destroyListener: UnsafeMutablePointer<tactile_listener>?
     private var resourceListener: UnsafeMutablePointer<tactile_listener>?
@@ -34,8 +35,6 @@ final class ClientState {
         resourceListener = tactile_listener_create(Unmanaged.passUnretained(self).toOpaque(), resourceCreated)
         wl_client_add_resource_created_listener(client, &resourceListener!.pointee.listener)
     }
-
-    private let logger: Logger
 
     fileprivate func created(_ resource: OpaquePointer) {
         guard let passed = holdings.created(resource, limits: limits) else { return }

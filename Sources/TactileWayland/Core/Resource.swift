@@ -37,6 +37,13 @@ class ResourceObject {
         tactile_post_error(resource, code, message)
     }
 
+    /// Disconnects the client for passing one of the server's limits (wl_display's
+    /// implementation error): no interface has an error code for that.
+    func postLimitError(_ message: String) {
+        guard let resource else { return }
+        tactile_post_implementation_error(wl_resource_get_client(resource), message)
+    }
+
     /// The object a resource of ours carries, or nil for a resource that is not ours.
     static func from(_ resource: OpaquePointer?) -> Self? {
         guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }

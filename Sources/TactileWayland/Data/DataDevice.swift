@@ -82,7 +82,7 @@ final class DataSource: ResourceObject {
     static let requests = RequestTable(wl_data_source_interface(
         offer: { _, resource, mime in
             guard let source = DataSource.from(resource) else { return }
-            TactileWayland.offer(mime, to: &source.mimeTypes, of: resource)
+            source.mimeTypes.offer(mime, by: source)
         },
         destroy: destroyResource,
         set_actions: { _, _, _ in }

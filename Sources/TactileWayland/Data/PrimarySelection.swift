@@ -81,7 +81,7 @@ final class PrimarySource: ResourceObject {
 
     private static func addType(_ resource: OpaquePointer?, _ mime: UnsafePointer<CChar>?) {
         guard let source = PrimarySource.from(resource) else { return }
-        offer(mime, to: &source.mimeTypes, of: resource)
+        source.mimeTypes.offer(mime, by: source)
     }
 
     static let requests = RequestTable(zwp_primary_selection_source_v1_interface(

@@ -98,10 +98,10 @@ final class VirtualPointer: ResourceObject {
         motion: { _, r, _, dx, dy in VirtualPointer.from(r)?.moveBy(dx, dy) },
         motion_absolute: { _, r, _, x, y, width, height in VirtualPointer.from(r)?.moveAbsolute(x, y, width, height) },
         button: { _, r, _, button, state in
-            guard let pointer = VirtualPointer.from(r), let r else { return }
+            guard let pointer = VirtualPointer.from(r) else { return }
             // A frame ends a batch; one that never comes must not let the batch grow.
             guard pointer.buttons.count < 256 else {
-                return tactile_post_implementation_error(wl_resource_get_client(r), "zwlr_virtual_pointer_v1: more than 256 buttons without a frame")
+                return pointer.postLimitError("zwlr_virtual_pointer_v1: more than 256 buttons without a frame")
             }
             pointer.buttons.append((button, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue ? .pressed : .released))
         },

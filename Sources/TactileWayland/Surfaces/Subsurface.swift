@@ -108,9 +108,7 @@ final class Subsurface: ResourceObject, SurfaceRole {
     private func restack(_ placement: SubsurfacePlacement) {
         guard let parent else { return }
         guard parent.pendingRestacks.count < Self.maximumPendingRestacks else {
-            guard let resource else { return }
-            return tactile_post_implementation_error(wl_resource_get_client(resource),
-                "wl_subsurface: more than \(Self.maximumPendingRestacks) place_above/place_below waiting for one parent's commit")
+            return postLimitError("wl_subsurface: more than \(Self.maximumPendingRestacks) place_above/place_below waiting for one parent's commit")
         }
         parent.pendingRestacks.append((self, placement))
     }

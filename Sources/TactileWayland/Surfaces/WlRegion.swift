@@ -19,7 +19,7 @@ final class WlRegion: ResourceObject {
         change(&region)
         owner.regionRects += region.rectCount - before
         guard owner.regionRects > Self.maximumRectsPerClient else { return }
-        tactile_post_implementation_error(owner.client, "wl_region: the client's regions hold more than \(Self.maximumRectsPerClient) rectangles")
+        postLimitError("wl_region: the client's regions hold more than \(Self.maximumRectsPerClient) rectangles")
     }
 
     override func resourceDestroyed() {
