@@ -2,6 +2,7 @@ import CWaylandServer
 import Glibc
 import Logging
 import Responder
+import Synchronization
 import TactileRender
 
 /// The Wayland server, the composition root: one wl_display, the routing core and `route`
@@ -20,6 +21,7 @@ public final class WaylandServer {
     var surfaces = SurfaceIndex()
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
+    private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts: Parts = Parts(
         display: display, configuration: configuration, context: self, inspected: self, logger: logger,
@@ -83,10 +85,16 @@ public final class WaylandServer {
         return String(cString: chosen)
     }
 
-    /// Runs the event loop until `terminate()` (from any thread, through `ServerHandle`), then
-    /// disconnects every client.
+    /// Runs the event loop until `ServerHandle.terminate()` (from any thread), then
+    /// disconnects every client. Not wl_display_run: it sets libwayland's own flag as it
+    /// starts, so a stop asked for before the loop ran (a server dropped at once, under load)
+    /// was lost and the loop ran for ever.
     public func run() {
-        wl_display_run(display)
+        let loop = wl_display_get_event_loop(display)
+        while !stop.requested.load(ordering: .acquiring) {
+            wl_display_flush_clients(display)
+            wl_event_loop_dispatch(loop, -1)
+        }
         wl_display_destroy_clients(display)
     }
 
@@ -98,7 +106,7 @@ public final class WaylandServer {
         [SIGTERM, SIGINT].map { signal in
             EventSource.signal(signal, on: wl_display_get_event_loop(display), loopOwner: self) { [unowned self] in
                 logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): disconnecting every client and stopping")
-                wl_display_terminate(display)
+                handle.terminate()
             }
         }
     }
@@ -107,7 +115,7 @@ public final class WaylandServer {
     public var port: ServerPort { ServerPort(server: self) }
 
     /// A handle another thread may keep to stop the loop.
-    public var handle: ServerHandle { ServerHandle(display: display) }
+    public var handle: ServerHandle { ServerHandle(display: display, stop: stop) }
 
     /// Sends trace lines (without the `trace ` prefix) to `output` instead of standard error,
     /// and turns tracing on if the configuration did not: for embedders and tests.
@@ -121,9 +129,19 @@ public final class WaylandServer {
 /// Lets another thread stop a running server; the only thing that crosses threads.
 public struct ServerHandle: @unchecked Sendable {
     let display: OpaquePointer
+    fileprivate let stop: StopRequest
 
-    /// Makes `run()` return after the current dispatch (libwayland wakes its loop for this).
-    public func terminate() { wl_display_terminate(display) }
+    /// Makes `run()` return after the current dispatch, or at once if it has not begun
+    /// (libwayland's terminate wakes the loop).
+    public func terminate() {
+        stop.requested.store(true, ordering: .releasing)
+        wl_display_terminate(display)
+    }
+}
+
+/// Set from any thread, read by the loop's thread.
+private final class StopRequest: Sendable {
+    let requested = Atomic(false)
 }
 
 public enum ServerError: Error, CustomStringConvertible {
