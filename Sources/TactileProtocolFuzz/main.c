@@ -146,6 +146,7 @@ static const struct wl_interface *const bindable[] = {
     &zwp_relative_pointer_manager_v1_interface,
     &zwp_pointer_constraints_v1_interface,
     &zwp_pointer_gestures_v1_interface,
+    &zwp_tablet_manager_v2_interface,
     &tactile_inspector_v1_interface,
 };
 

@@ -44,6 +44,14 @@ struct PrintingSink: DeliverySink {
             "zwp_pointer_gesture_\(kind)_v1.update by \(delta) scale \(scale) t=\(time.milliseconds)"
         case .touchpadGestureEnd(_, let kind, let cancelled, let time):
             "zwp_pointer_gesture_\(kind)_v1.end\(cancelled ? " cancelled" : "") t=\(time.milliseconds)"
+        case .penProximityIn(_, let s, let pen, let local, _, _): "zwp_tablet_tool_v2.proximity_in pen \(pen) on \(name(s)) at \(local)"
+        case .penProximityOut(_, let pen, _): "zwp_tablet_tool_v2.proximity_out pen \(pen)"
+        case .penDown(_, let pen, let time): "zwp_tablet_tool_v2.down pen \(pen) t=\(time.milliseconds)"
+        case .penUp(_, let pen, let time): "zwp_tablet_tool_v2.up pen \(pen) t=\(time.milliseconds)"
+        case .penMotion(_, let pen, let local, let axes, let time):
+            "zwp_tablet_tool_v2.motion pen \(pen) at \(local) pressure \(axes.pressure) tilt \(axes.tiltX), \(axes.tiltY) t=\(time.milliseconds)"
+        case .penButton(_, let pen, let button, let state, let time): "zwp_tablet_tool_v2.button pen \(pen) 0x\(String(button, radix: 16)) \(state) t=\(time.milliseconds)"
+        case .penFrame(_, let pen, _): "zwp_tablet_tool_v2.frame pen \(pen)"
         }
     }
 

@@ -71,7 +71,7 @@ extension KioskGuestTests {
     /// button, and the stroke's motion while the tip is down.
     @Test func aPenReachesAClientWithoutTabletSupportAsThePointer() throws {
         let run = try KioskRun.shared.get()
-        #expect(run.log.contains("device added: Tactile Test Pen (a tablet: its pens drive the pointer)"), "\(run.log.suffix(3000))")
+        #expect(run.log.contains("device added: Tactile Test Pen (a tablet: its pens are tablet tools, or the pointer)"), "\(run.log.suffix(3000))")
         // wev maps under the absolute pointer left at (960, 400); the pen then takes it.
         let positions = run.wev.components(separatedBy: "\n").filter { $0.contains("wl_pointer]") }.compactMap { line -> Point? in
             let numbers = line.components(separatedBy: "x, y: ").dropFirst().first?.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }

@@ -10,18 +10,21 @@ import Testing
 /// - nothing for a client that went away;
 /// - touchpad gestures begin on the client's surface, one at a time, and their updates and
 ///   end are of the gesture begun;
+/// - a pen's tablet events go only to clients with a tablet seat, on their own surface,
+///   between its proximity_in and proximity_out, its down and up paired, no tip left down;
 /// - once every finger, button and key is up and every deadline passed, no client holds a touch.
 @Suite struct RoutingInvariantTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomStreamsKeepEveryPromise(seed: UInt64) {
         var fuzz = RoutingFuzz(seed: seed)
-        for _ in 0..<5_000 { fuzz.step() }
+        for _ in 0..<8_000 { fuzz.step() }
         fuzz.liftEverything()
         #expect(fuzz.violations == [], "seed \(seed)")
         #expect(fuzz.clients.values.allSatisfy { $0.touches.isEmpty }, "a touch is stuck (seed \(seed))")
         #expect(fuzz.clients.values.allSatisfy { $0.touchpadGesture == nil }, "a touchpad gesture is stuck (seed \(seed))")
+        #expect(fuzz.clients.values.allSatisfy { $0.pens.isEmpty && $0.penTips.isEmpty }, "a pen is stuck (seed \(seed))")
         for kind in ["touchDown", "touchUp", "touchCancel", "pointerEnter", "pointerButton", "keyboardEnter", "key",
-                     "touchpadGestureBegin", "touchpadGestureEnd"] {
+                     "touchpadGestureBegin", "touchpadGestureEnd", "penProximityIn", "penDown", "penButton"] {
             #expect(fuzz.delivered[kind, default: 0] > 0, "the stream never made a \(kind) (seed \(seed))")
         }
     }
@@ -33,6 +36,9 @@ struct ClientView {
     var pointerFocus: NodeID?
     var keyboardFocus: NodeID?
     var touchpadGesture: TouchpadGesture?
+    /// Pens in proximity of its surfaces, and those with the tip down.
+    var pens: [Int32: NodeID] = [:]
+    var penTips: Set<Int32> = []
 }
 
 /// A router driven by a seeded stream, with each delivery checked against the clients' views.
@@ -48,6 +54,8 @@ struct RoutingFuzz {
     var buttons: Set<UInt32> = []
     var keys: Set<UInt32> = []
     var gestureOnTouchpad = false
+    /// The pen: in proximity, its tip down, its barrel button held.
+    var pen = (near: false, tip: false, button: false)
     var now = ms(1)
     var violations: [String] = []
     /// The latest steps (what was done, what a client was sent), for a violation's message.
@@ -71,7 +79,8 @@ struct RoutingFuzz {
     mutating func step() {
         now = now.advanced(by: .milliseconds(1 + rng.below(20)))
         switch rng.below(100) {
-        case 0..<52: touch()
+        case 0..<44: touch()
+        case 44..<52: penStep()
         case 52..<55: touchpadGesture()
         case 55..<68: send(.pointerMotion(global: randomPoint(), time: now))
         case 68..<73: button()
@@ -90,6 +99,8 @@ struct RoutingFuzz {
         for key in keys.sorted() { send(.key(key: key, state: .released, time: now)) }
         (buttons, keys) = ([], [])
         if gestureOnTouchpad { send(.touchpadGestureEnd(cancelled: false, time: now)) }
+        if pen.near { send(.penProximity(pen: 1, entering: false, global: p(0, 0), time: now)) }
+        pen = (false, false, false)
         now = now.advanced(by: .seconds(10))
         _ = deliver(desk.fire(at: now))
     }
@@ -131,6 +142,34 @@ struct RoutingFuzz {
         }
     }
 
+    private mutating func penStep() {
+        guard pen.near else {
+            send(.penProximity(pen: 1, entering: true, global: randomPenPoint(), time: now))
+            pen.near = true
+            return
+        }
+        switch rng.below(10) {
+        case 0..<5:
+            let axes = PenAxes(pressure: Double(rng.below(101)) / 100, tiltX: Double(rng.below(121)) - 60)
+            send(.penMotion(pen: 1, global: randomPenPoint(), axes: axes, time: now))
+        case 5..<7:
+            pen.tip.toggle()
+            send(.penTip(pen: 1, down: pen.tip, time: now))
+        case 7..<9:
+            pen.button.toggle()
+            send(.penButton(pen: 1, button: 0x14b, state: pen.button ? .pressed : .released, time: now))
+        default:
+            send(.penProximity(pen: 1, entering: false, global: p(0, 0), time: now))
+            pen = (false, false, false)
+        }
+    }
+
+    /// Mostly over a surface, so that someone hears the pen.
+    private mutating func randomPenPoint() -> Point {
+        guard rng.below(4) > 0, let node = randomNode(), let origin = desk.router.scene.absolutePosition(of: node) else { return randomPoint() }
+        return p(Double(origin.x) + Double(rng.below(40)), Double(origin.y) + Double(rng.below(40)))
+    }
+
     private mutating func button() {
         let button = UInt32(0x110 + rng.below(3))
         let pressed = !buttons.contains(button)
@@ -166,7 +205,10 @@ struct RoutingFuzz {
         let id = ClientID(nextClient)
         nextClient += 1
         let devices: [InputCapabilities] = [.all, .all, [.pointer, .keyboard], [.touch], []]
-        desk.router.setCapabilities(devices[rng.below(devices.count)], for: id)
+        var bound = devices[rng.below(devices.count)]
+        // Every other client has a tablet seat too: pens reach it as tablet tools.
+        if id.rawValue % 2 == 1, !bound.isEmpty { bound.insert(.tablet) }
+        desk.router.setCapabilities(bound, for: id)
         clients[id] = ClientView()
     }
 
@@ -286,7 +328,22 @@ struct RoutingFuzz {
         case .touchpadGestureEnd(_, let kind, _, _):
             if view.touchpadGesture != kind { fail("end of a gesture not begun") }
             view.touchpadGesture = nil
-        case .touchFrame, .pointerFrame:
+        case .penProximityIn(let client, let node, let pen, _, _, _):
+            if !owned(node) { fail("surface not the client's") }
+            if !(desk.router.capabilities(of: client)?.contains(.tablet) ?? false) { fail("a client without a tablet seat") }
+            if view.pens[pen] != nil { fail("second proximity_in") }
+            view.pens[pen] = node
+        case .penProximityOut(_, let pen, _):
+            if view.pens.removeValue(forKey: pen) == nil { fail("proximity_out without proximity_in") }
+            if view.penTips.contains(pen) { fail("proximity_out with the tip down") }
+        case .penDown(_, let pen, _):
+            if view.pens[pen] == nil { fail("down out of proximity") }
+            if !view.penTips.insert(pen).inserted { fail("second down") }
+        case .penUp(_, let pen, _):
+            if view.penTips.remove(pen) == nil { fail("up without a down") }
+        case .penMotion(_, let pen, _, _, _), .penButton(_, let pen, _, _, _):
+            if view.pens[pen] == nil { fail("out of proximity") }
+        case .touchFrame, .pointerFrame, .penFrame:
             break
         }
     }

@@ -54,6 +54,7 @@ final class TestClient {
     var relativePointerManager: OpaquePointer?
     var pointerConstraints: OpaquePointer?
     var pointerGestures: OpaquePointer?
+    var tabletManager: OpaquePointer?
     var inputMethodManager: OpaquePointer?
     var outputs: [OpaquePointer] = []
     /// What each wl_output said of itself, by its proxy.
@@ -267,6 +268,7 @@ final class TestClient {
         case "zwp_relative_pointer_manager_v1": relativePointerManager = bind(tactile_zwp_relative_pointer_manager_v1_interface(), 1)
         case "zwp_pointer_constraints_v1": pointerConstraints = bind(tactile_zwp_pointer_constraints_v1_interface(), 1)
         case "zwp_pointer_gestures_v1": pointerGestures = bind(tactile_zwp_pointer_gestures_v1_interface(), 3)
+        case "zwp_tablet_manager_v2": tabletManager = bind(tactile_zwp_tablet_manager_v2_interface(), 1)
         case "zwlr_screencopy_manager_v1": screencopy = bind(tactile_zwlr_screencopy_manager_v1_interface(), 3)
         case "zxdg_decoration_manager_v1": decorationManager = bind(tactile_zxdg_decoration_manager_v1_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(tactile_zwlr_layer_shell_v1_interface(), 5)

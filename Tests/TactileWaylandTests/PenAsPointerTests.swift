@@ -5,9 +5,9 @@ import TactileWayland
 import Testing
 import WaylandProtocols
 
-/// A pen reaches clients as the pointer (tablet-v2's guidance for clients without it, and
-/// what every client gets until Tactile offers zwp_tablet_manager_v2): hovering moves the
-/// pointer, the tip is the left button, a stroke stays with the window it started on.
+/// A pen reaches clients without a tablet seat as the pointer (tablet-v2's guidance for
+/// them): hovering moves the pointer, the tip is the left button, a stroke stays with the
+/// window it started on.
 @Suite struct PenAsPointerTests {
     static let pen: Int32 = 3
 

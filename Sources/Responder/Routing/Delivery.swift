@@ -23,6 +23,15 @@ public enum Delivery: Hashable, Sendable {
     case touchpadGestureBegin(ClientID, surface: NodeID, TouchpadGesture, fingers: Int, time: Instant)
     case touchpadGestureUpdate(ClientID, TouchpadGesture, delta: Point, scale: Double, rotation: Double, time: Instant)
     case touchpadGestureEnd(ClientID, TouchpadGesture, cancelled: Bool, time: Instant)
+    /// zwp_tablet_tool_v2, to a client with a tablet seat: the pen came over the surface.
+    case penProximityIn(ClientID, surface: NodeID, pen: Int32, local: Point, axes: PenAxes, time: Instant)
+    case penProximityOut(ClientID, pen: Int32, time: Instant)
+    case penDown(ClientID, pen: Int32, time: Instant)
+    case penUp(ClientID, pen: Int32, time: Instant)
+    case penMotion(ClientID, pen: Int32, local: Point, axes: PenAxes, time: Instant)
+    /// `button`: the evdev code, BTN_STYLUS to BTN_STYLUS3.
+    case penButton(ClientID, pen: Int32, button: UInt32, state: PressState, time: Instant)
+    case penFrame(ClientID, pen: Int32, time: Instant)
 
     /// The client the event goes to.
     public var client: ClientID {
@@ -32,7 +41,9 @@ public enum Delivery: Hashable, Sendable {
              .pointerMotion(let c, _, _, _), .pointerButton(let c, _, _, _), .pointerAxis(let c, _, _),
              .pointerFrame(let c), .keyboardEnter(let c, _, _), .keyboardLeave(let c, _), .key(let c, _, _, _),
              .touchpadGestureBegin(let c, _, _, _, _), .touchpadGestureUpdate(let c, _, _, _, _, _),
-             .touchpadGestureEnd(let c, _, _, _):
+             .touchpadGestureEnd(let c, _, _, _), .penProximityIn(let c, _, _, _, _, _), .penProximityOut(let c, _, _),
+             .penDown(let c, _, _), .penUp(let c, _, _), .penMotion(let c, _, _, _, _), .penButton(let c, _, _, _, _),
+             .penFrame(let c, _, _):
             c
         }
     }

@@ -34,6 +34,8 @@ public enum Diagnostic: Hashable, Sendable {
         case notAPenButton
         /// More pens in proximity at once than `InputRouter.maximumPens`.
         case tooManyPens
+        /// A pen's pressure, distance or tilt was not a number.
+        case nonFiniteAxes
     }
 
     public enum DropReason: Hashable, Sendable {

@@ -1,12 +1,30 @@
-/// A pen in proximity, and what of the pointer it holds.
+/// A pen in proximity, and where its events go.
 struct PenState {
     let id: Int32
     var tipDown = false
-    /// Its barrel buttons held, as the pointer buttons they stand for.
+    var position: Point
+    var axes = PenAxes()
+    /// Nobody until it is first routed.
+    var target = PenTarget.nobody
+    /// Its barrel buttons held, as the pointer buttons they stand for (pointer) or as
+    /// themselves (tablet).
     var buttons: [UInt32] = []
     /// The pointer buttons it pressed itself (not those a mouse held already), which it
     /// releases.
     var pressed: [UInt32] = []
+
+    /// Its tip or a button is down: it stays with whoever heard the press.
+    var holds: Bool { tipDown || !buttons.isEmpty || !pressed.isEmpty }
+}
+
+/// Who hears a pen: the pointer (a client without tablet-v2, or nothing under the pen), or a
+/// tablet-v2 client's surface, the one under the pen while it hovers and the one it touched
+/// while its tip is down; or nobody: before the pen is first routed, and once its tablet
+/// surface went with the tip still down, until the tip lifts.
+enum PenTarget: Equatable {
+    case pointer
+    case tablet(InputRouter.Focus)
+    case nobody
 }
 
 extension InputRouter {
@@ -25,35 +43,49 @@ extension InputRouter {
         }
     }
 
-    /// Pens drive the pointer (tablet-v2's guidance for clients without it): a pen entering
-    /// proximity moves the pointer there, its motion moves it, its tip presses the left
-    /// button (so the surface under the tip keeps the pen, the pointer's implicit grab, until
-    /// it lifts) and its barrel buttons press the others. A pen leaving lifts whatever it
-    /// still presses, and the pointer stays where it was.
+    /// A pen goes to the client under it as tablet-v2 events when that client bound a tablet
+    /// seat (`InputCapabilities.tablet`); otherwise it drives the pointer (tablet-v2's
+    /// guidance for clients without it): hover moves the pointer, the tip presses the left
+    /// button and the barrel buttons the others. Either way the surface the tip touched
+    /// keeps the pen until the tip lifts, as a touch keeps its owner. A pen leaving lifts
+    /// whatever it still presses.
     mutating func penProximity(_ id: Int32, _ entering: Bool, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         let index = pens.firstIndex { $0.id == id }
         guard entering else {
             guard let index else { return sink.report(.ignored(event, because: .unknownPen)) }
             let pen = pens.remove(at: index)
-            for button in pen.pressed.reversed() where pointer.pressed.contains(button) { pressPointer(button, .released, time, &sink) }
+            switch pen.target {
+            case .pointer:
+                for button in pen.pressed.reversed() where pointer.pressed.contains(button) { pressPointer(button, .released, time, &sink) }
+            case .tablet(let focus): leave(pen, focus, time, &sink)
+            case .nobody: break
+            }
             return
         }
         guard index == nil else { return sink.report(.ignored(event, because: .penAlreadyInProximity)) }
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard pens.count < Self.maximumPens else { return sink.report(.ignored(event, because: .tooManyPens)) }
-        pens.append(PenState(id: id))
-        sink.report(.penEmulatesPointer(pen: id))
-        movePointer(to: global, time, &sink)
+        pens.append(PenState(id: id, position: global))
+        retarget(pens.count - 1, moved: true, time, &sink)
     }
 
-    mutating func penMotion(_ id: Int32, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
+    mutating func penMotion(_ id: Int32, _ global: Point, _ axes: PenAxes, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard pens.contains(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
+        guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
-        // Only pressure or tilt changed: nothing a pointer can say.
-        guard global != pointer.position else { return }
-        movePointer(to: global, time, &sink)
+        guard axes.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
+        pens[index].position = global
+        pens[index].axes = axes.clamped
+        guard pens[index].holds else { return retarget(index, moved: true, time, &sink) }
+        switch pens[index].target {
+        case .pointer:
+            // Only pressure or tilt changed: nothing a pointer can say.
+            guard global != pointer.position else { return }
+            movePointer(to: global, time, &sink)
+        case .tablet(let owner): deliverMotion(pens[index], owner, time, &sink)
+        case .nobody: break
+        }
     }
 
     mutating func penTip(_ id: Int32, _ down: Bool, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
@@ -61,7 +93,109 @@ extension InputRouter {
         guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
         guard pens[index].tipDown != down else { return sink.report(.ignored(event, because: down ? .tipAlreadyDown : .tipNotDown)) }
         pens[index].tipDown = down
-        press(Self.leftButton, down ? .pressed : .released, for: index, time, &sink)
+        switch pens[index].target {
+        case .pointer: press(Self.leftButton, down ? .pressed : .released, for: index, time, &sink)
+        case .tablet(let focus):
+            if down {
+                sink.deliver(.penDown(focus.client, pen: id, time: time))
+                focusKeyboard(onToplevelOf: focus.node, because: .clicked, &sink)
+            } else {
+                sink.deliver(.penUp(focus.client, pen: id, time: time))
+            }
+            sink.deliver(.penFrame(focus.client, pen: id, time: time))
+        case .nobody: break
+        }
+        if !down { retarget(index, moved: false, time, &sink) }
+    }
+
+    mutating func penButton(_ id: Int32, _ button: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
+        latestTime = time
+        guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
+        guard let mapped = Self.pointerButton(forPenButton: button) else { return sink.report(.ignored(event, because: .notAPenButton)) }
+        let held = pens[index].target == .pointer ? mapped : button
+        switch (state, pens[index].buttons.contains(held)) {
+        case (.pressed, true): return sink.report(.ignored(event, because: .buttonAlreadyPressed))
+        case (.released, false): return sink.report(.ignored(event, because: .buttonNotPressed))
+        case (.pressed, false): pens[index].buttons.append(held)
+        case (.released, true): pens[index].buttons.removeAll { $0 == held }
+        }
+        switch pens[index].target {
+        case .pointer: press(mapped, state, for: index, time, &sink)
+        case .tablet(let focus):
+            sink.deliver(.penButton(focus.client, pen: id, button: button, state: state, time: time))
+            sink.deliver(.penFrame(focus.client, pen: id, time: time))
+        case .nobody: break
+        }
+        if state == .released { retarget(index, moved: false, time, &sink) }
+    }
+
+    /// A hovering pen, nothing held: the surface under it decides who hears it. Leaving a
+    /// tablet client's surface is its proximity_out; coming over one, its proximity_in. The
+    /// same surface hears a motion only when the pen `moved`.
+    private mutating func retarget(_ index: Int, moved: Bool, _ time: Instant, _ sink: inout some DeliverySink) {
+        let pen = pens[index]
+        guard !pen.holds else { return }
+        let hit = scene.hitTest(at: pen.position)
+        let under = focus(for: hit?.node)
+        let target: PenTarget = if let under, acceptsTablet(under.client) { .tablet(under) } else { .pointer }
+        guard target != pen.target else {
+            switch target {
+            case .tablet(let focus) where moved: deliverMotion(pen, focus, time, &sink)
+            case .pointer where pen.position != pointer.position: movePointer(to: pen.position, time, &sink)
+            default: break
+            }
+            return
+        }
+        if case .tablet(let old) = pen.target { leave(pen, old, time, &sink) }
+        pens[index].target = target
+        switch target {
+        case .tablet(let focus):
+            guard let local = local(pen.position, in: focus.node) else { return }
+            sink.deliver(.penProximityIn(focus.client, surface: focus.node, pen: pen.id, local: local, axes: pen.axes, time: time))
+            sink.deliver(.penFrame(focus.client, pen: pen.id, time: time))
+        case .pointer:
+            sink.report(.penEmulatesPointer(pen: pen.id))
+            movePointer(to: pen.position, time, &sink)
+        case .nobody: break
+        }
+    }
+
+    private func deliverMotion(_ pen: PenState, _ focus: Focus, _ time: Instant, _ sink: inout some DeliverySink) {
+        guard let local = local(pen.position, in: focus.node) else { return }
+        sink.deliver(.penMotion(focus.client, pen: pen.id, local: local, axes: pen.axes, time: time))
+        sink.deliver(.penFrame(focus.client, pen: pen.id, time: time))
+    }
+
+    /// The tablet client hears the pen go: its tip lifts and its buttons are released first.
+    private func leave(_ pen: PenState, _ focus: Focus, _ time: Instant, _ sink: inout some DeliverySink) {
+        if pen.tipDown { sink.deliver(.penUp(focus.client, pen: pen.id, time: time)) }
+        for button in pen.buttons.reversed() {
+            sink.deliver(.penButton(focus.client, pen: pen.id, button: button, state: .released, time: time))
+        }
+        sink.deliver(.penProximityOut(focus.client, pen: pen.id, time: time))
+        sink.deliver(.penFrame(focus.client, pen: pen.id, time: time))
+    }
+
+    /// After a scene change: a pen whose tablet surface went is heard by nobody until its tip
+    /// lifts (the surface's client got its up and proximity_out), or, hovering, by what is
+    /// under it.
+    mutating func followPensOnRemovedSurfaces(_ sink: inout some DeliverySink) {
+        for index in pens.indices {
+            guard case .tablet(let focus) = pens[index].target, !scene.contains(focus.node) else { continue }
+            leave(pens[index], focus, latestTime, &sink)
+            pens[index].target = .nobody
+            pens[index].buttons.removeAll()
+            retarget(index, moved: false, latestTime, &sink)
+        }
+    }
+
+    /// A client went: its pens are heard by nobody until they lift (nothing is sent to it).
+    mutating func forgetPens(of client: ClientID) {
+        for index in pens.indices {
+            guard case .tablet(let focus) = pens[index].target, focus.client == client else { continue }
+            pens[index].target = .nobody
+            pens[index].buttons.removeAll()
+        }
     }
 
     /// Presses or releases a pointer button for the pen: a press only when the pointer does
@@ -77,17 +211,14 @@ extension InputRouter {
         }
         pressPointer(button, state, time, &sink)
     }
+}
 
-    mutating func penButton(_ id: Int32, _ button: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
-        latestTime = time
-        guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
-        guard let mapped = Self.pointerButton(forPenButton: button) else { return sink.report(.ignored(event, because: .notAPenButton)) }
-        switch (state, pens[index].buttons.contains(mapped)) {
-        case (.pressed, true): return sink.report(.ignored(event, because: .buttonAlreadyPressed))
-        case (.released, false): return sink.report(.ignored(event, because: .buttonNotPressed))
-        case (.pressed, false): pens[index].buttons.append(mapped)
-        case (.released, true): pens[index].buttons.removeAll { $0 == mapped }
-        }
-        press(mapped, state, for: index, time, &sink)
+extension PenAxes {
+    var isFinite: Bool { pressure.isFinite && distance.isFinite && tiltX.isFinite && tiltY.isFinite }
+
+    /// Within what tablet-v2 can say: pressure and distance 0 to 1, tilt ±90°.
+    var clamped: PenAxes {
+        PenAxes(pressure: min(max(pressure, 0), 1), distance: min(max(distance, 0), 1),
+                tiltX: min(max(tiltX, -90), 90), tiltY: min(max(tiltY, -90), 90))
     }
 }

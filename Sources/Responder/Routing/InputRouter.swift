@@ -59,7 +59,7 @@ public struct InputRouter {
         case .touchpadGestureEnd(let cancelled, let time): touchpadGestureEnd(cancelled, time, event, &sink)
         case .penProximity(let pen, let entering, let global, let time): penProximity(pen, entering, global, time, event, &sink)
         case .penTip(let pen, let down, let time): penTip(pen, down, time, event, &sink)
-        case .penMotion(let pen, let global, _, let time): penMotion(pen, global, time, event, &sink)
+        case .penMotion(let pen, let global, let axes, let time): penMotion(pen, global, axes, time, event, &sink)
         case .penButton(let pen, let button, let state, let time): penButton(pen, button, state, time, event, &sink)
         }
     }
@@ -82,6 +82,8 @@ public struct InputRouter {
             pointer.focus = nil
             if sink.isTracing { sink.trace(.pointerFocus(nil, nil, .surfaceRemoved)) }
         }
+        // After the pointer's focus is settled: a pen may go back to driving it.
+        followPensOnRemovedSurfaces(&sink)
         if pointer.pressed.isEmpty { refocusPointer(motionTime: nil, because: .sceneChanged, &sink) }
         return result
     }
@@ -106,6 +108,7 @@ public struct InputRouter {
     /// surfaces leave the scene, and the pointer enters whatever is under it now.
     public mutating func clientDisconnected(_ client: ClientID, sink: inout some DeliverySink) {
         dropTouches(of: client)
+        forgetPens(of: client)
         capabilities[client] = nil
         if pointer.focus?.client == client { pointer.focus = nil }
         if keyboard.focus?.client == client { keyboard.focus = nil }
@@ -116,6 +119,7 @@ public struct InputRouter {
 
     func acceptsTouch(_ client: ClientID) -> Bool { capabilities[client]?.contains(.touch) ?? false }
     func acceptsPointer(_ client: ClientID) -> Bool { capabilities[client]?.contains(.pointer) ?? false }
+    func acceptsTablet(_ client: ClientID) -> Bool { capabilities[client]?.contains(.tablet) ?? false }
 
     /// The surface the protocol layer should treat as focused, as a node and its client.
     struct Focus: Equatable {
@@ -158,5 +162,7 @@ public struct InputCapabilities: OptionSet, Hashable, Sendable {
     public static let pointer = InputCapabilities(rawValue: 1 << 0)
     public static let keyboard = InputCapabilities(rawValue: 1 << 1)
     public static let touch = InputCapabilities(rawValue: 1 << 2)
+    /// A zwp_tablet_seat_v2: pens reach the client as tablet tools, not as its pointer.
+    public static let tablet = InputCapabilities(rawValue: 1 << 3)
     public static let all: InputCapabilities = [.pointer, .keyboard, .touch]
 }

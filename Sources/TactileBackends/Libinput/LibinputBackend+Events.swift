@@ -161,7 +161,7 @@ extension LibinputBackend {
         let name = String(cString: libinput_device_get_name(device))
         devices[device] = InputDevice(name: name, capabilities: capabilities)
         let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
-        let kind = tablet ? "a tablet: its pens drive the pointer" : capabilities.names
+        let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer" : capabilities.names
         logger.info("device added: \(name) (\(kind))\(applied.isEmpty ? "" : "; " + applied.joined(separator: ", "))")
     }
 

@@ -7,6 +7,7 @@ import Responder
 struct ProtocolSink: DeliverySink {
     let seat: Seat
     let pointerGestures: PointerGestures
+    let tablets: Tablets
     let surfaces: SurfaceIndex
     let logger: Logger
     /// The client a press (touch down, button) last went to in this step.
@@ -23,9 +24,10 @@ struct ProtocolSink: DeliverySink {
         case gesture(GestureEvent)
     }
 
-    init(seat: Seat, pointerGestures: PointerGestures, surfaces: SurfaceIndex, logger: Logger, tracing: Bool) {
+    init(seat: Seat, pointerGestures: PointerGestures, tablets: Tablets, surfaces: SurfaceIndex, logger: Logger, tracing: Bool) {
         self.seat = seat
         self.pointerGestures = pointerGestures
+        self.tablets = tablets
         self.surfaces = surfaces
         self.logger = logger
         isTracing = tracing
@@ -67,6 +69,17 @@ struct ProtocolSink: DeliverySink {
         case .touchpadGestureUpdate(_, let kind, let delta, let scale, let rotation, let time):
             pointerGestures.touchpadGestureUpdate(client, kind, delta: delta, scale: scale, rotation: rotation, time: time)
         case .touchpadGestureEnd(_, let kind, let cancelled, let time): pointerGestures.touchpadGestureEnd(client, kind, cancelled: cancelled, time: time)
+        case .penProximityIn(_, let node, let pen, let local, let axes, _):
+            guard let surface = surface(node) else { return }
+            tablets.proximityIn(client, pen: pen, surface: surface, local: local, axes: axes)
+        case .penProximityOut(_, let pen, _): tablets.proximityOut(client, pen: pen)
+        case .penDown(_, let pen, _):
+            tablets.down(client, pen: pen)
+            pressed = client.id
+        case .penUp(_, let pen, _): tablets.up(client, pen: pen)
+        case .penMotion(_, let pen, let local, let axes, _): tablets.motion(client, pen: pen, local: local, axes: axes)
+        case .penButton(_, let pen, let button, let state, _): tablets.button(client, pen: pen, button: button, state: state)
+        case .penFrame(_, let pen, let time): tablets.frame(client, pen: pen, time: time)
         }
     }
 

@@ -145,6 +145,8 @@ final class SeatClient {
     var cursor = CursorChoice.unset
     /// The keymap its keyboards were sent last.
     var keymap: Keymap?
+    /// Its zwp_tablet_seat_v2 objects (`Tablets`): with one, pens reach it as tablet tools.
+    var tabletSeats = 0
     /// zwp_input_timestamps_v1 resources by the device they follow (`stamp`).
     var timestamps: [OpaquePointer: [OpaquePointer]] = [:]
 
@@ -158,6 +160,7 @@ final class SeatClient {
         if !pointers.isEmpty { caps.insert(.pointer) }
         if !keyboards.isEmpty { caps.insert(.keyboard) }
         if !touches.isEmpty { caps.insert(.touch) }
+        if tabletSeats > 0 { caps.insert(.tablet) }
         return caps
     }
 

@@ -26,6 +26,8 @@ final class Parts {
     let relativePointers: RelativePointers
     let pointerConstraints: PointerConstraints
     let pointerGestures: PointerGestures
+    /// Pens as tablet tools, for clients with a tablet seat.
+    let tablets: Tablets
     let virtualKeyboards: VirtualKeyboards
     let virtualPointers: VirtualPointers
     let selections: Selections
@@ -80,6 +82,7 @@ final class Parts {
         relativePointers = RelativePointers(display: display, context: context)
         pointerConstraints = PointerConstraints(display: display, context: context, seat: seat)
         pointerGestures = PointerGestures(display: display, seat: seat)
+        tablets = Tablets(display: display, seat: seat)
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
         selections = Selections(display: display, context: context)
@@ -111,7 +114,7 @@ final class Parts {
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
             compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
-            windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, virtualKeyboards, virtualPointers,
+            windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }
 }

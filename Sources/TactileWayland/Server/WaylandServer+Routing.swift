@@ -9,7 +9,7 @@ extension WaylandServer {
     /// text input, the clipboard and pointer constraints follow it); the gestures' events are
     /// published and their timer re-armed.
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
-        var sink = ProtocolSink(seat: parts.seat, pointerGestures: parts.pointerGestures, surfaces: surfaces, logger: logger, tracing: parts.tracer.isOn)
+        var sink = ProtocolSink(seat: parts.seat, pointerGestures: parts.pointerGestures, tablets: parts.tablets, surfaces: surfaces, logger: logger, tracing: parts.tracer.isOn)
         step(&router, &sink)
         if !sink.traced.isEmpty { parts.tracer.publish(sink.traced, naming: naming) }
         if let marks = parts.composition.touchMarks {
@@ -36,6 +36,7 @@ extension WaylandServer {
         parts.seat.cursorPolicySees(event)
         guard let event = parts.seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
         parts.composition.touchMarks?.input(event)
+        if case .penProximity(let pen, true, _, _) = event { parts.tablets.penSeen(pen) }
         route { router, sink in router.handle(event, sink: &sink) }
         parts.seat.grabs.eventRouted(event)
         if case .pointerMotion = event { parts.composition.cursorMoved() }

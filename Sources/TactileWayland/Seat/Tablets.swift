@@ -1,0 +1,296 @@
+import CWaylandServer
+import Responder
+import WaylandProtocols
+
+/// A pen as tablet-v2 describes it to clients: what kind of tool, which one (its serial, for
+/// tools that have one), what it senses, and the tablet it is used on. Backends describe
+/// their pens (`BackendHost.describePen`); a pen never described is `PenTool.standard`.
+public struct PenTool: Hashable, Sendable {
+    public enum Kind: UInt32, Sendable {
+        case pen = 0x140, eraser, brush, pencil, airbrush
+        case finger = 0x145, mouse, lens
+    }
+
+    public struct Senses: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let tilt = Senses(rawValue: 1 << 0)
+        public static let pressure = Senses(rawValue: 1 << 1)
+        public static let distance = Senses(rawValue: 1 << 2)
+    }
+
+    public var kind: Kind
+    /// 0 for a tool without one.
+    public var serial: UInt64
+    public var senses: Senses
+    public var tablet: TabletDescription
+
+    public init(kind: Kind, serial: UInt64 = 0, senses: Senses, tablet: TabletDescription) {
+        self.kind = kind
+        self.serial = serial
+        self.senses = senses
+        self.tablet = tablet
+    }
+
+    /// Test input's pens, and any a backend did not describe.
+    public static let standard = PenTool(kind: .pen, senses: [.pressure, .tilt], tablet: TabletDescription(name: "Tactile pen input"))
+}
+
+/// A tablet (a screen's digitizer, a desk tablet): zwp_tablet_v2's name, USB ids and device path.
+public struct TabletDescription: Hashable, Sendable {
+    public var name: String
+    public var vendor: UInt32
+    public var product: UInt32
+    /// The kernel device (/dev/input/eventN), or empty when there is none.
+    public var path: String
+
+    public init(name: String, vendor: UInt32 = 0, product: UInt32 = 0, path: String = "") {
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.path = path
+    }
+}
+
+/// zwp_tablet_manager_v2: each client's tablet seats, with a zwp_tablet_v2 for every tablet
+/// and a zwp_tablet_tool_v2 for every pen known. A client with a tablet seat hears pens over
+/// its surfaces as tools (the core's pen deliveries, written here through `ProtocolSink`);
+/// one without hears them as its pointer.
+final class Tablets: ServerPart {
+    private let seat: Seat
+    private var seats: [TabletSeat] = []
+    /// The pens described, by the backend's pen number.
+    private var tools: [Int32: PenTool] = [:]
+    private var global: Global?
+
+    init(display: OpaquePointer, seat: Seat) {
+        self.seat = seat
+        global = Global(display: display, interface: tactile_zwp_tablet_manager_v2_interface(), version: 1,
+                        context: self, requests: Self.requests)
+    }
+
+    /// Tablets are those the described pens are on.
+    private var tablets: [TabletDescription] {
+        var seen: [TabletDescription] = []
+        for tool in tools.values.sorted(by: { $0.tablet.name < $1.tablet.name }) where !seen.contains(tool.tablet) { seen.append(tool.tablet) }
+        return seen
+    }
+
+    /// A backend's pen `pen` is `tool`: clients' seats get the tool (and its tablet, if new).
+    /// A pen described again as something else is a new tool; the old one is removed.
+    func describe(_ pen: Int32, as tool: PenTool) {
+        guard tools[pen] != tool else { return }
+        if tools[pen] != nil { remove(pen) }
+        tools[pen] = tool
+        for tabletSeat in seats { tabletSeat.add(pen, tool) }
+    }
+
+    /// Before a pen's first proximity: a pen never described is the standard one.
+    func penSeen(_ pen: Int32) {
+        if tools[pen] == nil { describe(pen, as: .standard) }
+    }
+
+    private func remove(_ pen: Int32) {
+        guard let tool = tools.removeValue(forKey: pen) else { return }
+        let stillUsed = tools.values.contains { $0.tablet == tool.tablet }
+        for tabletSeat in seats { tabletSeat.remove(pen, tablet: stillUsed ? nil : tool.tablet) }
+    }
+
+    // MARK: The core's deliveries
+
+    func proximityIn(_ client: SeatClient, pen: Int32, surface: OpaquePointer, local: Point, axes: PenAxes) {
+        let serial = seat.inputSerial(for: client)
+        for tool in tools(of: client, pen) { tool.proximityIn(serial: serial, surface: surface, local: local, axes: axes) }
+    }
+
+    func proximityOut(_ client: SeatClient, pen: Int32) {
+        for tool in tools(of: client, pen) { tool.proximityOut() }
+    }
+
+    func down(_ client: SeatClient, pen: Int32) {
+        let serial = seat.inputSerial(for: client)
+        for tool in tools(of: client, pen) { tool.down(serial: serial) }
+    }
+
+    func up(_ client: SeatClient, pen: Int32) {
+        for tool in tools(of: client, pen) { tool.up() }
+    }
+
+    func motion(_ client: SeatClient, pen: Int32, local: Point, axes: PenAxes) {
+        for tool in tools(of: client, pen) { tool.motion(local, axes) }
+    }
+
+    func button(_ client: SeatClient, pen: Int32, button: UInt32, state: PressState) {
+        let serial = seat.inputSerial(for: client)
+        for tool in tools(of: client, pen) { tool.button(serial: serial, button, state) }
+    }
+
+    func frame(_ client: SeatClient, pen: Int32, time: Instant) {
+        for tool in tools(of: client, pen) { tool.frame(time) }
+    }
+
+    private func tools(of client: SeatClient, _ pen: Int32) -> [TabletToolObject] {
+        seats.compactMap { $0.owner.id == client.id ? $0.tools[pen] : nil }
+    }
+
+    // MARK: Requests
+
+    private static let requests = RequestTable(zwp_tablet_manager_v2_interface(
+        get_tablet_seat: { client, manager, id, seatResource in
+            guard let client, let manager, let part = Global.context(of: manager, as: Tablets.self), let state = ClientState.of(client) else { return }
+            part.makeSeat(client, state, version: wl_resource_get_version(manager), id: id)
+        },
+        destroy: destroyResource
+    ))
+
+    private func makeSeat(_ client: OpaquePointer, _ state: ClientState, version: Int32, id: UInt32) {
+        let owner = seat.client(state)
+        let tabletSeat = TabletSeat(owner: owner) { [unowned self] gone in
+            seats.removeAll { $0 === gone }
+            gone.owner.tabletSeats -= 1
+            seat.devicesChanged(gone.owner.id, gone.owner.capabilities)
+        }
+        guard tabletSeat.bind(client: client, interface: tactile_zwp_tablet_seat_v2_interface(), version: version, id: id,
+                              implementation: TabletSeat.requests) else { return }
+        seats.append(tabletSeat)
+        for tablet in tablets { tabletSeat.addTablet(tablet) }
+        for (pen, tool) in tools.sorted(by: { $0.key < $1.key }) { tabletSeat.add(pen, tool) }
+        owner.tabletSeats += 1
+        seat.devicesChanged(owner.id, owner.capabilities)
+    }
+}
+
+/// One zwp_tablet_seat_v2 and the tablet and tool objects made for it.
+final class TabletSeat: ResourceObject {
+    let owner: SeatClient
+    private(set) var tablets: [TabletDescription: TabletObject] = [:]
+    private(set) var tools: [Int32: TabletToolObject] = [:]
+    private let destroyed: (TabletSeat) -> Void
+
+    init(owner: SeatClient, destroyed: @escaping (TabletSeat) -> Void) {
+        self.owner = owner
+        self.destroyed = destroyed
+    }
+
+    override func resourceDestroyed() {
+        destroyed(self)
+    }
+
+    /// zwp_tablet_v2 made by the server, described, then `done`.
+    func addTablet(_ tablet: TabletDescription) {
+        guard let resource, tablets[tablet] == nil else { return }
+        let object = TabletObject()
+        guard object.bind(client: owner.client, interface: tactile_zwp_tablet_v2_interface(), version: wl_resource_get_version(resource), id: 0,
+                          implementation: TabletObject.requests), let made = object.resource else { return }
+        tablets[tablet] = object
+        zwp_tablet_seat_v2_send_tablet_added(resource, made)
+        zwp_tablet_v2_send_name(made, tablet.name)
+        if tablet.vendor != 0 || tablet.product != 0 { zwp_tablet_v2_send_id(made, tablet.vendor, tablet.product) }
+        if !tablet.path.isEmpty { zwp_tablet_v2_send_path(made, tablet.path) }
+        zwp_tablet_v2_send_done(made)
+    }
+
+    func add(_ pen: Int32, _ tool: PenTool) {
+        guard let resource else { return }
+        addTablet(tool.tablet)
+        guard let tablet = tablets[tool.tablet] else { return }
+        let object = TabletToolObject(tool: tool, tablet: tablet)
+        guard object.bind(client: owner.client, interface: tactile_zwp_tablet_tool_v2_interface(), version: wl_resource_get_version(resource), id: 0,
+                          implementation: TabletToolObject.requests) else { return }
+        tools[pen] = object
+        zwp_tablet_seat_v2_send_tool_added(resource, object.resource)
+        object.describe()
+    }
+
+    /// The tool is gone, and its tablet with it when `tablet` is given.
+    func remove(_ pen: Int32, tablet: TabletDescription?) {
+        if let tool = tools.removeValue(forKey: pen), let made = tool.resource { zwp_tablet_tool_v2_send_removed(made) }
+        if let tablet, let made = tablets.removeValue(forKey: tablet)?.resource { zwp_tablet_v2_send_removed(made) }
+    }
+
+    static let requests = RequestTable(zwp_tablet_seat_v2_interface(destroy: destroyResource))
+}
+
+/// zwp_tablet_v2: describes itself once; its only request is destroy.
+final class TabletObject: ResourceObject {
+    static let requests = RequestTable(zwp_tablet_v2_interface(destroy: destroyResource))
+}
+
+/// zwp_tablet_tool_v2: one pen, for one tablet seat. Axes are sent when they changed since
+/// the last frame, and only those the tool senses.
+final class TabletToolObject: ResourceObject {
+    let tool: PenTool
+    /// The tablet object of the same seat, which proximity_in names.
+    private let tablet: TabletObject
+    private var sent: PenAxes?
+
+    init(tool: PenTool, tablet: TabletObject) {
+        self.tool = tool
+        self.tablet = tablet
+    }
+
+    func describe() {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_type(resource, tool.kind.rawValue)
+        if tool.serial != 0 { zwp_tablet_tool_v2_send_hardware_serial(resource, UInt32(tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial)) }
+        if tool.senses.contains(.tilt) { zwp_tablet_tool_v2_send_capability(resource, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue) }
+        if tool.senses.contains(.pressure) { zwp_tablet_tool_v2_send_capability(resource, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue) }
+        if tool.senses.contains(.distance) { zwp_tablet_tool_v2_send_capability(resource, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue) }
+        zwp_tablet_tool_v2_send_done(resource)
+    }
+
+    func proximityIn(serial: UInt32, surface: OpaquePointer, local: Point, axes: PenAxes) {
+        // The client may have destroyed the tablet object: then it hears nothing of the tool.
+        guard let resource, let tablet = tablet.resource else { return }
+        zwp_tablet_tool_v2_send_proximity_in(resource, serial, tablet, surface)
+        sent = nil
+        motion(local, axes)
+    }
+
+    func proximityOut() {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_proximity_out(resource)
+    }
+
+    func down(serial: UInt32) {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_down(resource, serial)
+    }
+
+    func up() {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_up(resource)
+    }
+
+    func motion(_ local: Point, _ axes: PenAxes) {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_motion(resource, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
+        if tool.senses.contains(.pressure), axes.pressure != sent?.pressure {
+            zwp_tablet_tool_v2_send_pressure(resource, UInt32((axes.pressure * 65535).rounded()))
+        }
+        if tool.senses.contains(.distance), axes.distance != sent?.distance {
+            zwp_tablet_tool_v2_send_distance(resource, UInt32((axes.distance * 65535).rounded()))
+        }
+        if tool.senses.contains(.tilt), axes.tiltX != sent?.tiltX || axes.tiltY != sent?.tiltY {
+            zwp_tablet_tool_v2_send_tilt(resource, wl_fixed_from_double(axes.tiltX), wl_fixed_from_double(axes.tiltY))
+        }
+        sent = axes
+    }
+
+    func button(serial: UInt32, _ button: UInt32, _ state: PressState) {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_button(resource, serial, button, state == .pressed ? 1 : 0)
+    }
+
+    func frame(_ time: Instant) {
+        guard let resource else { return }
+        zwp_tablet_tool_v2_send_frame(resource, time.milliseconds)
+    }
+
+    /// set_cursor is accepted and not shown: Tactile draws no cursor for pens (the pen's own
+    /// tip is where it points, on a screen tablet).
+    static let requests = RequestTable(zwp_tablet_tool_v2_interface(
+        set_cursor: { _, _, _, _, _, _ in },
+        destroy: destroyResource
+    ))
+}

@@ -1,0 +1,174 @@
+import CWaylandClient
+import Foundation
+@testable import TactileTestSupport
+import TactileWayland
+import Testing
+import WaylandProtocols
+
+/// Pens as tablet-v2 clients hear them (zwp_tablet_manager_v2): a client with a tablet seat
+/// gets the pen over its window as a tool, with pressure and tilt, and never as its pointer;
+/// a client without one still gets the pointer.
+@Suite struct TabletOverTheWireTests {
+    static let pen: Int32 = 2
+
+    /// What a client's tablet seat heard, one line per event.
+    final class Heard {
+        var lines: [String] = []
+        var surfaces: [OpaquePointer] = []
+    }
+
+    static func heard(_ data: UnsafeMutableRawPointer?) -> Heard { Unmanaged<Heard>.fromOpaque(data!).takeUnretainedValue() }
+
+    nonisolated(unsafe) static let seatListener: UnsafeMutablePointer<zwp_tablet_seat_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_seat_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_seat_v2_listener(
+            tablet_added: { data, _, tablet in zwp_tablet_v2_add_listener(tablet, tabletListener, data) },
+            tool_added: { data, _, tool in zwp_tablet_tool_v2_add_listener(tool, toolListener, data) },
+            pad_added: { data, _, _ in heard(data).lines.append("pad") }
+        ))
+        return pointer
+    }()
+
+    nonisolated(unsafe) static let tabletListener: UnsafeMutablePointer<zwp_tablet_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_v2_listener(
+            name: { data, _, name in heard(data).lines.append("tablet \(String(cString: name!))") },
+            id: { data, _, vendor, product in heard(data).lines.append("tablet id \(vendor):\(product)") },
+            path: { data, _, path in heard(data).lines.append("tablet path \(String(cString: path!))") },
+            done: { data, _ in heard(data).lines.append("tablet done") },
+            removed: { data, _ in heard(data).lines.append("tablet removed") }
+        ))
+        return pointer
+    }()
+
+    nonisolated(unsafe) static let toolListener: UnsafeMutablePointer<zwp_tablet_tool_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_tool_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_tool_v2_listener(
+            type: { data, _, type in heard(data).lines.append("type 0x\(String(type, radix: 16))") },
+            hardware_serial: { data, _, high, low in heard(data).lines.append("serial \(high) \(low)") },
+            hardware_id_wacom: { data, _, high, low in heard(data).lines.append("wacom id \(high) \(low)") },
+            capability: { data, _, capability in heard(data).lines.append("capability \(capability)") },
+            done: { data, _ in heard(data).lines.append("done") },
+            removed: { data, _ in heard(data).lines.append("removed") },
+            proximity_in: { data, _, _, _, surface in
+                heard(data).lines.append("proximity_in")
+                if let surface { heard(data).surfaces.append(surface) }
+            },
+            proximity_out: { data, _ in heard(data).lines.append("proximity_out") },
+            down: { data, _, _ in heard(data).lines.append("down") },
+            up: { data, _ in heard(data).lines.append("up") },
+            motion: { data, _, x, y in heard(data).lines.append("motion \(wl_fixed_to_double(x)) \(wl_fixed_to_double(y))") },
+            pressure: { data, _, pressure in heard(data).lines.append("pressure \(pressure)") },
+            distance: { data, _, distance in heard(data).lines.append("distance \(distance)") },
+            tilt: { data, _, x, y in heard(data).lines.append("tilt \(wl_fixed_to_double(x)) \(wl_fixed_to_double(y))") },
+            rotation: { data, _, _ in heard(data).lines.append("rotation") },
+            slider: { data, _, _ in heard(data).lines.append("slider") },
+            wheel: { data, _, _, _ in heard(data).lines.append("wheel") },
+            button: { data, _, _, button, state in heard(data).lines.append("button 0x\(String(button, radix: 16)) \(state)") },
+            frame: { data, _, _ in heard(data).lines.append("frame") }
+        ))
+        return pointer
+    }()
+
+    /// alice has a tablet seat; bob none. A stroke on alice's window with pressure, tilt and
+    /// the barrel button reaches her as the tool, the whole stroke (the part over bob's
+    /// window too); bob's pointer hears the pen once it hovers over his window.
+    @Test(arguments: [false, true])
+    func aTabletClientHearsThePenAsAToolAndOthersAsThePointer(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = Heard()
+        let manager = try #require(alice.tabletManager, "zwp_tablet_manager_v2 is offered")
+        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(manager, alice.seat), Self.seatListener,
+                                        Unmanaged.passUnretained(heard).toOpaque())
+        let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
+        try alice.roundtrip()
+        #expect(heard.lines == [], "no tool before a pen was seen: \(heard.lines)")
+        // In kiosk mode alice fills the screen: the pen starts on her window either way.
+        try injector.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(50), f(60))
+            tactile_test_input_v1_pen_tip(input, Self.pen, 1)
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(60), f(70), f(0.5), f(30), f(-10))
+            tactile_test_input_v1_pen_button(input, Self.pen, 0x14b, 1)
+            tactile_test_input_v1_pen_button(input, Self.pen, 0x14b, 0)
+            tactile_test_input_v1_pen_tip(input, Self.pen, 0)
+            tactile_test_input_v1_pen_proximity_out(input, Self.pen)
+        }
+        try alice.roundtrip()
+        #expect(heard.lines == [
+            "tablet Tactile pen input", "tablet done",
+            "type 0x140", "capability 1", "capability 2", "done",
+            "proximity_in", "motion 50.0 60.0", "pressure 0", "tilt 0.0 0.0", "frame",
+            "down", "frame",
+            "motion 60.0 70.0", "pressure 32768", "tilt 30.0 -10.0", "frame",
+            "button 0x14b 1", "frame", "button 0x14b 0", "frame",
+            "up", "frame",
+            "proximity_out", "frame",
+        ])
+        #expect(heard.surfaces == [a.surface])
+        #expect(!alice.take().contains { if case .pointerButton = $0 { true } else { false } }, "alice's pointer heard no tip")
+    }
+
+    /// A client without a tablet seat beside one with: the pen over its window is its
+    /// pointer; over the tablet client's, it is that client's tool, and the pointer stays
+    /// where the pen left it (over bob's window, which keeps its focus).
+    @Test func aClientWithoutATabletSeatStillGetsThePointer() throws {
+        let server = try TestServer()
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let bob = try TestClient(socket: server.socket)
+        let heard = Heard()
+        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(try #require(alice.tabletManager), alice.seat), Self.seatListener,
+                                        Unmanaged.passUnretained(heard).toOpaque())
+        _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
+        let b = try bob.toplevel(width: 200, height: 200, at: (300, 0))
+        for client in [alice, bob] { try client.roundtrip(); _ = client.take() }
+        try injector.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(350), f(50))
+            tactile_test_input_v1_pen_tip(input, Self.pen, 1)
+            tactile_test_input_v1_pen_tip(input, Self.pen, 0)
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(100), f(50), f(0), f(0), f(0))
+        }
+        for client in [alice, bob] { try client.roundtrip() }
+        let bobs = bob.take()
+        #expect(bobs.contains(.pointerEnter(surface: bob.id(b.surface), x: f(50), y: f(50))))
+        #expect(bobs.contains(.pointerButton(button: 0x110, state: 1)) && bobs.contains(.pointerButton(button: 0x110, state: 0)))
+        #expect(!bobs.contains { if case .pointerLeave = $0 { true } else { false } }, "the pointer stayed on bob's window")
+        #expect(Array(heard.lines.drop { $0 != "proximity_in" }) == ["proximity_in", "motion 100.0 50.0", "pressure 0", "tilt 0.0 0.0", "frame"],
+                "alice hears the tool: \(heard.lines)")
+        #expect(!alice.take().contains { if case .pointerEnter = $0 { true } else { false } }, "alice's pointer did not enter")
+    }
+
+    /// GTK 3 binds a tablet seat: gtk3-demo hears the pen as a tool (WAYLAND_DEBUG shows the
+    /// tool's events), in a kiosk and outside one, and no pointer button for the tip.
+    @Test(arguments: [false, true])
+    func gtk3DemoHearsThePenAsATool(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let client = try ClientProcess(["gtk3-demo"], socket: server.socket, protocolLog: true, environment: ["GDK_BACKEND": "wayland"])
+        defer { client.stop() }
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitForOutput(containing: "get_tablet_seat(")
+        try client.waitUntil("zwp_tablet_tool_v2@", within: 30) {
+            try injector.inject { input in
+                tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(120), f(120))
+                tactile_test_input_v1_pen_proximity_out(input, Self.pen)
+            }
+        }
+        try injector.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(150), f(150))
+            tactile_test_input_v1_pen_tip(input, Self.pen, 1)
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(160), f(150), f(0.25), f(5), f(5))
+            tactile_test_input_v1_pen_tip(input, Self.pen, 0)
+            tactile_test_input_v1_pen_proximity_out(input, Self.pen)
+        }
+        let log = try client.waitForOutput(containing: ".up()", within: 10)
+        #expect(log.contains(try Regex("zwp_tablet_tool_v2@[0-9]+\\.type\\(320\\)")))
+        #expect(log.contains(try Regex("zwp_tablet_tool_v2@[0-9]+\\.proximity_in\\(")))
+        #expect(log.contains(try Regex("zwp_tablet_tool_v2@[0-9]+\\.down\\(")))
+        #expect(log.contains(try Regex("zwp_tablet_tool_v2@[0-9]+\\.pressure\\(16384\\)")))
+        #expect(!log.contains(try Regex("wl_pointer@[0-9]+\\.button\\(")), "the tip was no pointer button")
+        #expect(client.isRunning)
+    }
+}
