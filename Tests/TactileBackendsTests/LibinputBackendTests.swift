@@ -6,7 +6,12 @@ import Testing
 
 /// What the libinput backend says when it cannot start; its working path is tested with real
 /// devices in LibinputGuestTests.
-@Suite struct LibinputBackendTests {
+///
+/// One at a time: as root without a seat manager, libseat forks a seat manager out of the
+/// test process. Two forked at once each inherit the other's end of its connection, so
+/// neither sees its test go; both outlived the test process, holding `swift test`'s output
+/// open, and CI waited its 90 minutes for them.
+@Suite(.serialized) struct LibinputBackendTests {
     @Test func aDeviceThatIsNotThereStopsItWithThePathAndWhatToCheck() throws {
         let server = try WaylandServer()
         let options = LibinputOptions(source: .paths(["/dev/input/no-such-device"]))
