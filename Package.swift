@@ -88,6 +88,9 @@ let package = Package(
         // A full-screen client animating on frame callbacks (C), for compositor CPU per frame
         // against the peers (scripts/peer-bench).
         .executableTarget(name: "TactileFrameProbe", dependencies: ["TactileProbeClient"]),
+        // A full-screen client with a tablet seat that prints what pens tell it (C): the
+        // guest's kiosk scenario checks a real pen's tool, pressure and tilt with it.
+        .executableTarget(name: "TactileTabletProbe", dependencies: ["TactileProbeClient"]),
         // What the two measuring clients share: shm buffers that track release, the ping answer.
         .target(name: "TactileProbeClient", dependencies: ["WaylandProtocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
         // Tests mirror the targets. The support target holds what several of them drive a

@@ -83,6 +83,30 @@ extension KioskGuestTests {
         #expect(near(480, 200), "the stroke moved to raw (1536, 1024): \(run.wev)")
     }
 
+    /// The same uinput pen to a client with a tablet seat (tactile-tablet-probe): the tablet
+    /// is the one libinput opened, named and with its device path; the pen is a tool sensing
+    /// pressure and tilt; its stroke comes as proximity, down, motion with pressure and tilt,
+    /// up and proximity_out, and the client's pointer hears no button.
+    @Test func aPenReachesATabletClientAsATool() throws {
+        let run = try KioskRun.shared.get()
+        let lines = run.tabletProbe.split(separator: "\n").map(String.init)
+        #expect(lines.contains("tablet name Tactile Test Pen"), "\(run.tabletProbe)")
+        #expect(lines.contains { $0.hasPrefix("tablet path /dev/input/event") }, "\(run.tabletProbe)")
+        #expect(lines.contains("tool type 320") && lines.contains("tool capability 1") && lines.contains("tool capability 2"), "\(run.tabletProbe)")
+        let stroke = lines.filter { ["proximity_in", "down", "up", "proximity_out"].contains($0) }
+        #expect(stroke == ["proximity_in", "down", "up", "proximity_out"], "\(run.tabletProbe)")
+        let pressures = lines.compactMap { $0.hasPrefix("pressure ") ? Int($0.dropFirst(9)) : nil }
+        #expect(pressures.contains { $0 > 0 && $0 < 65535 }, "a pressure while the tip was down: \(pressures)")
+        #expect(lines.contains { $0.hasPrefix("tilt ") && $0 != "tilt 0.00 0.00" }, "the pen leaned: \(run.tabletProbe)")
+        let motions = lines.compactMap { line -> (Double, Double)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[0] == "motion", let x = Double(parts[1]), let y = Double(parts[2]) else { return nil }
+            return (x, y)
+        }
+        #expect(motions.contains { abs($0.0 - 480) <= 1 && abs($0.1 - 200) <= 1 }, "the stroke moved to raw (1536, 1024): \(run.tabletProbe)")
+        #expect(!lines.contains { $0.hasPrefix("pointer button") }, "no pointer button: \(run.tabletProbe)")
+    }
+
     /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor
     /// the input devices, seatd opening both; the app's status is still Tactile's.
     @Test func anUnprivilegedUserGetsTheScreenThroughSeatd() throws {
@@ -100,6 +124,8 @@ struct KioskRun {
     let log: String
     /// What wev printed of the pen.
     let wev: String
+    /// What tactile-tablet-probe heard of the pen.
+    let tabletProbe: String
     let status: String
     /// The unprivileged run through seatd: its log, status, and seatd's log.
     let seatdServerLog: String, seatdStatus: String, seatdLog: String
@@ -111,6 +137,7 @@ struct KioskRun {
         let guest = try Guest.run(scenario: "kiosk.py", folder: "guest-kiosk", modules: ["bochs"])
         log = guest.read("tactile.log")
         wev = guest.read("wev.log")
+        tabletProbe = guest.read("tablet-probe.log")
         status = guest.read("tactile.status").trimmingCharacters(in: .whitespacesAndNewlines)
         seatdServerLog = guest.read("tactile-seatd.log")
         seatdStatus = guest.read("tactile-seatd.status").trimmingCharacters(in: .whitespacesAndNewlines)

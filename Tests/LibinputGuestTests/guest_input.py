@@ -142,6 +142,12 @@ class Pen:
         self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 1)
         self.device.syn()
 
+    def lean(self, x, y):
+        """Tilts the pen (in the device's tilt units, -60 to 60)."""
+        self.device.write(e.EV_ABS, e.ABS_TILT_X, x)
+        self.device.write(e.EV_ABS, e.ABS_TILT_Y, y)
+        self.device.syn()
+
     def tip(self, down, pressure=2048):
         self.device.write(e.EV_ABS, e.ABS_PRESSURE, pressure if down else 0)
         self.device.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)

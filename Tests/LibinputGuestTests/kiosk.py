@@ -108,6 +108,24 @@ def main():
     wev.terminate()
     wev.wait(timeout=10)
 
+    # The same pen to a client with a tablet seat (tactile-tablet-probe): a tablet tool, on
+    # the tablet libinput named, with pressure and tilt, and never its pointer.
+    probe_log = os.path.join(OUT, "tablet-probe.log")
+    probe = subprocess.Popen([os.path.join(os.path.dirname(TACTILE), "TactileTabletProbe")], stdout=open(probe_log, "w"),
+                             stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DISPLAY="wayland-kiosk"))
+    wait_for(probe_log, "mapped ")
+    time.sleep(1)
+    pen.hover(1024, 1024); time.sleep(0.2)
+    pen.lean(30, -20); time.sleep(0.2)
+    pen.tip(True); time.sleep(0.2)
+    pen.hover(1536, 1024); time.sleep(0.2)
+    pen.tip(False); time.sleep(0.2)
+    pen.leave()
+    wait_for(probe_log, "proximity_out", timeout=30)
+    log("pen delivered to the tablet probe as a tool")
+    probe.terminate()
+    probe.wait(timeout=10)
+
     # Killed as a kiosk app may die: Tactile ends with its status (128 + SIGTERM's 15).
     with open(tactile_log) as f:
         pid = int(f.read().split("started weston-simple-touch (pid ")[1].split(")")[0])

@@ -140,6 +140,31 @@ import WaylandProtocols
         #expect(!alice.take().contains { if case .pointerEnter = $0 { true } else { false } }, "alice's pointer did not enter")
     }
 
+    /// A source numbering a new pen for every stroke (test input takes the client's numbers)
+    /// makes Tactile keep no more than 32 tools: past that the oldest is removed, and the
+    /// newest still reaches the client.
+    @Test func theToolsKeptAreBounded() throws {
+        let server = try TestServer()
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = Heard()
+        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(try #require(alice.tabletManager), alice.seat), Self.seatListener,
+                                        Unmanaged.passUnretained(heard).toOpaque())
+        _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
+        try alice.roundtrip()
+        try injector.inject { input in
+            for pen in Int32(100)..<140 {
+                tactile_test_input_v1_pen_proximity_in(input, pen, f(50), f(50))
+                tactile_test_input_v1_pen_proximity_out(input, pen)
+            }
+        }
+        try alice.roundtrip()
+        #expect(heard.lines.filter { $0 == "type 0x140" }.count == 40)
+        #expect(heard.lines.filter { $0 == "removed" }.count == 8)
+        #expect(Array(heard.lines.suffix(7)) == ["proximity_in", "motion 50.0 50.0", "pressure 0", "tilt 0.0 0.0", "frame", "proximity_out", "frame"],
+                "the 40th pen still reached alice: \(heard.lines.suffix(8))")
+    }
+
     /// GTK 3 binds a tablet seat: gtk3-demo hears the pen as a tool (WAYLAND_DEBUG shows the
     /// tool's events), in a kiosk and outside one, and no pointer button for the tip.
     @Test(arguments: [false, true])

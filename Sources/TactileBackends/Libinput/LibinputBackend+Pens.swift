@@ -2,9 +2,19 @@ import CLibinput
 import Responder
 import TactileWayland
 
-/// libinput's tablet tools (pens, erasers, brushes): each numbered while it is in proximity,
-/// its position mapped to the output as a touchscreen's is (through the output's transform),
-/// its pressure and tilt passed on.
+/// What tells one physical pen from another: its tablet, kind, tool id and serial (0 for a
+/// pen without one, which libinput cannot tell apart either).
+struct PenIdentity: Hashable {
+    let device: String
+    let kind: UInt32
+    let toolID: UInt64
+    let serial: UInt64
+}
+
+/// libinput's tablet tools (pens, erasers, brushes): each physical pen numbered once and
+/// described to the server (tablet-v2's tool and tablet) when first seen, its position mapped
+/// to the output as a touchscreen's is (through the output's transform), its pressure and
+/// tilt passed on.
 extension LibinputBackend {
     func tabletTool(_ event: OpaquePointer, _ type: libinput_event_type) {
         guard let tool = libinput_event_tablet_tool_get_tool(event) else { return }
@@ -12,8 +22,7 @@ extension LibinputBackend {
         let key = tool
         if type == LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY {
             if libinput_event_tablet_tool_get_proximity_state(event) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN {
-                let pen = nextPen
-                nextPen = nextPen == Int32.max ? 1 : nextPen + 1
+                let pen = number(tool, on: libinput_event_get_device(libinput_event_tablet_tool_get_base_event(event)))
                 pens[key] = pen
                 host.handle(.penProximity(pen: pen, entering: true, global: penPoint(event), time: time))
                 host.handle(.penMotion(pen: pen, global: penPoint(event), axes: axes(event), time: time))
@@ -34,6 +43,38 @@ extension LibinputBackend {
             host.handle(.penButton(pen: pen, button: libinput_event_tablet_tool_get_button(event), state: pressed ? .pressed : .released, time: time))
         default:
             host.handle(.penMotion(pen: pen, global: penPoint(event), axes: axes(event), time: time))
+        }
+    }
+
+    /// The pen's number, given and described when the pen is first seen.
+    private func number(_ tool: OpaquePointer, on device: OpaquePointer?) -> Int32 {
+        let sysname = device.map { String(cString: libinput_device_get_sysname($0)) } ?? ""
+        let identity = PenIdentity(device: sysname, kind: libinput_tablet_tool_get_type(tool).rawValue,
+                                   toolID: libinput_tablet_tool_get_tool_id(tool), serial: libinput_tablet_tool_get_serial(tool))
+        if let known = penNumbers[identity] { return known }
+        let pen = Int32(penNumbers.count + 1)
+        penNumbers[identity] = pen
+        var senses: PenTool.Senses = []
+        if libinput_tablet_tool_has_pressure(tool) != 0 { senses.insert(.pressure) }
+        if libinput_tablet_tool_has_tilt(tool) != 0 { senses.insert(.tilt) }
+        if libinput_tablet_tool_has_distance(tool) != 0 { senses.insert(.distance) }
+        let tablet = device.map {
+            TabletDescription(name: String(cString: libinput_device_get_name($0)), vendor: libinput_device_get_id_vendor($0),
+                              product: libinput_device_get_id_product($0), path: "/dev/input/\(sysname)")
+        } ?? TabletDescription(name: "tablet")
+        host.describePen(pen, as: PenTool(kind: Self.penKind(libinput_tablet_tool_get_type(tool)), serial: identity.serial, senses: senses, tablet: tablet))
+        return pen
+    }
+
+    private static func penKind(_ type: libinput_tablet_tool_type) -> PenTool.Kind {
+        switch type {
+        case LIBINPUT_TABLET_TOOL_TYPE_ERASER: .eraser
+        case LIBINPUT_TABLET_TOOL_TYPE_BRUSH: .brush
+        case LIBINPUT_TABLET_TOOL_TYPE_PENCIL: .pencil
+        case LIBINPUT_TABLET_TOOL_TYPE_AIRBRUSH: .airbrush
+        case LIBINPUT_TABLET_TOOL_TYPE_MOUSE: .mouse
+        case LIBINPUT_TABLET_TOOL_TYPE_LENS: .lens
+        default: .pen
         }
     }
 

@@ -41,9 +41,10 @@ public final class LibinputBackend {
     /// The output each touchscreen or absolute pointer maps to, by name (device settings'
     /// `output`); devices not listed map to the first output.
     var mappedOutputs: [OpaquePointer: String] = [:]
-    /// Tablet tools in proximity, numbered as they come (`LibinputBackend+Pens`).
+    /// Tablet tools in proximity, by libinput's tool, and the number each physical pen was
+    /// given when first seen (`LibinputBackend+Pens`).
     var pens: [OpaquePointer: Int32] = [:]
-    var nextPen: Int32 = 1
+    var penNumbers: [PenIdentity: Int32] = [:]
 
     /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
     /// when there is one), else through a session of its own.

@@ -59,8 +59,13 @@ public struct TabletDescription: Hashable, Sendable {
 final class Tablets: ServerPart {
     private let seat: Seat
     private var seats: [TabletSeat] = []
-    /// The pens described, by the backend's pen number.
+    /// The pens described, by the backend's pen number, and their order, oldest first.
     private var tools: [Int32: PenTool] = [:]
+    private var described: [Int32] = []
+    /// Pens kept described at once. A backend numbers each physical pen once, so only a
+    /// hostile source (test input's numbers are the client's) comes near; past it the
+    /// oldest pen's tool is removed.
+    static let maximumTools = 32
     private var global: Global?
 
     init(display: OpaquePointer, seat: Seat) {
@@ -81,7 +86,9 @@ final class Tablets: ServerPart {
     func describe(_ pen: Int32, as tool: PenTool) {
         guard tools[pen] != tool else { return }
         if tools[pen] != nil { remove(pen) }
+        if described.count >= Self.maximumTools { remove(described[0]) }
         tools[pen] = tool
+        described.append(pen)
         for tabletSeat in seats { tabletSeat.add(pen, tool) }
     }
 
@@ -92,6 +99,7 @@ final class Tablets: ServerPart {
 
     private func remove(_ pen: Int32) {
         guard let tool = tools.removeValue(forKey: pen) else { return }
+        described.removeAll { $0 == pen }
         let stillUsed = tools.values.contains { $0.tablet == tool.tablet }
         for tabletSeat in seats { tabletSeat.remove(pen, tablet: stillUsed ? nil : tool.tablet) }
     }

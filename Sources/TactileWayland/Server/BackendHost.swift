@@ -21,6 +21,10 @@ public protocol BackendHost: AnyObject {
     /// The kinds of device the seat has now, as wl_seat.capabilities tells clients.
     func setSeatCapabilities(_ capabilities: InputCapabilities)
 
+    /// Pen `pen` (the number its events carry) is `tool`, as tablet-v2 clients are told; sent
+    /// before its first proximity. A pen never described is `PenTool.standard`.
+    func describePen(_ pen: Int32, as tool: PenTool)
+
     /// Calls `onReadable` whenever `fd` can be read, for as long as the source is kept.
     func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource
 

@@ -26,6 +26,10 @@ public final class ServerPort: BackendHost {
         server.parts.seat.setCapabilities(capabilities)
     }
 
+    public func describePen(_ pen: Int32, as tool: PenTool) {
+        server.parts.tablets.describe(pen, as: tool)
+    }
+
     /// The seat's capabilities as clients last heard them.
     public var seatCapabilities: InputCapabilities { server.parts.seat.capabilities }
 
