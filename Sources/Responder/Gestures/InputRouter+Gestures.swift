@@ -122,10 +122,12 @@ extension InputRouter {
         }
     }
 
-    /// Whether an undecided recognizer of the touch holds its events back: with
-    /// delaysTouchesBegan any event, with delaysTouchesEnded the up (when `up`). A touch no
-    /// recognizer took costs one emptiness check, which keeps plain touch routing fast.
-    func gesturesHold(touchAt k: Int, up: Bool) -> Bool {
+    /// Whether the touch's events are held back: it may be a palm (`InputRouter+Palms`), or an
+    /// undecided recognizer of it delays them, with delaysTouchesBegan any event, with
+    /// delaysTouchesEnded the up (when `up`). A touch no recognizer took and no pen hovers
+    /// over costs two checks, which keeps plain touch routing fast.
+    func holds(touchAt k: Int, up: Bool) -> Bool {
+        if touches[k].palmSince != nil { return true }
         guard !touches[k].contenders.isEmpty else { return false }
         return contendersDelay(touches[k].contenders, finger: touches[k].id, end: up)
     }
@@ -249,9 +251,9 @@ extension InputRouter {
 
     /// Delivers what touches held back once no undecided recognizer delays them; a held up
     /// ends its touch.
-    private mutating func releaseHeldTouches(_ sink: inout some DeliverySink) {
+    mutating func releaseHeldTouches(_ sink: inout some DeliverySink) {
         for k in touches.indices where !touches[k].held.isEmpty {
-            guard !gesturesHold(touchAt: k, up: touches[k].isLifted) else { continue }
+            guard !holds(touchAt: k, up: touches[k].isLifted) else { continue }
             if sink.isTracing, case .surface(_, let client) = touches[k].owner {
                 sink.trace(.touchReplayed(touch: touches[k].id, client, events: touches[k].held.heldEventCount))
             }

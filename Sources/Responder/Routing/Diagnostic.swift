@@ -44,5 +44,8 @@ public enum Diagnostic: Hashable, Sendable {
         /// The client has no wl_touch, and pointer emulation is off, busy with another finger,
         /// or impossible (no wl_pointer either).
         case noTouchBinding
+        /// A pen over the client touched the screen, or hovered there longer than
+        /// `InputRouter.palmWindow` after the touch landed: the hand, not a finger.
+        case palm
     }
 }

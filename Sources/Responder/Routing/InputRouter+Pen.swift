@@ -61,6 +61,7 @@ extension InputRouter {
             case .tablet(let focus): leave(pen, focus, time, &sink)
             case .nobody: break
             }
+            if pens.isEmpty { lastPenLeft(at: time, &sink) }
             return
         }
         guard index == nil else { return sink.report(.ignored(event, because: .penAlreadyInProximity)) }
@@ -93,6 +94,7 @@ extension InputRouter {
         guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
         guard pens[index].tipDown != down else { return sink.report(.ignored(event, because: down ? .tipAlreadyDown : .tipNotDown)) }
         pens[index].tipDown = down
+        if down { penTouchedDown(&sink) }
         switch pens[index].target {
         case .pointer: press(Self.leftButton, down ? .pressed : .released, for: index, time, &sink)
         case .tablet(let focus):

@@ -26,6 +26,9 @@ struct ActiveTouch {
     var delivered = false
     /// The device let go, but the up is still held; the id is free for a new touch.
     var isLifted = false
+    /// Held since its down, at this time, as maybe a palm: a pen hovers over its client
+    /// (`InputRouter+Palms`).
+    var palmSince: Instant?
 
     init(id: Int32, global: Point) {
         self.id = id
@@ -57,8 +60,18 @@ extension InputRouter {
         } else {
             touch.contenders = offerToGestures(id, global, path: EmptyCollection(), time, &sink)
         }
-        if let hit, scene.node(hit.node)?.client != nil { focusKeyboard(onToplevelOf: hit.node, because: .touched, &sink) }
-        let owner = touchOwner(for: hit, at: global)
+        var owner = touchOwner(for: hit, at: global)
+        if case .surface(_, let client, _) = owner {
+            switch palmVerdict(for: client) {
+            case .palm?: owner = .nobody(.palm)
+            case .maybe?: touch.palmSince = time
+            case nil: break
+            }
+        }
+        // A hand resting on the screen moves no focus.
+        if let hit, scene.node(hit.node)?.client != nil, touch.palmSince == nil, owner != .nobody(.palm) {
+            focusKeyboard(onToplevelOf: hit.node, because: .touched, &sink)
+        }
         var emulatedFor: ClientID?
         switch owner {
         case .surface(let node, let client, let local):
@@ -151,7 +164,7 @@ extension InputRouter {
         }
         switch touches[k].owner {
         case .surface(_, let client):
-            if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: true) {
+            if !touches[k].held.isEmpty || holds(touchAt: k, up: true) {
                 hold(.touchUp(client, id: id, time: time), forTouchAt: k, &sink)
                 touches[k].isLifted = true
             } else {
@@ -249,7 +262,7 @@ extension InputRouter {
     /// Delivers a touch event to the touch's owner now, or holds it while a recognizer
     /// delays the touch (or earlier events are still held, to keep the order).
     private mutating func send(_ delivery: Delivery, forTouchAt k: Int, client: ClientID, _ sink: inout some DeliverySink) {
-        if !touches[k].held.isEmpty || gesturesHold(touchAt: k, up: false) { return hold(delivery, forTouchAt: k, &sink) }
+        if !touches[k].held.isEmpty || holds(touchAt: k, up: false) { return hold(delivery, forTouchAt: k, &sink) }
         touches[k].delivered = true
         sink.deliver(delivery)
         owe(touchFrameTo: client)

@@ -147,10 +147,14 @@ public struct RoutingPolicy: Sendable {
     /// (`Node.edgeGestureDeferral`): enough for a drawer handle or a slider, never the whole
     /// edge, so no client can lock a kiosk user out of the system gesture.
     public var edgeDeferralLimit: Double
+    /// While a pen hovers over a client, that client's new touches wait: the hand resting on
+    /// the screen as it signs (`InputRouter+Palms`).
+    public var rejectsPalms: Bool
 
-    public init(emulatesPointerForTouch: Bool = true, edgeDeferralLimit: Double = 200) {
+    public init(emulatesPointerForTouch: Bool = true, edgeDeferralLimit: Double = 200, rejectsPalms: Bool = true) {
         self.emulatesPointerForTouch = emulatesPointerForTouch
         self.edgeDeferralLimit = edgeDeferralLimit
+        self.rejectsPalms = rejectsPalms
     }
 }
 

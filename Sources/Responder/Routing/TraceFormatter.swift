@@ -61,6 +61,7 @@ public enum TraceFormatter {
         case .emulatedPointer(let client): "\(subject) owner emulated-pointer \(naming.name(client)) (no wl_touch)"
         case .nobody(.noSurface): "\(subject) owner nobody reason=no-surface"
         case .nobody(.noTouchBinding): "\(subject) owner nobody reason=no-wl_touch"
+        case .nobody(.palm): "\(subject) owner nobody reason=palm"
         }
     }
 
