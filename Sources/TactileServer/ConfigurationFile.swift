@@ -15,6 +15,8 @@ public struct ConfigurationFile: Sendable {
     public var gestures: [GestureBinding] = []
     public var pointerEmulation: Bool?
     public var edgeDeferralLimit: Double?
+    /// `pen.palm-rejection`.
+    public var palmRejection: Bool?
     public var keyboardLayout = KeyboardLayout()
     public var focusNewWindows: NewWindowFocus?
     /// `trace: true` is `--trace`; likewise show-touches and show-input-regions.
@@ -69,6 +71,7 @@ public struct ConfigurationFile: Sendable {
         result.outputs = outputs + base.outputs
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
+        if let palmRejection { result.routingPolicy.rejectsPalms = palmRejection }
         if let focusNewWindows { result.newWindowFocus = focusNewWindows }
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }

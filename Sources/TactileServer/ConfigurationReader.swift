@@ -10,7 +10,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
         config.trace = try top.bool("trace")
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
@@ -19,6 +19,10 @@ struct ConfigurationReader {
             try touch.only(["pointer-emulation", "edge-deferral-limit"])
             config.pointerEmulation = try touch.bool("pointer-emulation")
             config.edgeDeferralLimit = try touch.number("edge-deferral-limit", atLeast: 0)
+        }
+        if let pen = try top.table("pen") {
+            try pen.only(["palm-rejection"])
+            config.palmRejection = try pen.bool("palm-rejection")
         }
         if let keyboard = try top.table("keyboard") {
             try keyboard.only(["rules", "model", "layout", "variant", "options", "focus-new-windows"])

@@ -184,11 +184,18 @@ import Testing
         ("gestures:\n  - name: a\n    kind: tap\n    requires-failure-of: [b]\n", "kiosk.yaml:4:27: gestures[0].requires-failure-of[0]: no gesture is named 'b'"),
         ("touch:\n  pointer-emulation: sometimes\n", "kiosk.yaml:2:22: touch.pointer-emulation: expected true or false, got 'sometimes'"),
         ("touch:\n  pointer-emulation: true\n  pointer-emulation: false\n", "kiosk.yaml:2:3: a key is given twice in this mapping: pointer-emulation"),
+        ("pen:\n  palm-rejection: mostly\n", "kiosk.yaml:2:19: pen.palm-rejection: expected true or false, got 'mostly'"),
         ("gestures: [\n  - a\n", "kiosk.yaml:2:3: not valid YAML: did not find expected node content"),
         ("- just\n- a list\n", "kiosk.yaml:1:1: expected a mapping of keys to values, got a list"),
     ])
     func mistakesNameTheirLineColumnAndKey(yaml: String, expected: String) {
         #expect(error(yaml) == expected)
+    }
+
+    /// Palm rejection is on unless the file turns it off.
+    @Test func palmRejectionIsOnUnlessTurnedOff() throws {
+        #expect(try ConfigurationFile.parse("pen:\n  palm-rejection: false\n", file: "kiosk.yaml").applied(to: ServerConfiguration()).routingPolicy.rejectsPalms == false)
+        #expect(try ConfigurationFile.parse("trace: false\n", file: "kiosk.yaml").applied(to: ServerConfiguration()).routingPolicy.rejectsPalms == true)
     }
 
     /// The command line's --no-pointer-emulation wins over the file's setting, and without it
