@@ -165,6 +165,45 @@ import WaylandProtocols
                 "the 40th pen still reached alice: \(heard.lines.suffix(8))")
     }
 
+    /// Palm rejection with a client nobody here wrote: weston-simple-touch, which has no
+    /// tablet seat (the pen over it drives the pointer), in kiosk and desktop mode. A touch
+    /// while the pen hovers over it, then the tip: that touch never reaches it. With the pen
+    /// gone, the next touch does.
+    @Test(arguments: [false, true])
+    func westonSimpleTouchNeverHearsThePalm(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let client = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
+        defer { client.stop() }
+        try client.waitUntil(".down(", within: 30) {
+            try injector.inject { input in
+                tactile_test_input_v1_touch_down(input, 1, f(2), f(2))
+                tactile_test_input_v1_touch_frame(input)
+                tactile_test_input_v1_touch_up(input, 1)
+                tactile_test_input_v1_touch_frame(input)
+            }
+        }
+        try injector.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(40), f(40))
+            tactile_test_input_v1_touch_down(input, 5, f(100), f(120))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_pen_tip(input, Self.pen, 1)
+            tactile_test_input_v1_touch_motion(input, 5, f(110), f(120))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 5)
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_pen_tip(input, Self.pen, 0)
+            tactile_test_input_v1_pen_proximity_out(input, Self.pen)
+            tactile_test_input_v1_touch_down(input, 6, f(130), f(140))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 6)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let log = try client.waitForOutput(containing: ", 6, 130.00000000, 140.00000000)")
+        #expect(!log.contains(", 5, 100.00000000, 120.00000000)"), "the palm never reached it")
+        #expect(client.isRunning)
+    }
+
     /// GTK 3 binds a tablet seat: gtk3-demo hears the pen as a tool (WAYLAND_DEBUG shows the
     /// tool's events), in a kiosk and outside one, and no pointer button for the tip.
     @Test(arguments: [false, true])
