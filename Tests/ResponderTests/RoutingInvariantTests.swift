@@ -70,6 +70,7 @@ struct RoutingFuzz {
         desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: edgeOptions)
         desk.router.addGesture(Swipe(fingers: 3), on: desk.root)
         desk.router.addGesture(Tap(count: 2), on: desk.root, options: GestureOptions(cancelsTouchesInView: false))
+        desk.router.addGesture(LongPress(), on: desk.root, options: GestureOptions(inputTypes: [.touch, .pen]))
         desk.router.addGesture(Swipe(fingers: 3, direction: .left), on: desk.root,
                                options: GestureOptions(delaysTouchesBegan: seed % 3 == 0), device: .touchpad)
         for _ in 0..<3 { connect() }

@@ -85,4 +85,40 @@ import Testing
             .penFrame(alice, pen: Self.pen, time: ms(4)),
         ])
     }
+
+    /// A pen stroke from the left edge: the built-in edge swipe takes touch only, so the
+    /// stroke stays the client's and no gesture begins.
+    @Test mutating func aPenIsNoTouchForTheBuiltInEdgeSwipe() {
+        let w = desk.add(window(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root)
+        _ = desk.send(.penProximity(pen: Self.pen, entering: true, global: p(5, 100), time: ms(1)))
+        _ = desk.send(.penTip(pen: Self.pen, down: true, time: ms(2)))
+        #expect(desk.send(.penMotion(pen: Self.pen, global: p(200, 100), axes: PenAxes(pressure: 0.5), time: ms(3))) == [
+            .penMotion(alice, pen: Self.pen, local: p(200, 100), axes: PenAxes(pressure: 0.5), time: ms(3)), .penFrame(alice, pen: Self.pen, time: ms(3)),
+        ])
+        #expect(desk.gestureEvents() == [])
+        _ = w
+    }
+
+    /// An edge swipe configured for pens wins a pen's stroke: the tablet client gets the
+    /// tool's up and proximity_out (tablet-v2 has no cancel) and nothing more of the stroke;
+    /// the tip lifting brings the pen back to it.
+    @Test mutating func aGestureThatTakesPensEndsTheStrokeForItsClient() {
+        let w = desk.add(window(alice, 0, 0, 500, 500))
+        desk.router.addGesture(EdgeSwipe(edge: .left), on: desk.root, options: GestureOptions(inputTypes: [.touch, .pen]))
+        _ = desk.send(.penProximity(pen: Self.pen, entering: true, global: p(5, 100), time: ms(1)))
+        _ = desk.send(.penTip(pen: Self.pen, down: true, time: ms(2)))
+        #expect(desk.send(.penMotion(pen: Self.pen, global: p(40, 100), axes: PenAxes(), time: ms(3))) == [
+            .penMotion(alice, pen: Self.pen, local: p(40, 100), axes: PenAxes(), time: ms(3)), .penFrame(alice, pen: Self.pen, time: ms(3)),
+        ])
+        #expect(desk.send(.penMotion(pen: Self.pen, global: p(90, 100), axes: PenAxes(), time: ms(4))) == [
+            .penUp(alice, pen: Self.pen, time: ms(4)), .penProximityOut(alice, pen: Self.pen, time: ms(4)), .penFrame(alice, pen: Self.pen, time: ms(4)),
+        ])
+        #expect(desk.gestureEvents() == [.began])
+        #expect(desk.send(.penMotion(pen: Self.pen, global: p(200, 100), axes: PenAxes(), time: ms(5))) == [])
+        #expect(desk.send(.penTip(pen: Self.pen, down: false, time: ms(6))) == [
+            .penProximityIn(alice, surface: w, pen: Self.pen, local: p(200, 100), axes: PenAxes(), time: ms(6)), .penFrame(alice, pen: Self.pen, time: ms(6)),
+        ])
+        #expect(desk.gestureEvents() == [.changed, .ended])
+    }
 }

@@ -100,12 +100,25 @@ public struct GestureOptions: Hashable, Sendable {
     public var delaysTouchesBegan = false
     /// While the gesture is possible, an up is held back from the client.
     public var delaysTouchesEnded = true
+    /// What it is offered, as UIKit's allowedTouchTypes: fingers, and a pen's strokes (tip
+    /// down to up). Touch only by default, so a pen signing near an edge starts no system
+    /// gesture and is never taken by one.
+    public var inputTypes: InputTypes = .touch
 
-    public init(cancelsTouchesInView: Bool = true, delaysTouchesBegan: Bool = false, delaysTouchesEnded: Bool = true) {
+    public init(cancelsTouchesInView: Bool = true, delaysTouchesBegan: Bool = false, delaysTouchesEnded: Bool = true, inputTypes: InputTypes = .touch) {
         self.cancelsTouchesInView = cancelsTouchesInView
         self.delaysTouchesBegan = delaysTouchesBegan
         self.delaysTouchesEnded = delaysTouchesEnded
+        self.inputTypes = inputTypes
     }
+}
+
+/// The kinds of pointing input a touchscreen recognizer may be offered.
+public struct InputTypes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let touch = InputTypes(rawValue: 1 << 0)
+    public static let pen = InputTypes(rawValue: 1 << 1)
 }
 
 /// A recognizer changed state: what the compositor acts on (run an action, show progress).

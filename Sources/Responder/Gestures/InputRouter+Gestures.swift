@@ -82,14 +82,16 @@ extension InputRouter {
     // MARK: The touch path's hooks
 
     /// Offers a new touch to the recognizers on its path; returns those that took it.
-    mutating func offerToGestures(_ id: Int32, _ global: Point, path: some Sequence<NodeID>, _ time: Instant, _ sink: inout some DeliverySink) -> [GestureID] {
+    mutating func offerToGestures(_ id: Int32, _ global: Point, path: some Sequence<NodeID>, _ time: Instant, from kind: InputTypes = .touch,
+                                  _ sink: inout some DeliverySink) -> [GestureID] {
         guard !gestures.isEmpty else { return [] }
         var nodes = Array(path)
         let leaf = nodes.first
         if !nodes.contains(scene.root) { nodes.append(scene.root) }
         var taken: [GestureID] = []
         for node in nodes {
-            for k in gestures.indices where gestures[k].node == node && gestures[k].device == .touchscreen && gestures[k].state.isLive {
+            for k in gestures.indices where gestures[k].node == node && gestures[k].device == .touchscreen && gestures[k].state.isLive
+                && gestures[k].options.inputTypes.contains(kind) {
                 let bounds = scene.absoluteFrame(of: node) ?? .empty
                 guard gestures[k].recognizer.wantsTouch(at: global, in: bounds) else { continue }
                 if let edge = gestures[k].recognizer.systemEdge, let leaf, edgeGestureIsDeferred(at: global, edge, by: leaf, within: bounds) {
@@ -209,6 +211,7 @@ extension InputRouter {
         }
         guard winner.options.cancelsTouchesInView else { return }
         for id in winner.taken { claimTouch(id, by: winner.id, &sink) }
+        if winner.options.inputTypes.contains(.pen) { claimPens(by: winner.id, time, &sink) }
         if winner.device == .touchpad { claimTouchpadGesture(by: winner.id, &sink) }
     }
 

@@ -13,6 +13,12 @@ struct PenState {
     /// releases.
     var pressed: [UInt32] = []
 
+    /// The recognizers that took its stroke (those whose `inputTypes` has `.pen`).
+    var contenders: [GestureID] = []
+
+    /// The finger the recognizers know its stroke as: far from any touch id a device gives.
+    var finger: Int32 { Int32.min + Int32(truncatingIfNeeded: UInt16(truncatingIfNeeded: id)) }
+
     /// Its tip or a button is down: it stays with whoever heard the press.
     var holds: Bool { tipDown || !buttons.isEmpty || !pressed.isEmpty }
 }
@@ -54,6 +60,8 @@ extension InputRouter {
         let index = pens.firstIndex { $0.id == id }
         guard entering else {
             guard let index else { return sink.report(.ignored(event, because: .unknownPen)) }
+            endStroke(index, .cancel(id: pens[index].finger, time: time), time, &sink)
+            guard let index = pens.firstIndex(where: { $0.id == id }) else { return }
             let pen = pens.remove(at: index)
             switch pen.target {
             case .pointer:
@@ -79,6 +87,10 @@ extension InputRouter {
         pens[index].position = global
         pens[index].axes = axes.clamped
         guard pens[index].holds else { return retarget(index, moved: true, time, &sink) }
+        if !pens[index].contenders.isEmpty {
+            feedGestures(pens[index].contenders, .motion(id: pens[index].finger, global: global, time: time), time: time, &sink)
+            settleGestures(time: time, &sink)
+        }
         switch pens[index].target {
         case .pointer:
             // Only pressure or tilt changed: nothing a pointer can say.
@@ -107,7 +119,57 @@ extension InputRouter {
             sink.deliver(.penFrame(focus.client, pen: id, time: time))
         case .nobody: break
         }
-        if !down { retarget(index, moved: false, time, &sink) }
+        if down {
+            offerStroke(index, time, &sink)
+        } else {
+            endStroke(index, .up(id: pens[index].finger, time: time), time, &sink)
+            retarget(index, moved: false, time, &sink)
+        }
+    }
+
+    /// The tip went down: the recognizers on the path under it that take pens get the stroke.
+    private mutating func offerStroke(_ index: Int, _ time: Instant, _ sink: inout some DeliverySink) {
+        let pen = pens[index]
+        if let hit = scene.hitTest(at: pen.position) {
+            pens[index].contenders = offerToGestures(pen.finger, pen.position, path: hit.chain, time, from: .pen, &sink)
+        } else {
+            pens[index].contenders = offerToGestures(pen.finger, pen.position, path: EmptyCollection(), time, from: .pen, &sink)
+        }
+        if !pens[index].contenders.isEmpty { settleGestures(time: time, &sink) }
+    }
+
+    /// The stroke ended (`.up`) or was given up (`.cancel`, the pen leaving with its tip down).
+    private mutating func endStroke(_ index: Int, _ input: GestureInput, _ time: Instant, _ sink: inout some DeliverySink) {
+        let contenders = pens[index].contenders
+        guard !contenders.isEmpty else { return }
+        pens[index].contenders = []
+        feedGestures(contenders, input, time: time, &sink)
+        forgetGestureTouch(pens[index].finger, contenders)
+        settleGestures(time: time, &sink)
+    }
+
+    /// A recognizer that takes pens won: each stroke it holds leaves its client, a tablet
+    /// client with the tool's up and proximity_out (tablet-v2 has no cancel), a pointer client
+    /// with its press abandoned. The pen is nobody's until its tip lifts.
+    mutating func claimPens(by winner: GestureID, _ time: Instant, _ sink: inout some DeliverySink) {
+        for index in pens.indices where pens[index].tipDown && pens[index].contenders.contains(winner) {
+            let pen = pens[index]
+            switch pen.target {
+            case .tablet(let focus):
+                if sink.isTracing { sink.trace(.penClaimed(pen: pen.id, by: winner, focus.client)) }
+                leave(pen, focus, time, &sink)
+            case .pointer:
+                if sink.isTracing { sink.trace(.penClaimed(pen: pen.id, by: winner, pointer.focus?.client)) }
+                if pen.pressed.contains(Self.leftButton) {
+                    pens[index].pressed.removeAll { $0 == Self.leftButton }
+                    abandonEmulatedPress(&sink)
+                }
+            case .nobody:
+                if sink.isTracing { sink.trace(.penClaimed(pen: pen.id, by: winner, nil)) }
+            }
+            pens[index].target = .nobody
+            pens[index].buttons.removeAll()
+        }
     }
 
     mutating func penButton(_ id: Int32, _ button: UInt32, _ state: PressState, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {

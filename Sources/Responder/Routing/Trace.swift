@@ -20,6 +20,9 @@ public enum TraceEvent {
     case touchReplayed(touch: Int32, ClientID, events: Int)
     /// A winning recognizer took the touch from its owner.
     case touchClaimed(touch: Int32, by: GestureID, ClaimOutcome)
+    /// A winning recognizer that takes pens took a pen's stroke: its client (nil: nobody
+    /// heard it) got the tool's up and proximity_out, or its pointer press was abandoned.
+    case penClaimed(pen: Int32, by: GestureID, ClientID?)
     /// A winning touchpad recognizer took the touchpad gesture from the client with pointer
     /// focus: ended as cancelled if the client had seen it begin (`seen`), else never heard of.
     case touchpadGestureClaimed(by: GestureID, ClientID, seen: Bool)

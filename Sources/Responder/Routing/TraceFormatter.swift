@@ -26,6 +26,8 @@ public enum TraceFormatter {
             return ["touch \(touch) held \(naming.name(client))"]
         case .touchReplayed(let touch, let client, let events):
             return ["touch \(touch) replayed events=\(events) \(naming.name(client))"]
+        case .penClaimed(let pen, let gesture, let client):
+            return ["pen \(pen) claimed gesture=\(naming.name(gesture))" + (client.map { " proximity-out \(naming.name($0))" } ?? " unowned")]
         case .touchClaimed(let touch, let gesture, let outcome):
             let head = "touch \(touch) claimed gesture=\(naming.name(gesture))"
             return switch outcome {
