@@ -94,7 +94,7 @@ struct ConfigurationReader {
         guard let name = try g.string("name"), !name.isEmpty else { throw g.missing("name", "a name for the log and for commands") }
         guard let kind = try g.string("kind") else { throw g.missing("kind", "one of edge-swipe, swipe, pinch, long-press, tap") }
         let common = ["name", "kind", "action", "run", "when", "cancels-touches-in-view", "delays-touches-began",
-                      "delays-touches-ended", "simultaneous-with", "requires-failure-of"]
+                      "delays-touches-ended", "input-types", "simultaneous-with", "requires-failure-of"]
         let recognizer: any GestureRecognizer & Sendable
         switch kind {
         case "edge-swipe":
@@ -131,7 +131,8 @@ struct ConfigurationReader {
         let options = GestureOptions(
             cancelsTouchesInView: try g.bool("cancels-touches-in-view") ?? defaults.cancelsTouchesInView,
             delaysTouchesBegan: try g.bool("delays-touches-began") ?? defaults.delaysTouchesBegan,
-            delaysTouchesEnded: try g.bool("delays-touches-ended") ?? defaults.delaysTouchesEnded
+            delaysTouchesEnded: try g.bool("delays-touches-ended") ?? defaults.delaysTouchesEnded,
+            inputTypes: try g.inputTypes("input-types") ?? defaults.inputTypes
         )
         return GestureBinding(
             name: name, recognizer: recognizer, options: options, device: try g.choice("device", GestureDevice.self) ?? .touchscreen, action: try action(g), actsWhen: try g.choice("when", ActionMoment.self) ?? .recognized,
@@ -275,6 +276,23 @@ struct ConfigurationReader {
                 if value == "started" { started = true } else { executables.append(value) }
             }
             return .only(started: started, executables: executables)
+        }
+
+        /// `touch`, `pen`, or a list of those (not empty).
+        func inputTypes(_ key: String) throws -> InputTypes? {
+            guard let entry = entries[key] else { return nil }
+            let items = entry.node.sequence.map(Array.init) ?? [entry.node]
+            var types: InputTypes = []
+            for (j, item) in items.enumerated() {
+                let place = entry.node.sequence == nil ? keyPath(key) : "\(keyPath(key))[\(j)]"
+                switch item.string {
+                case "touch"?: types.insert(.touch)
+                case "pen"?: types.insert(.pen)
+                default: throw reader.error(item, place, "expected touch or pen, got \(reader.show(item))")
+                }
+            }
+            guard !types.isEmpty else { throw reader.error(entry.node, keyPath(key), "expected touch, pen or both, got an empty list") }
+            return types
         }
 
         func strings(_ key: String) throws -> [String] {

@@ -170,10 +170,10 @@ import Testing
         ("devices:\n  - accel-profile: sticky\n", "kiosk.yaml:2:20: devices[0].accel-profile: expected one of flat, adaptive, got 'sticky'"),
         ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, accel-speed, accel-profile, tap-to-click, natural-scroll)"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: left\n    distanse: 80\n",
-         "kiosk.yaml:5:5: gestures[0].distanse: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, simultaneous-with, requires-failure-of, edge, start-band, distance)"),
+         "kiosk.yaml:5:5: gestures[0].distanse: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, input-types, simultaneous-with, requires-failure-of, edge, start-band, distance)"),
         ("gestures:\n  - name: a\n    kind: swipe\n    device: mouse\n", "kiosk.yaml:4:13: gestures[0].device: expected one of touchscreen, touchpad, got 'mouse'"),
         ("gestures:\n  - name: a\n    kind: tap\n    device: touchpad\n",
-         "kiosk.yaml:4:5: gestures[0].device: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, simultaneous-with, requires-failure-of, taps, interval, max-duration, slop, max-distance)"),
+         "kiosk.yaml:4:5: gestures[0].device: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, input-types, simultaneous-with, requires-failure-of, taps, interval, max-duration, slop, max-distance)"),
         ("gestures:\n  - name: a\n    kind: tap\n    taps: many\n", "kiosk.yaml:4:11: gestures[0].taps: expected a whole number from 1 to 10, got 'many'"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: middle\n", "kiosk.yaml:4:11: gestures[0].edge: expected one of left, right, top, bottom, got 'middle'"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n", "kiosk.yaml:2:5: gestures[0].edge: missing: left, right, top or bottom"),
@@ -185,11 +185,21 @@ import Testing
         ("touch:\n  pointer-emulation: sometimes\n", "kiosk.yaml:2:22: touch.pointer-emulation: expected true or false, got 'sometimes'"),
         ("touch:\n  pointer-emulation: true\n  pointer-emulation: false\n", "kiosk.yaml:2:3: a key is given twice in this mapping: pointer-emulation"),
         ("pen:\n  palm-rejection: mostly\n", "kiosk.yaml:2:19: pen.palm-rejection: expected true or false, got 'mostly'"),
+        ("gestures:\n  - name: a\n    kind: tap\n    input-types: [touch, mouse]\n",
+         "kiosk.yaml:4:26: gestures[0].input-types[1]: expected touch or pen, got 'mouse'"),
+        ("gestures:\n  - name: a\n    kind: tap\n    input-types: []\n", "kiosk.yaml:4:18: gestures[0].input-types: expected touch, pen or both, got an empty list"),
         ("gestures: [\n  - a\n", "kiosk.yaml:2:3: not valid YAML: did not find expected node content"),
         ("- just\n- a list\n", "kiosk.yaml:1:1: expected a mapping of keys to values, got a list"),
     ])
     func mistakesNameTheirLineColumnAndKey(yaml: String, expected: String) {
         #expect(error(yaml) == expected)
+    }
+
+    /// A gesture takes touches only, unless its input-types says pens too (or only).
+    @Test func gesturesTakeWhatTheirInputTypesSay() throws {
+        let yaml = "gestures:\n  - name: a\n    kind: tap\n  - name: b\n    kind: tap\n    input-types: pen\n  - name: c\n    kind: tap\n    input-types: [touch, pen]\n"
+        let gestures = try ConfigurationFile.parse(yaml, file: "kiosk.yaml").applied(to: ServerConfiguration()).gestures
+        #expect(gestures.map(\.options.inputTypes) == [.touch, .pen, [.touch, .pen]])
     }
 
     /// Palm rejection is on unless the file turns it off.

@@ -1,5 +1,6 @@
 import CWaylandClient
 import Foundation
+import Responder
 @testable import TactileTestSupport
 import TactileWayland
 import Testing
@@ -163,6 +164,33 @@ import WaylandProtocols
         #expect(heard.lines.filter { $0 == "removed" }.count == 8)
         #expect(Array(heard.lines.suffix(7)) == ["proximity_in", "motion 50.0 50.0", "pressure 0", "tilt 0.0 0.0", "frame", "proximity_out", "frame"],
                 "the 40th pen still reached alice: \(heard.lines.suffix(8))")
+    }
+
+    /// An edge swipe configured for pens (`input-types: [touch, pen]`) wins a stroke from the
+    /// left edge: the tablet client hears up and proximity_out and nothing more of it, and the
+    /// trace names the claim.
+    @Test func aGestureThatTakesPensEndsTheStrokeWithProximityOut() throws {
+        let edge = GestureBinding(name: "edge", recognizer: EdgeSwipe(edge: .left), options: GestureOptions(inputTypes: [.touch, .pen]))
+        let server = try TestServer(ServerConfiguration(gestures: [edge]))
+        let trace = TraceOverTheWireTests.Lines(server)
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = Heard()
+        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(try #require(alice.tabletManager), alice.seat), Self.seatListener,
+                                        Unmanaged.passUnretained(heard).toOpaque())
+        _ = try alice.toplevel(width: 400, height: 300, at: (0, 0))
+        try alice.roundtrip()
+        try injector.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(5), f(100))
+            tactile_test_input_v1_pen_tip(input, Self.pen, 1)
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(40), f(100), f(0.5), f(0), f(0))
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(120), f(100), f(0.5), f(0), f(0))
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(200), f(100), f(0.5), f(0), f(0))
+        }
+        try alice.roundtrip()
+        let stroke = Array(heard.lines.drop { $0 != "down" })
+        #expect(stroke == ["down", "frame", "motion 40.0 100.0", "pressure 32768", "frame", "up", "proximity_out", "frame"], "\(heard.lines)")
+        #expect(trace.take().contains { $0.contains("pen \(Self.pen) claimed gesture=edge proximity-out") })
     }
 
     /// Palm rejection with a client nobody here wrote: weston-simple-touch, which has no
