@@ -157,6 +157,17 @@ class Pen:
         self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 0)
         self.device.syn()
 
+    def stroke(self, start, end, lean=None):
+        """Into proximity at `start` (leaning by `lean`, if given), tip down, on to `end`, tip
+        up, and out of proximity, 200 ms between steps."""
+        self.hover(*start); time.sleep(0.2)
+        if lean:
+            self.lean(*lean); time.sleep(0.2)
+        self.tip(True); time.sleep(0.2)
+        self.hover(*end); time.sleep(0.2)
+        self.tip(False); time.sleep(0.2)
+        self.leave()
+
 
 def seatd_for_nobody(out, tactile):
     """Starts seatd, which grants `nobody` the seat and opens the devices it may not open
