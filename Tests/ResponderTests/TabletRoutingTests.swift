@@ -86,6 +86,25 @@ import Testing
         ])
     }
 
+    /// A held barrel button keeps the pen while its surface goes: the client hears the
+    /// button released and proximity_out; the real release later is quiet, and the pen then
+    /// comes to what is under it.
+    @Test mutating func aHeldButtonOutlivesItsSurfaceQuietly() {
+        let a = desk.add(window(alice, 0, 0, 100, 100))
+        let other = desk.add(window(alice, 0, 0, 100, 100), at: .bottom)
+        _ = desk.send(.penProximity(pen: Self.pen, entering: true, global: p(50, 50), time: ms(1)))
+        _ = desk.send(.penButton(pen: Self.pen, button: 0x14b, state: .pressed, time: ms(2)))
+        #expect(desk.change { $0.remove(a) } == [
+            .penButton(alice, pen: Self.pen, button: 0x14b, state: .released, time: ms(2)),
+            .penProximityOut(alice, pen: Self.pen, time: ms(2)), .penFrame(alice, pen: Self.pen, time: ms(2)),
+        ])
+        #expect(desk.send(.penButton(pen: Self.pen, button: 0x14b, state: .released, time: ms(3))) == [
+            .penProximityIn(alice, surface: other, pen: Self.pen, local: p(50, 50), axes: PenAxes(), time: ms(3)),
+            .penFrame(alice, pen: Self.pen, time: ms(3)),
+        ])
+        #expect(desk.reported == [])
+    }
+
     /// A pen stroke from the left edge: the built-in edge swipe takes touch only, so the
     /// stroke stays the client's and no gesture begins.
     @Test mutating func aPenIsNoTouchForTheBuiltInEdgeSwipe() {

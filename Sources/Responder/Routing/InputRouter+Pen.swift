@@ -6,8 +6,7 @@ struct PenState {
     var axes = PenAxes()
     /// Nobody until it is first routed.
     var target = PenTarget.nobody
-    /// Its barrel buttons held, as the pointer buttons they stand for (pointer) or as
-    /// themselves (tablet).
+    /// Its barrel buttons held (BTN_STYLUS...), until the pen lets go of them.
     var buttons: [UInt32] = []
     /// The pointer buttons it pressed itself (not those a mouse held already), which it
     /// releases.
@@ -168,7 +167,6 @@ extension InputRouter {
                 if sink.isTracing { sink.trace(.penClaimed(pen: pen.id, by: winner, nil)) }
             }
             pens[index].target = .nobody
-            pens[index].buttons.removeAll()
         }
     }
 
@@ -176,19 +174,20 @@ extension InputRouter {
         latestTime = time
         guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
         guard let mapped = Self.pointerButton(forPenButton: button) else { return sink.report(.ignored(event, because: .notAPenButton)) }
-        let held = pens[index].target == .pointer ? mapped : button
-        switch (state, pens[index].buttons.contains(held)) {
+        switch (state, pens[index].buttons.contains(button)) {
         case (.pressed, true): return sink.report(.ignored(event, because: .buttonAlreadyPressed))
         case (.released, false): return sink.report(.ignored(event, because: .buttonNotPressed))
-        case (.pressed, false): pens[index].buttons.append(held)
-        case (.released, true): pens[index].buttons.removeAll { $0 == held }
+        case (.pressed, false): pens[index].buttons.append(button)
+        case (.released, true): pens[index].buttons.removeAll { $0 == button }
         }
         switch pens[index].target {
         case .pointer: press(mapped, state, for: index, time, &sink)
         case .tablet(let focus):
             sink.deliver(.penButton(focus.client, pen: id, button: button, state: state, time: time))
             sink.deliver(.penFrame(focus.client, pen: id, time: time))
-        case .nobody: break
+        case .nobody:
+            // A pointer press the pen made before a gesture took it still ends.
+            if state == .released { press(mapped, .released, for: index, time, &sink) }
         }
         if state == .released { retarget(index, moved: false, time, &sink) }
     }
@@ -248,7 +247,6 @@ extension InputRouter {
             guard case .tablet(let focus) = pens[index].target, !scene.contains(focus.node) else { continue }
             leave(pens[index], focus, latestTime, &sink)
             pens[index].target = .nobody
-            pens[index].buttons.removeAll()
             retarget(index, moved: false, latestTime, &sink)
         }
     }
@@ -258,7 +256,6 @@ extension InputRouter {
         for index in pens.indices {
             guard case .tablet(let focus) = pens[index].target, focus.client == client else { continue }
             pens[index].target = .nobody
-            pens[index].buttons.removeAll()
         }
     }
 
