@@ -144,7 +144,7 @@ final class Tablets: ServerPart {
     // MARK: Requests
 
     private static let requests = RequestTable(zwp_tablet_manager_v2_interface(
-        get_tablet_seat: { client, manager, id, seatResource in
+        get_tablet_seat: { client, manager, id, _ in
             guard let client, let manager, let part = Global.context(of: manager, as: Tablets.self), let state = ClientState.of(client) else { return }
             part.makeSeat(client, state, version: wl_resource_get_version(manager), id: id)
         },
