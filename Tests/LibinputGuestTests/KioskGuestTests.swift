@@ -86,7 +86,8 @@ extension KioskGuestTests {
     /// The same uinput pen to a client with a tablet seat (tactile-tablet-probe): the tablet
     /// is the one libinput opened, named and with its device path; the pen is a tool sensing
     /// pressure and tilt; its stroke comes as proximity, down, motion with pressure and tilt,
-    /// up and proximity_out, and the client's pointer hears no button.
+    /// up and proximity_out, and the client's pointer hears no button; unplugged, the tool and
+    /// the tablet are removed.
     @Test func aPenReachesATabletClientAsATool() throws {
         let run = try KioskRun.shared.get()
         let lines = run.tabletProbe.split(separator: "\n").map(String.init)
@@ -105,6 +106,8 @@ extension KioskGuestTests {
         }
         #expect(motions.contains { abs($0.0 - 480) <= 1 && abs($0.1 - 200) <= 1 }, "the stroke moved to raw (1536, 1024): \(run.tabletProbe)")
         #expect(!lines.contains { $0.hasPrefix("pointer button") }, "no pointer button: \(run.tabletProbe)")
+        // Unplugged, the tablet goes from clients with its pen.
+        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") }) == ["tool removed", "tablet removed"], "\(run.tabletProbe)")
     }
 
     /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor

@@ -157,6 +157,9 @@ class Pen:
         self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 0)
         self.device.syn()
 
+    def unplug(self):
+        self.device.close()
+
     def stroke(self, start, end, lean=None):
         """Into proximity at `start` (leaning by `lean`, if given), tip down, on to `end`, tip
         up, and out of proximity, 200 ms between steps."""

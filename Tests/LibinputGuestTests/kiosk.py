@@ -114,6 +114,10 @@ def main():
     pen.stroke((1024, 1024), (1536, 1024), lean=(30, -20))
     wait_for(probe_log, "proximity_out", timeout=30)
     log("pen delivered to the tablet probe as a tool")
+    # Unplugged: the probe sees the pen's tool and its tablet removed.
+    pen.unplug()
+    wait_for(probe_log, "tablet removed", timeout=30)
+    log("the tablet's removal reached the probe")
     probe.terminate()
     probe.wait(timeout=10)
 

@@ -52,18 +52,34 @@ extension LibinputBackend {
         let identity = PenIdentity(device: sysname, kind: libinput_tablet_tool_get_type(tool).rawValue,
                                    toolID: libinput_tablet_tool_get_tool_id(tool), serial: libinput_tablet_tool_get_serial(tool))
         if let known = penNumbers[identity] { return known }
-        let pen = Int32(penNumbers.count + 1)
+        let pen = nextPen
+        nextPen = nextPen == Int32.max ? 1 : nextPen + 1
         penNumbers[identity] = pen
         var senses: PenTool.Senses = []
         if libinput_tablet_tool_has_pressure(tool) != 0 { senses.insert(.pressure) }
         if libinput_tablet_tool_has_tilt(tool) != 0 { senses.insert(.tilt) }
         if libinput_tablet_tool_has_distance(tool) != 0 { senses.insert(.distance) }
-        let tablet = device.map {
-            TabletDescription(name: String(cString: libinput_device_get_name($0)), vendor: libinput_device_get_id_vendor($0),
-                              product: libinput_device_get_id_product($0), path: "/dev/input/\(sysname)")
-        } ?? TabletDescription(name: "tablet")
+        let tablet = device.map(Self.tablet) ?? TabletDescription(name: "tablet")
         host.describePen(pen, as: PenTool(kind: Self.penKind(libinput_tablet_tool_get_type(tool)), serial: identity.serial, senses: senses, tablet: tablet))
         return pen
+    }
+
+    private static func tablet(_ device: OpaquePointer) -> TabletDescription {
+        TabletDescription(name: String(cString: libinput_device_get_name(device)), vendor: libinput_device_get_id_vendor(device),
+                          product: libinput_device_get_id_product(device), path: "/dev/input/\(String(cString: libinput_device_get_sysname(device)))")
+    }
+
+    /// A tablet was unplugged: its pens still in proximity leave, and clients see its pens'
+    /// tools and the tablet removed. A pen plugged in again is a new one.
+    func tabletRemoved(_ device: OpaquePointer) {
+        let sysname = String(cString: libinput_device_get_sysname(device))
+        let gone = Set(penNumbers.filter { $0.key.device == sysname }.map(\.value))
+        for (tool, pen) in pens where gone.contains(pen) {
+            pens[tool] = nil
+            host.handle(.penProximity(pen: pen, entering: false, global: Point(x: 0, y: 0), time: host.currentTime))
+        }
+        penNumbers = penNumbers.filter { $0.key.device != sysname }
+        host.tabletRemoved(Self.tablet(device))
     }
 
     private static func penKind(_ type: libinput_tablet_tool_type) -> PenTool.Kind {

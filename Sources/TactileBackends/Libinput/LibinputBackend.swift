@@ -45,6 +45,7 @@ public final class LibinputBackend {
     /// given when first seen (`LibinputBackend+Pens`).
     var pens: [OpaquePointer: Int32] = [:]
     var penNumbers: [PenIdentity: Int32] = [:]
+    var nextPen: Int32 = 1
 
     /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
     /// when there is one), else through a session of its own.

@@ -97,6 +97,11 @@ final class Tablets: ServerPart {
         if tools[pen] == nil { describe(pen, as: .standard) }
     }
 
+    /// The tablet went: every pen on it, and so the tablet, is removed from clients.
+    func remove(_ tablet: TabletDescription) {
+        for pen in described where tools[pen]?.tablet == tablet { remove(pen) }
+    }
+
     private func remove(_ pen: Int32) {
         guard let tool = tools.removeValue(forKey: pen) else { return }
         described.removeAll { $0 == pen }

@@ -25,6 +25,9 @@ public protocol BackendHost: AnyObject {
     /// before its first proximity. A pen never described is `PenTool.standard`.
     func describePen(_ pen: Int32, as tool: PenTool)
 
+    /// The tablet was unplugged: clients see its pens' tools and the tablet removed.
+    func tabletRemoved(_ tablet: TabletDescription)
+
     /// Calls `onReadable` whenever `fd` can be read, for as long as the source is kept.
     func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource
 

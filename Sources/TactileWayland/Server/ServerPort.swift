@@ -30,6 +30,10 @@ public final class ServerPort: BackendHost {
         server.parts.tablets.describe(pen, as: tool)
     }
 
+    public func tabletRemoved(_ tablet: TabletDescription) {
+        server.parts.tablets.remove(tablet)
+    }
+
     /// The seat's capabilities as clients last heard them.
     public var seatCapabilities: InputCapabilities { server.parts.seat.capabilities }
 
