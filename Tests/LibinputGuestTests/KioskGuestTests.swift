@@ -86,16 +86,17 @@ extension KioskGuestTests {
     /// The same uinput pen to a client with a tablet seat (tactile-tablet-probe): the tablet
     /// is the one libinput opened, named and with its device path; the pen is a tool sensing
     /// pressure and tilt; its stroke comes as proximity, down, motion with pressure and tilt,
-    /// up and proximity_out, and the client's pointer hears no button; unplugged, the tool and
-    /// the tablet are removed.
+    /// up and proximity_out, and the client's pointer hears no button; hovering, the barrel
+    /// button reaches it; unplugged, the tool and the tablet are removed.
     @Test func aPenReachesATabletClientAsATool() throws {
         let run = try KioskRun.shared.get()
         let lines = run.tabletProbe.split(separator: "\n").map(String.init)
         #expect(lines.contains("tablet name Tactile Test Pen"), "\(run.tabletProbe)")
         #expect(lines.contains { $0.hasPrefix("tablet path /dev/input/event") }, "\(run.tabletProbe)")
         #expect(lines.contains("tool type 320") && lines.contains("tool capability 1") && lines.contains("tool capability 2"), "\(run.tabletProbe)")
-        let stroke = lines.filter { ["proximity_in", "down", "up", "proximity_out"].contains($0) }
-        #expect(stroke == ["proximity_in", "down", "up", "proximity_out"], "\(run.tabletProbe)")
+        let stroke = lines.filter { ["proximity_in", "down", "up", "proximity_out"].contains($0) || $0.hasPrefix("button ") }
+        #expect(stroke == ["proximity_in", "down", "up", "proximity_out", "proximity_in", "button 331 1", "button 331 0", "proximity_out"],
+                "a stroke, then a hover with the barrel button (BTN_STYLUS) pressed and released: \(run.tabletProbe)")
         let pressures = lines.compactMap { $0.hasPrefix("pressure ") ? Int($0.dropFirst(9)) : nil }
         #expect(pressures.contains { $0 > 0 && $0 < 65535 }, "a pressure while the tip was down: \(pressures)")
         #expect(lines.contains { $0.hasPrefix("tilt ") && $0 != "tilt 0.00 0.00" }, "the pen leaned: \(run.tabletProbe)")

@@ -157,6 +157,11 @@ class Pen:
         self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 0)
         self.device.syn()
 
+    def barrel(self, pressed):
+        """The barrel button, BTN_STYLUS."""
+        self.device.write(e.EV_KEY, e.BTN_STYLUS, 1 if pressed else 0)
+        self.device.syn()
+
     def unplug(self):
         self.device.close()
 

@@ -114,6 +114,12 @@ def main():
     pen.stroke((1024, 1024), (1536, 1024), lean=(30, -20))
     wait_for(probe_log, "proximity_out", timeout=30)
     log("pen delivered to the tablet probe as a tool")
+    # Hovering, the barrel button (BTN_STYLUS) pressed and released.
+    pen.hover(1024, 1024); time.sleep(0.3)
+    pen.barrel(True); time.sleep(0.3)
+    pen.barrel(False); time.sleep(0.3)
+    pen.leave()
+    wait_for(probe_log, "proximity_out", count=2, timeout=30)
     # Unplugged: the probe sees the pen's tool and its tablet removed.
     pen.unplug()
     wait_for(probe_log, "tablet removed", timeout=30)
