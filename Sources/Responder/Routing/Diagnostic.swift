@@ -7,8 +7,8 @@ public enum Diagnostic: Hashable, Sendable {
     case touchDropped(id: Int32, because: DropReason)
     /// The owning client has no wl_touch, so the first finger drives its pointer instead.
     case touchEmulatesPointer(id: Int32, ClientID)
-    /// A pen came into proximity and drives the pointer: its tip is the left button, its
-    /// barrel buttons the right and middle ones (the path of clients without tablet-v2).
+    /// A pen came over a client without a tablet seat (or over nothing) and drives the
+    /// pointer: its tip is the left button, its barrel buttons the right and middle ones.
     case penEmulatesPointer(pen: Int32)
 
     public enum Rejection: Hashable, Sendable {

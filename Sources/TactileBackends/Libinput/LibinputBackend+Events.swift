@@ -155,7 +155,7 @@ extension LibinputBackend {
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 { capabilities.insert(.touch) }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER) != 0 { capabilities.insert(.pointer) }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0 { capabilities.insert(.keyboard) }
-        // A tablet's pens drive the pointer (`InputRouter+Pen`).
+        // A tablet's pens drive the pointer of clients without a tablet seat (`InputRouter+Pen`).
         let tablet = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0
         if tablet { capabilities.insert(.pointer) }
         let name = String(cString: libinput_device_get_name(device))
