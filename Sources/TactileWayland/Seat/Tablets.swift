@@ -113,37 +113,41 @@ final class Tablets: ServerPart {
 
     func proximityIn(_ client: SeatClient, pen: Int32, surface: OpaquePointer, local: Point, axes: PenAxes) {
         let serial = seat.inputSerial(for: client)
-        for tool in tools(of: client, pen) { tool.proximityIn(serial: serial, surface: surface, local: local, axes: axes) }
+        forEachTool(of: client, pen) { $0.proximityIn(serial: serial, surface: surface, local: local, axes: axes) }
     }
 
     func proximityOut(_ client: SeatClient, pen: Int32) {
-        for tool in tools(of: client, pen) { tool.proximityOut() }
+        forEachTool(of: client, pen) { $0.proximityOut() }
     }
 
     func down(_ client: SeatClient, pen: Int32) {
         let serial = seat.inputSerial(for: client)
-        for tool in tools(of: client, pen) { tool.down(serial: serial) }
+        forEachTool(of: client, pen) { $0.down(serial: serial) }
     }
 
     func up(_ client: SeatClient, pen: Int32) {
-        for tool in tools(of: client, pen) { tool.up() }
+        forEachTool(of: client, pen) { $0.up() }
     }
 
     func motion(_ client: SeatClient, pen: Int32, local: Point, axes: PenAxes) {
-        for tool in tools(of: client, pen) { tool.motion(local, axes) }
+        forEachTool(of: client, pen) { $0.motion(local, axes) }
     }
 
     func button(_ client: SeatClient, pen: Int32, button: UInt32, state: PressState) {
         let serial = seat.inputSerial(for: client)
-        for tool in tools(of: client, pen) { tool.button(serial: serial, button, state) }
+        forEachTool(of: client, pen) { $0.button(serial: serial, button, state) }
     }
 
     func frame(_ client: SeatClient, pen: Int32, time: Instant) {
-        for tool in tools(of: client, pen) { tool.frame(time) }
+        forEachTool(of: client, pen) { $0.frame(time) }
     }
 
-    private func tools(of client: SeatClient, _ pen: Int32) -> [TabletToolObject] {
-        seats.compactMap { $0.owner.id == client.id ? $0.tools[pen] : nil }
+    /// The pen's tool in each of the client's tablet seats; no array is made, as every pen
+    /// motion comes through here.
+    private func forEachTool(of client: SeatClient, _ pen: Int32, _ body: (TabletToolObject) -> Void) {
+        for tabletSeat in seats where tabletSeat.owner.id == client.id {
+            if let tool = tabletSeat.tools[pen] { body(tool) }
+        }
     }
 
     // MARK: Requests
