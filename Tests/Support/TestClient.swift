@@ -173,6 +173,16 @@ final class TestClient {
         try roundtrip()
     }
 
+    /// A one-finger tap at (x, y) through test input: down and up, each with its frame.
+    func tap(_ x: Double, _ y: Double, id: Int32 = 1) throws {
+        try inject { input in
+            tactile_test_input_v1_touch_down(input, id, f(x), f(y))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, id)
+            tactile_test_input_v1_touch_frame(input)
+        }
+    }
+
     /// Drops what was recorded so far and returns it.
     func take() -> [Seen] {
         defer { seen.removeAll() }

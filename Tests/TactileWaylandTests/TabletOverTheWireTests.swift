@@ -20,6 +20,15 @@ import WaylandProtocols
 
     static func heard(_ data: UnsafeMutableRawPointer?) -> Heard { Unmanaged<Heard>.fromOpaque(data!).takeUnretainedValue() }
 
+    /// A tablet seat for `client`; what it hears lands in the returned lines.
+    static func tabletSeat(of client: TestClient) throws -> Heard {
+        let heard = Heard()
+        let manager = try #require(client.tabletManager, "zwp_tablet_manager_v2 is offered")
+        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(manager, client.seat), seatListener,
+                                        Unmanaged.passUnretained(heard).toOpaque())
+        return heard
+    }
+
     nonisolated(unsafe) static let seatListener: UnsafeMutablePointer<zwp_tablet_seat_v2_listener> = {
         let pointer = UnsafeMutablePointer<zwp_tablet_seat_v2_listener>.allocate(capacity: 1)
         pointer.initialize(to: zwp_tablet_seat_v2_listener(
@@ -79,10 +88,7 @@ import WaylandProtocols
         let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = Heard()
-        let manager = try #require(alice.tabletManager, "zwp_tablet_manager_v2 is offered")
-        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(manager, alice.seat), Self.seatListener,
-                                        Unmanaged.passUnretained(heard).toOpaque())
+        let heard = try Self.tabletSeat(of: alice)
         let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
         try alice.roundtrip()
         #expect(heard.lines == [], "no tool before a pen was seen: \(heard.lines)")
@@ -119,9 +125,7 @@ import WaylandProtocols
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
         let bob = try TestClient(socket: server.socket)
-        let heard = Heard()
-        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(try #require(alice.tabletManager), alice.seat), Self.seatListener,
-                                        Unmanaged.passUnretained(heard).toOpaque())
+        let heard = try Self.tabletSeat(of: alice)
         _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
         let b = try bob.toplevel(width: 200, height: 200, at: (300, 0))
         for client in [alice, bob] { try client.roundtrip(); _ = client.take() }
@@ -148,9 +152,7 @@ import WaylandProtocols
         let server = try TestServer()
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = Heard()
-        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(try #require(alice.tabletManager), alice.seat), Self.seatListener,
-                                        Unmanaged.passUnretained(heard).toOpaque())
+        let heard = try Self.tabletSeat(of: alice)
         _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
         try alice.roundtrip()
         try injector.inject { input in
@@ -175,9 +177,7 @@ import WaylandProtocols
         let trace = TraceOverTheWireTests.Lines(server)
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = Heard()
-        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(try #require(alice.tabletManager), alice.seat), Self.seatListener,
-                                        Unmanaged.passUnretained(heard).toOpaque())
+        let heard = try Self.tabletSeat(of: alice)
         _ = try alice.toplevel(width: 400, height: 300, at: (0, 0))
         try alice.roundtrip()
         try injector.inject { input in
@@ -203,14 +203,7 @@ import WaylandProtocols
         let injector = try TestClient(socket: server.socket, devices: [])
         let client = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
         defer { client.stop() }
-        try client.waitUntil(".down(", within: 30) {
-            try injector.inject { input in
-                tactile_test_input_v1_touch_down(input, 1, f(2), f(2))
-                tactile_test_input_v1_touch_frame(input)
-                tactile_test_input_v1_touch_up(input, 1)
-                tactile_test_input_v1_touch_frame(input)
-            }
-        }
+        try client.waitUntil(".down(", within: 30) { try injector.tap(2, 2) }
         try injector.inject { input in
             tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(40), f(40))
             tactile_test_input_v1_touch_down(input, 5, f(100), f(120))

@@ -98,7 +98,7 @@ import WaylandProtocols
     @Test func westonSimpleTouchReceivesTouchesAtSurfaceLocalCoordinates() throws {
         let client = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
         defer { client.stop() }
-        try client.waitUntil(".down(") { try tap(1, 1) }
+        try client.waitUntil(".down(") { try injector.tap(1, 1) }
         try injector.inject { input in
             tactile_test_input_v1_touch_down(input, 7, f(100), f(120.5))
             tactile_test_input_v1_touch_frame(input)
@@ -134,7 +134,7 @@ import WaylandProtocols
         let client = try ClientProcess(["weston-subsurfaces"], socket: server.socket, protocolLog: true)
         defer { client.stop() }
         try client.waitForOutput(containing: ".set_desync()")
-        try client.waitUntil(".down(") { try tap(40, 40) }
+        try client.waitUntil(".down(") { try injector.tap(40, 40) }
         let log = try client.waitForOutput(containing: "wl_subcompositor")
         #expect(log.contains("get_subsurface(new id wl_subsurface@"))
         #expect(!log.contains("error"), "the server posted a protocol error")
@@ -145,7 +145,7 @@ import WaylandProtocols
         let client = try ClientProcess(["gtk3-demo"], socket: server.socket, protocolLog: true, environment: ["GDK_BACKEND": "wayland"])
         defer { client.stop() }
         try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
-        try client.waitUntil(".down(", within: 30) { try tap(200, 200) }
+        try client.waitUntil(".down(", within: 30) { try injector.tap(200, 200) }
         let log = try client.waitForOutput(containing: ".up(")
         #expect(log.contains("xdg_toplevel@") && log.contains(".configure("))
         #expect(log.contains(", 1, 200.00000000, 200.00000000)"))
@@ -162,14 +162,7 @@ import WaylandProtocols
                                        environment: ["SDL_VIDEODRIVER": "wayland"])
         defer { client.stop() }
         try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
-        try client.waitUntil(".down(", within: 30) {
-            try injector.inject { input in
-                tactile_test_input_v1_touch_down(input, 1, f(100), f(80))
-                tactile_test_input_v1_touch_frame(input)
-                tactile_test_input_v1_touch_up(input, 1)
-                tactile_test_input_v1_touch_frame(input)
-            }
-        }
+        try client.waitUntil(".down(", within: 30) { try injector.tap(100, 80) }
         let log = try client.waitForOutput(containing: ".up(")
         #expect(log.contains(try Regex("zxdg_toplevel_decoration_v1@[0-9]+\\.set_mode\\(2\\)")), "SDL no longer asks for server side")
         #expect(log.contains(try Regex("zxdg_toplevel_decoration_v1@[0-9]+\\.configure\\(2\\)")), "not told server side")
@@ -215,15 +208,6 @@ import WaylandProtocols
     }
 
     /// A touch down and up at a point, one frame each.
-    private func tap(_ x: Double, _ y: Double) throws {
-        try injector.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(x), f(y))
-            tactile_test_input_v1_touch_frame(input)
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
-    }
-
     @Test func waylandInfoListsTheGlobalsRealClientsNeed() throws {
         let info = try ClientProcess(["wayland-info"], socket: server.socket)
         defer { info.stop() }
