@@ -39,7 +39,7 @@ extension InputRouter {
     }
 
     /// The last pen left at `time`: touches held for less than `palmWindow` were touches
-    /// after all and go out now, in one frame; older ones were palms.
+    /// after all and go out now, as they happened (frames included); older ones were palms.
     mutating func lastPenLeft(at time: Instant, _ sink: inout some DeliverySink) {
         guard touches.contains(where: { $0.palmSince != nil }) else { return }
         for k in touches.indices {
