@@ -256,4 +256,48 @@ import WaylandProtocols
         #expect(!log.contains(try Regex("wl_pointer@[0-9]+\\.button\\(")), "the tip was no pointer button")
         #expect(client.isRunning)
     }
+
+    /// GTK 4's Paint demo draws only what a tablet tool gives it (GtkGestureStylus), with a
+    /// line as wide and as dark as the tool's pressure: a firm stroke and a light one, in a
+    /// kiosk and outside one, are both drawn, the firm one wider and darker.
+    @Test(arguments: [false, true])
+    func gtk4PaintDrawsWithThePensPressure(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let client = try ClientProcess(["gtk4-demo", "--run=paint"], socket: server.socket, protocolLog: true,
+                                       environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"])
+        defer { client.stop() }
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitForOutput(containing: "get_tablet_seat(")
+        Thread.sleep(forTimeInterval: 1)
+        // Both strokes run across the drawing area of the window, placed at the top left
+        // (about (15, 60) to (290, 258)) outside a kiosk, and full screen in one.
+        let strokes = [(y: 150.0, pressure: 1.0), (y: 210.0, pressure: 0.25)]
+        for stroke in strokes {
+            try injector.inject { input in
+                tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(60), f(stroke.y))
+                tactile_test_input_v1_pen_motion(input, Self.pen, f(60), f(stroke.y), f(stroke.pressure), f(0), f(0))
+                tactile_test_input_v1_pen_tip(input, Self.pen, 1)
+                for x in stride(from: 60.0, through: 240, by: 20) {
+                    tactile_test_input_v1_pen_motion(input, Self.pen, f(x), f(stroke.y), f(stroke.pressure), f(0), f(0))
+                }
+                tactile_test_input_v1_pen_tip(input, Self.pen, 0)
+                tactile_test_input_v1_pen_proximity_out(input, Self.pen)
+            }
+        }
+        let log = try client.waitForOutput(containing: ".up()", after: ".up()", within: 10)
+        #expect(log.contains(try Regex("zwp_tablet_tool_v2@[0-9]+\\.pressure\\(65535\\)")))
+        #expect(log.contains(try Regex("zwp_tablet_tool_v2@[0-9]+\\.pressure\\(16384\\)")))
+        // The demo draws on the next frame; the column at x 150 crosses both strokes.
+        Thread.sleep(forTimeInterval: 1)
+        let shot = try Screenshot(socket: server.socket)
+        func shades(around y: Double) -> [Int] {
+            (Int(y) - 6...Int(y) + 6).map { row in Int(shot.colour(at: 150, row) & 0xff) }
+        }
+        let firm = shades(around: strokes[0].y), light = shades(around: strokes[1].y)
+        #expect(firm.filter { $0 < 64 }.count >= 3, "the firm stroke: a dark line 4 pixels wide: \(firm)")
+        #expect(light.allSatisfy { $0 >= 64 } && light.contains { $0 < 240 }, "the light stroke: a faint line: \(light)")
+        #expect(shades(around: 180).allSatisfy { $0 > 240 }, "between the strokes, the white of the drawing area")
+        #expect(client.isRunning)
+    }
 }
