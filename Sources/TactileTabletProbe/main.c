@@ -4,12 +4,14 @@
 // closes it or a signal ends it.
 //
 // Lines: `tablet name NAME`, `tablet id VID PID`, `tablet path PATH`, `tablet done`,
-// `tool type T`, `tool serial HI LO`, `tool capability C`, `tool done`, `proximity_in`,
-// `proximity_out`, `down`, `up`, `motion X Y`, `pressure P`, `distance D`, `tilt X Y`,
-// `button B S`, `frame`, and `pointer button B S` for anything its wl_pointer hears.
+// `tool type T`, `tool serial HI LO`, `tool capability C`, `tool done`, `proximity_in T` (T:
+// the tool's type), `proximity_out`, `down`, `up`, `motion X Y`, `pressure P`, `distance D`,
+// `tilt X Y`, `button B S`, `frame`, and `pointer button B S` for anything its wl_pointer
+// hears.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +46,21 @@ static void tablet_done(void *data, struct zwp_tablet_v2 *tablet) { (void)data, 
 static void tablet_removed(void *data, struct zwp_tablet_v2 *tablet) { (void)data; say("tablet removed"); zwp_tablet_v2_destroy(tablet); }
 static const struct zwp_tablet_v2_listener tablet_listener = { tablet_name, tablet_id, tablet_path, tablet_done, tablet_removed };
 
-static void tool_type(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t type) { (void)data, (void)tool; say("tool type %u", type); }
+// A tool's type is kept as its user data, so that its proximity_in says which end of a pen
+// (or which pen) came near.
+static void tool_type(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t type) {
+    (void)data;
+    zwp_tablet_tool_v2_set_user_data(tool, (void *)(uintptr_t)type);
+    say("tool type %u", type);
+}
 static void tool_serial(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t hi, uint32_t lo) { (void)data, (void)tool; say("tool serial %u %u", hi, lo); }
 static void tool_wacom(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t hi, uint32_t lo) { (void)data, (void)tool; say("tool wacom %u %u", hi, lo); }
 static void tool_capability(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t capability) { (void)data, (void)tool; say("tool capability %u", capability); }
 static void tool_done(void *data, struct zwp_tablet_tool_v2 *tool) { (void)data, (void)tool; say("tool done"); }
 static void tool_removed(void *data, struct zwp_tablet_tool_v2 *tool) { (void)data; say("tool removed"); zwp_tablet_tool_v2_destroy(tool); }
 static void tool_proximity_in(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t serial, struct zwp_tablet_v2 *tablet, struct wl_surface *surface) {
-    (void)data, (void)tool, (void)serial, (void)tablet, (void)surface;
-    say("proximity_in");
+    (void)data, (void)serial, (void)tablet, (void)surface;
+    say("proximity_in %u", (unsigned)(uintptr_t)zwp_tablet_tool_v2_get_user_data(tool));
 }
 static void tool_proximity_out(void *data, struct zwp_tablet_tool_v2 *tool) { (void)data, (void)tool; say("proximity_out"); }
 static void tool_down(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t serial) { (void)data, (void)tool, (void)serial; say("down"); }

@@ -87,16 +87,25 @@ extension KioskGuestTests {
     /// is the one libinput opened, named and with its device path; the pen is a tool sensing
     /// pressure and tilt; its stroke comes as proximity, down, motion with pressure and tilt,
     /// up and proximity_out, and the client's pointer hears no button; hovering, the barrel
-    /// button reaches it; unplugged, the tool and the tablet are removed.
+    /// button reaches it; the eraser end is a second tool whose pressure rises as the raw
+    /// pressure does; unplugged, both tools and the tablet are removed.
     @Test func aPenReachesATabletClientAsATool() throws {
         let run = try KioskRun.shared.get()
         let lines = run.tabletProbe.split(separator: "\n").map(String.init)
         #expect(lines.contains("tablet name Tactile Test Pen"), "\(run.tabletProbe)")
         #expect(lines.contains { $0.hasPrefix("tablet path /dev/input/event") }, "\(run.tabletProbe)")
         #expect(lines.contains("tool type 320") && lines.contains("tool capability 1") && lines.contains("tool capability 2"), "\(run.tabletProbe)")
-        let stroke = lines.filter { ["proximity_in", "down", "up", "proximity_out"].contains($0) || $0.hasPrefix("button ") }
-        #expect(stroke == ["proximity_in", "down", "up", "proximity_out", "proximity_in", "button 331 1", "button 331 0", "proximity_out"],
-                "a stroke, then a hover with the barrel button (BTN_STYLUS) pressed and released: \(run.tabletProbe)")
+        let stroke = lines.filter { ["down", "up", "proximity_out"].contains($0) || $0.hasPrefix("proximity_in") || $0.hasPrefix("button ") }
+        #expect(stroke == ["proximity_in 320", "down", "up", "proximity_out", "proximity_in 320", "button 331 1", "button 331 0", "proximity_out",
+                           "proximity_in 321", "down", "up", "proximity_out"],
+                "a stroke, a hover with the barrel button (BTN_STYLUS) pressed and released, then the eraser: \(run.tabletProbe)")
+        #expect(lines.contains("tool type 321"), "the eraser end, a second tool: \(run.tabletProbe)")
+        // The eraser pressed at raw 800, 1600 and 3200 of 4095 (its pressure is 0 before the
+        // tip is down and again as it lifts).
+        let erasing = lines.drop { $0 != "proximity_in 321" }.prefix { $0 != "up" }
+        let erasingPressures = erasing.compactMap { $0.hasPrefix("pressure ") ? Int($0.dropFirst(9)) : nil }.filter { $0 > 0 }
+        #expect(erasingPressures.count >= 3 && erasingPressures == erasingPressures.sorted() && erasingPressures.last! > erasingPressures.first! * 2,
+                "the eraser's pressure rose with the raw pressure: \(erasingPressures)")
         let pressures = lines.compactMap { $0.hasPrefix("pressure ") ? Int($0.dropFirst(9)) : nil }
         #expect(pressures.contains { $0 > 0 && $0 < 65535 }, "a pressure while the tip was down: \(pressures)")
         #expect(lines.contains { $0.hasPrefix("tilt ") && $0 != "tilt 0.00 0.00" }, "the pen leaned: \(run.tabletProbe)")
@@ -107,8 +116,8 @@ extension KioskGuestTests {
         }
         #expect(motions.contains { abs($0.0 - 480) <= 1 && abs($0.1 - 200) <= 1 }, "the stroke moved to raw (1536, 1024): \(run.tabletProbe)")
         #expect(!lines.contains { $0.hasPrefix("pointer button") }, "no pointer button: \(run.tabletProbe)")
-        // Unplugged, the tablet goes from clients with its pen.
-        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") }) == ["tool removed", "tablet removed"], "\(run.tabletProbe)")
+        // Unplugged, the tablet goes from clients with both ends of its pen.
+        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") }) == ["tool removed", "tool removed", "tablet removed"], "\(run.tabletProbe)")
     }
 
     /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor

@@ -119,27 +119,28 @@ class Touchscreen:
 
 
 class Pen:
-    """A screen tablet's pen: libinput takes a device with BTN_TOOL_PEN, absolute X and Y
-    that have a resolution (or it ignores the device), pressure and tilt, and
-    INPUT_PROP_DIRECT, as a tablet mapped to the screen."""
+    """A screen tablet's pen with an eraser end: libinput takes a device with BTN_TOOL_PEN
+    (and BTN_TOOL_RUBBER), absolute X and Y that have a resolution (or it ignores the
+    device), pressure and tilt, and INPUT_PROP_DIRECT, as a tablet mapped to the screen."""
 
     def __init__(self, name):
         xy = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=16)
         tilt = AbsInfo(value=0, min=-60, max=60, fuzz=0, flat=0, resolution=0)
         self.device = UInput(
             {
-                e.EV_KEY: [e.BTN_TOOL_PEN, e.BTN_TOUCH, e.BTN_STYLUS],
+                e.EV_KEY: [e.BTN_TOOL_PEN, e.BTN_TOOL_RUBBER, e.BTN_TOUCH, e.BTN_STYLUS],
                 e.EV_ABS: [(e.ABS_X, xy), (e.ABS_Y, xy), (e.ABS_PRESSURE, AbsInfo(0, 0, 4095, 0, 0, 0)),
                            (e.ABS_TILT_X, tilt), (e.ABS_TILT_Y, tilt)],
             },
             name=name, input_props=[e.INPUT_PROP_DIRECT],
         )
 
-    def hover(self, x, y):
-        """Into proximity at (x, y), or moving there while in it."""
+    def hover(self, x, y, end=e.BTN_TOOL_PEN):
+        """Into proximity at (x, y), or moving there while in it; `end` is BTN_TOOL_RUBBER
+        for the eraser."""
         self.device.write(e.EV_ABS, e.ABS_X, x)
         self.device.write(e.EV_ABS, e.ABS_Y, y)
-        self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 1)
+        self.device.write(e.EV_KEY, end, 1)
         self.device.syn()
 
     def lean(self, x, y):
@@ -153,8 +154,13 @@ class Pen:
         self.device.write(e.EV_KEY, e.BTN_TOUCH, 1 if down else 0)
         self.device.syn()
 
-    def leave(self):
-        self.device.write(e.EV_KEY, e.BTN_TOOL_PEN, 0)
+    def leave(self, end=e.BTN_TOOL_PEN):
+        self.device.write(e.EV_KEY, end, 0)
+        self.device.syn()
+
+    def press(self, pressure):
+        """With the tip down, presses harder or softer (0 to 4095)."""
+        self.device.write(e.EV_ABS, e.ABS_PRESSURE, pressure)
         self.device.syn()
 
     def barrel(self, pressed):
@@ -175,6 +181,16 @@ class Pen:
         self.hover(*end); time.sleep(0.2)
         self.tip(False); time.sleep(0.2)
         self.leave()
+
+    def erase(self, x, y):
+        """The eraser end near at (x, y), down lightly, pressed harder twice, up and away,
+        200 ms between steps."""
+        self.hover(x, y, end=e.BTN_TOOL_RUBBER); time.sleep(0.2)
+        self.tip(True, pressure=800); time.sleep(0.2)
+        for pressure in (1600, 3200):
+            self.press(pressure); time.sleep(0.2)
+        self.tip(False); time.sleep(0.2)
+        self.leave(end=e.BTN_TOOL_RUBBER)
 
 
 def seatd_for_nobody(out, tactile):

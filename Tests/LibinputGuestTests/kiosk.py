@@ -120,6 +120,10 @@ def main():
     pen.barrel(False); time.sleep(0.3)
     pen.leave()
     wait_for(probe_log, "proximity_out", count=2, timeout=30)
+    # The pen turned over: its eraser end is a second tool, pressing harder and harder.
+    pen.erase(1024, 1024)
+    wait_for(probe_log, "proximity_out", count=3, timeout=30)
+    log("the eraser reached the tablet probe as a second tool")
     # Unplugged: the probe sees the pen's tool and its tablet removed.
     pen.unplug()
     wait_for(probe_log, "tablet removed", timeout=30)
