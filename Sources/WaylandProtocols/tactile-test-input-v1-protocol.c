@@ -61,11 +61,14 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "pen_tip", "3iu", tactile_test_input_v1_types + 0 },
 	{ "pen_motion", "3ifffff", tactile_test_input_v1_types + 0 },
 	{ "pen_button", "3iuu", tactile_test_input_v1_types + 0 },
+	{ "pad_button", "4iuu", tactile_test_input_v1_types + 0 },
+	{ "pad_ring", "4iufu", tactile_test_input_v1_types + 0 },
+	{ "pad_strip", "4iufu", tactile_test_input_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_test_input_v1_interface = {
-	"tactile_test_input_v1", 3,
-	20, tactile_test_input_v1_requests,
+	"tactile_test_input_v1", 4,
+	23, tactile_test_input_v1_requests,
 	0, NULL,
 };
 

@@ -16,6 +16,7 @@ struct InjectCommand: ParsableCommand {
           touchpad swipe|pinch|hold FINGERS | touchpad update DX DY [SCALE [DEGREES]] | touchpad end [cancelled]
           pen in ID X Y | pen motion ID X Y [PRESSURE [TILT_X TILT_Y]] | pen tip ID down|up | pen out ID
           pen button ID stylus|stylus2|stylus3 pressed|released           (PRESSURE: 0 to 1; TILT: degrees)
+          pad button ID N pressed|released | pad ring ID N DEGREES|stop | pad strip ID N POSITION|stop   (POSITION: 0 to 1)
           sleep MILLISECONDS
         """
     )
@@ -58,6 +59,10 @@ enum InjectStep: Equatable {
     case penTip(id: Int32, down: Bool)
     case penButton(id: Int32, button: UInt32, pressed: Bool)
     case penOut(id: Int32)
+    case padButton(id: Int32, button: UInt32, pressed: Bool)
+    /// `nil`: the finger left the ring or strip.
+    case padRing(id: Int32, ring: UInt32, degrees: Double?)
+    case padStrip(id: Int32, strip: UInt32, position: Double?)
     case sleep(milliseconds: UInt32)
 }
 
@@ -114,6 +119,10 @@ enum InjectScript {
             let code: UInt32? = ["stylus": 0x14b, "stylus2": 0x14c, "stylus3": 0x149][w[3]] ?? UInt32(w[3])
             return int(2).flatMap { id in code.flatMap { c in pressed(4).map { .penButton(id: id, button: c, pressed: $0) } } }
         case ("pen", "out", 3): return int(2).map { .penOut(id: $0) }
+        case ("pad", "button", 5): return int(2).flatMap { id in UInt32(w[3]).flatMap { b in pressed(4).map { .padButton(id: id, button: b, pressed: $0) } } }
+        case ("pad", "ring", 5), ("pad", "strip", 5):
+            let value: Double?? = w[4] == "stop" ? .some(nil) : num(4).map { .some($0) }
+            return int(2).flatMap { id in UInt32(w[3]).flatMap { index in value.map { w[1] == "ring" ? .padRing(id: id, ring: index, degrees: $0) : .padStrip(id: id, strip: index, position: $0) } } }
         case ("key", _, 3): return UInt32(w[1]).flatMap { code in pressed(2).map { .key(code: code, pressed: $0) } }
         case ("sleep", _, 2): return UInt32(w[1]).map { .sleep(milliseconds: $0) }
         default: return nil
@@ -159,6 +168,9 @@ final class InjectConnection {
         case .penTip(let id, let down): tactile_test_input_v1_pen_tip(input, id, down ? 1 : 0)
         case .penButton(let id, let button, let pressed): tactile_test_input_v1_pen_button(input, id, button, pressed ? 1 : 0)
         case .penOut(let id): tactile_test_input_v1_pen_proximity_out(input, id)
+        case .padButton(let id, let button, let pressed): tactile_test_input_v1_pad_button(input, id, button, pressed ? 1 : 0)
+        case .padRing(let id, let ring, let degrees): tactile_test_input_v1_pad_ring(input, id, ring, wl_fixed_from_double(degrees ?? 0), degrees == nil ? 0 : 1)
+        case .padStrip(let id, let strip, let position): tactile_test_input_v1_pad_strip(input, id, strip, wl_fixed_from_double(position ?? 0), position == nil ? 0 : 1)
         case .sleep(let ms):
             guard wl_display_roundtrip(display) >= 0 else { throw GlobalConnection.Failure(description: "connection lost") }
             usleep(ms * 1000)

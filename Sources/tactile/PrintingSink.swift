@@ -52,6 +52,7 @@ struct PrintingSink: DeliverySink {
             "zwp_tablet_tool_v2.motion pen \(pen) at \(local) pressure \(axes.pressure) tilt \(axes.tiltX), \(axes.tiltY) t=\(time.milliseconds)"
         case .penButton(_, let pen, let button, let state, let time): "zwp_tablet_tool_v2.button pen \(pen) 0x\(String(button, radix: 16)) \(state) t=\(time.milliseconds)"
         case .penFrame(_, let pen, _): "zwp_tablet_tool_v2.frame pen \(pen)"
+        case .pad(_, let s, let pad, let action, let time): "zwp_tablet_pad_v2 pad \(pad) on \(name(s)): \(action) t=\(time.milliseconds)"
         }
     }
 

@@ -274,7 +274,7 @@ final class TestClient {
             outputs.append(output)
             outputGlobals[output] = name
             wl_output_add_listener(output, Listeners.output, Unmanaged.passUnretained(self).toOpaque())
-        case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 3)
+        case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 4)
         case "zwp_relative_pointer_manager_v1": relativePointerManager = bind(tactile_zwp_relative_pointer_manager_v1_interface(), 1)
         case "zwp_pointer_constraints_v1": pointerConstraints = bind(tactile_zwp_pointer_constraints_v1_interface(), 1)
         case "zwp_pointer_gestures_v1": pointerGestures = bind(tactile_zwp_pointer_gestures_v1_interface(), 3)

@@ -34,7 +34,75 @@ import WaylandProtocols
         pointer.initialize(to: zwp_tablet_seat_v2_listener(
             tablet_added: { data, _, tablet in zwp_tablet_v2_add_listener(tablet, tabletListener, data) },
             tool_added: { data, _, tool in zwp_tablet_tool_v2_add_listener(tool, toolListener, data) },
-            pad_added: { data, _, _ in heard(data).lines.append("pad") }
+            pad_added: { data, _, pad in
+                heard(data).lines.append("pad")
+                zwp_tablet_pad_v2_add_listener(pad, padListener, data)
+            }
+        ))
+        return pointer
+    }()
+
+    nonisolated(unsafe) static let padListener: UnsafeMutablePointer<zwp_tablet_pad_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_pad_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_pad_v2_listener(
+            group: { data, _, group in
+                heard(data).lines.append("group")
+                zwp_tablet_pad_group_v2_add_listener(group, groupListener, data)
+            },
+            path: { data, _, path in heard(data).lines.append("pad path \(String(cString: path!))") },
+            buttons: { data, _, count in heard(data).lines.append("pad buttons \(count)") },
+            done: { data, _ in heard(data).lines.append("pad done") },
+            button: { data, _, _, button, state in heard(data).lines.append("pad button \(button) \(state)") },
+            enter: { data, _, _, _, surface in
+                heard(data).lines.append("pad enter")
+                if let surface { heard(data).surfaces.append(surface) }
+            },
+            leave: { data, _, _, _ in heard(data).lines.append("pad leave") },
+            removed: { data, _ in heard(data).lines.append("pad removed") }
+        ))
+        return pointer
+    }()
+
+    nonisolated(unsafe) static let groupListener: UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_pad_group_v2_listener(
+            buttons: { data, _, array in
+                let values = array.map { UnsafeBufferPointer(start: $0.pointee.data?.assumingMemoryBound(to: UInt32.self), count: $0.pointee.size / 4) }
+                heard(data).lines.append("group buttons \(values.map(Array.init) ?? [])")
+            },
+            ring: { data, _, ring in
+                heard(data).lines.append("ring")
+                zwp_tablet_pad_ring_v2_add_listener(ring, ringListener, data)
+            },
+            strip: { data, _, strip in
+                heard(data).lines.append("strip")
+                zwp_tablet_pad_strip_v2_add_listener(strip, stripListener, data)
+            },
+            modes: { data, _, modes in heard(data).lines.append("modes \(modes)") },
+            done: { data, _ in heard(data).lines.append("group done") },
+            mode_switch: { data, _, _, _, mode in heard(data).lines.append("mode \(mode)") }
+        ))
+        return pointer
+    }()
+
+    nonisolated(unsafe) static let ringListener: UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_pad_ring_v2_listener(
+            source: { data, _, source in heard(data).lines.append("ring source \(source)") },
+            angle: { data, _, degrees in heard(data).lines.append("ring angle \(wl_fixed_to_double(degrees))") },
+            stop: { data, _ in heard(data).lines.append("ring stop") },
+            frame: { data, _, _ in heard(data).lines.append("ring frame") }
+        ))
+        return pointer
+    }()
+
+    nonisolated(unsafe) static let stripListener: UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener> = {
+        let pointer = UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener>.allocate(capacity: 1)
+        pointer.initialize(to: zwp_tablet_pad_strip_v2_listener(
+            source: { data, _, source in heard(data).lines.append("strip source \(source)") },
+            position: { data, _, position in heard(data).lines.append("strip position \(position)") },
+            stop: { data, _ in heard(data).lines.append("strip stop") },
+            frame: { data, _, _ in heard(data).lines.append("strip frame") }
         ))
         return pointer
     }()
@@ -298,6 +366,84 @@ import WaylandProtocols
         #expect(firm.filter { $0 < 64 }.count >= 3, "the firm stroke: a dark line 4 pixels wide: \(firm)")
         #expect(light.allSatisfy { $0 >= 64 } && light.contains { $0 < 240 }, "the light stroke: a faint line: \(light)")
         #expect(shades(around: 180).allSatisfy { $0 > 240 }, "between the strokes, the white of the drawing area")
+        #expect(client.isRunning)
+    }
+
+    static let pad: Int32 = 5
+
+    /// A pad (test input's: 4 buttons, a ring, a strip) is described to a tablet seat when
+    /// first used, enters the surface with the keyboard focus, and passes on its buttons,
+    /// ring and strip, each with its frame; a button the pad does not have is not heard. In
+    /// a kiosk and outside one.
+    @Test(arguments: [false, true])
+    func aPadGoesToTheFocusedWindow(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = try Self.tabletSeat(of: alice)
+        let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
+        try alice.roundtrip()
+        try injector.tap(50, 50)
+        try injector.inject { input in
+            tactile_test_input_v1_pad_button(input, Self.pad, 1, 1)
+            tactile_test_input_v1_pad_button(input, Self.pad, 1, 0)
+            tactile_test_input_v1_pad_button(input, Self.pad, 9, 1)
+            tactile_test_input_v1_pad_ring(input, Self.pad, 0, f(-90), 1)
+            tactile_test_input_v1_pad_ring(input, Self.pad, 0, f(0), 0)
+            tactile_test_input_v1_pad_strip(input, Self.pad, 0, f(0.25), 1)
+            tactile_test_input_v1_pad_strip(input, Self.pad, 0, f(0), 0)
+        }
+        try alice.roundtrip()
+        #expect(heard.lines == [
+            "tablet Tactile pad input", "tablet done",
+            "pad", "pad buttons 4", "group", "group buttons [0, 1, 2, 3]", "ring", "strip", "modes 1", "group done", "pad done",
+            "pad enter", "pad button 1 1", "pad button 1 0",
+            "ring source 1", "ring angle 270.0", "ring frame", "ring source 1", "ring stop", "ring frame",
+            "strip source 1", "strip position 16384", "strip frame", "strip source 1", "strip stop", "strip frame",
+        ])
+        #expect(heard.surfaces == [a.surface])
+    }
+
+    /// The keyboard focus moves from alice's window to bob's: at the pad's next use it leaves
+    /// alice's window and enters bob's, and only bob hears it then.
+    @Test func thePadFollowsTheKeyboardFocusFromClientToClient() throws {
+        let server = try TestServer()
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket), bob = try TestClient(socket: server.socket)
+        let heardA = try Self.tabletSeat(of: alice), heardB = try Self.tabletSeat(of: bob)
+        _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
+        let b = try bob.toplevel(width: 200, height: 200, at: (300, 0))
+        for client in [alice, bob] { try client.roundtrip() }
+        try injector.tap(50, 50)
+        try injector.inject { tactile_test_input_v1_pad_button($0, Self.pad, 0, 1); tactile_test_input_v1_pad_button($0, Self.pad, 0, 0) }
+        try injector.tap(350, 50)
+        try injector.inject { tactile_test_input_v1_pad_button($0, Self.pad, 2, 1) }
+        for client in [alice, bob] { try client.roundtrip() }
+        #expect(Array(heardA.lines.drop { $0 != "pad enter" }) == ["pad enter", "pad button 0 1", "pad button 0 0", "pad leave"], "\(heardA.lines)")
+        #expect(Array(heardB.lines.drop { $0 != "pad enter" }) == ["pad enter", "pad button 2 1"], "\(heardB.lines)")
+        #expect(heardB.surfaces == [b.surface])
+    }
+
+    /// GTK 4 binds pads: gtk4-demo hears the pad described, entering its window and its
+    /// button (WAYLAND_DEBUG), in a kiosk and outside one.
+    @Test(arguments: [false, true])
+    func gtk4DemoHearsThePad(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let client = try ClientProcess(["gtk4-demo", "--run=paint"], socket: server.socket, protocolLog: true,
+                                       environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"])
+        defer { client.stop() }
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitForOutput(containing: "get_tablet_seat(")
+        try injector.tap(100, 150)
+        try client.waitUntil("zwp_tablet_pad_v2@", within: 30) {
+            try injector.inject { tactile_test_input_v1_pad_button($0, Self.pad, 0, 1); tactile_test_input_v1_pad_button($0, Self.pad, 0, 0) }
+        }
+        let log = try client.waitForOutput(containing: ".button(", after: ".enter(", within: 10)
+        #expect(log.contains(try Regex("zwp_tablet_pad_v2@[0-9]+\\.buttons\\(4\\)")))
+        #expect(log.contains(try Regex("zwp_tablet_pad_group_v2@[0-9]+\\.modes\\(1\\)")))
+        #expect(log.contains(try Regex("zwp_tablet_pad_v2@[0-9]+\\.enter\\([0-9]+, zwp_tablet_v2@[0-9]+, wl_surface@[0-9]+\\)")))
+        #expect(log.contains(try Regex("zwp_tablet_pad_v2@[0-9]+\\.button\\([0-9]+, 0, 1\\)")))
         #expect(client.isRunning)
     }
 }

@@ -32,6 +32,9 @@ public enum Delivery: Hashable, Sendable {
     /// `button`: the evdev code, BTN_STYLUS to BTN_STYLUS3.
     case penButton(ClientID, pen: Int32, button: UInt32, state: PressState, time: Instant)
     case penFrame(ClientID, pen: Int32, time: Instant)
+    /// zwp_tablet_pad_v2, to the client with the keyboard focus: the pad's control acted,
+    /// `surface` being the focused one (the pad enters it first if it was elsewhere).
+    case pad(ClientID, surface: NodeID, pad: Int32, PadAction, time: Instant)
 
     /// The client the event goes to.
     public var client: ClientID {
@@ -43,7 +46,7 @@ public enum Delivery: Hashable, Sendable {
              .touchpadGestureBegin(let c, _, _, _, _), .touchpadGestureUpdate(let c, _, _, _, _, _),
              .touchpadGestureEnd(let c, _, _, _), .penProximityIn(let c, _, _, _, _, _), .penProximityOut(let c, _, _),
              .penDown(let c, _, _), .penUp(let c, _, _), .penMotion(let c, _, _, _, _), .penButton(let c, _, _, _, _),
-             .penFrame(let c, _, _):
+             .penFrame(let c, _, _), .pad(let c, _, _, _, _):
             c
         }
     }

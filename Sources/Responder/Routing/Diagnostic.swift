@@ -34,8 +34,10 @@ public enum Diagnostic: Hashable, Sendable {
         case notAPenButton
         /// More pens in proximity at once than `InputRouter.maximumPens`.
         case tooManyPens
-        /// A pen's pressure, distance or tilt was not a number.
+        /// A pen's pressure, distance or tilt, or a pad's ring or strip, was not a number.
         case nonFiniteAxes
+        /// A pad's button, ring or strip with no keyboard focus to hear it.
+        case noKeyboardFocus
     }
 
     public enum DropReason: Hashable, Sendable {

@@ -56,6 +56,18 @@ public struct PenAxes: Hashable, Sendable {
     }
 }
 
+/// What a tablet pad's control did, in tablet-v2's terms.
+public enum PadAction: Hashable, Sendable {
+    /// The pad's button `index` (numbered from 0 across the pad, as tablet-v2 does).
+    case button(UInt32, PressState)
+    /// A finger on ring `index` turned it to `degrees` (clockwise from the top), or left it
+    /// (`nil`). `byFinger` is false when the pad does not say what moved the ring.
+    case ring(UInt32, degrees: Double?, byFinger: Bool)
+    /// A finger on strip `index` is at `position` (0 at the top or left, 1 at the other
+    /// end), or left it (`nil`).
+    case strip(UInt32, position: Double?, byFinger: Bool)
+}
+
 /// The touchpad gestures of zwp_pointer_gestures_v1.
 public enum TouchpadGesture: String, Hashable, Sendable, CaseIterable {
     case swipe, pinch, hold
@@ -94,6 +106,10 @@ public enum InputEvent: Hashable, Sendable {
     case penMotion(pen: Int32, global: Point, axes: PenAxes, time: Instant)
     /// A button on the pen's barrel: BTN_STYLUS, BTN_STYLUS2 or BTN_STYLUS3.
     case penButton(pen: Int32, button: UInt32, state: PressState, time: Instant)
+
+    /// A tablet pad's button, ring or strip; `pad` names the pad. A pad points at nothing:
+    /// what it does goes to the keyboard focus, where a drawing app's shortcuts listen.
+    case pad(pad: Int32, PadAction, time: Instant)
 
     /// The highest evdev code a key or button can have (linux/input-event-codes.h's KEY_MAX).
     /// Higher codes come only from a buggy or hostile source and are refused, which also

@@ -61,6 +61,7 @@ public struct InputRouter {
         case .penTip(let pen, let down, let time): penTip(pen, down, time, event, &sink)
         case .penMotion(let pen, let global, let axes, let time): penMotion(pen, global, axes, time, event, &sink)
         case .penButton(let pen, let button, let state, let time): penButton(pen, button, state, time, event, &sink)
+        case .pad(let pad, let action, let time): padEvent(pad, action, time, event, &sink)
         }
     }
 

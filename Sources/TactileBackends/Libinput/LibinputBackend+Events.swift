@@ -29,9 +29,11 @@ extension LibinputBackend {
         case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_TIP,
              LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
             tabletTool(libinput_event_get_tablet_tool_event(event), type)
+        case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP:
+            tabletPad(libinput_event_get_tablet_pad_event(event), type)
         default:
             // LIBINPUT_EVENT_POINTER_AXIS repeats the three scroll events above for older
-            // callers; tablet pads and switches have no wl_seat counterpart here.
+            // callers; switches and pad key events have no counterpart here.
             break
         }
     }
@@ -158,10 +160,13 @@ extension LibinputBackend {
         // A tablet's pens drive the pointer of clients without a tablet seat (`InputRouter+Pen`).
         let tablet = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0
         if tablet { capabilities.insert(.pointer) }
+        let pad = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0
         let name = String(cString: libinput_device_get_name(device))
         devices[device] = InputDevice(name: name, capabilities: capabilities)
         let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
-        let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer" : capabilities.names
+        if pad { padAdded(device) }
+        let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer"
+            : pad ? "a tablet pad: its buttons, rings and strips go to the keyboard focus" : capabilities.names
         logger.info("device added: \(name) (\(kind))\(applied.isEmpty ? "" : "; " + applied.joined(separator: ", "))")
     }
 
@@ -170,7 +175,8 @@ extension LibinputBackend {
     private func deviceRemoved(_ device: OpaquePointer?) {
         guard let device, let removed = devices.removeValue(forKey: device) else { return }
         mappedOutputs[device] = nil
-        if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0 { tabletRemoved(device) }
+        if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0
+            || libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0 { tabletRemoved(device) }
         logger.info("device removed: \(removed.name)")
     }
 }

@@ -64,13 +64,13 @@ extension LibinputBackend {
         return pen
     }
 
-    private static func tablet(_ device: OpaquePointer) -> TabletDescription {
+    static func tablet(_ device: OpaquePointer) -> TabletDescription {
         TabletDescription(name: String(cString: libinput_device_get_name(device)), vendor: libinput_device_get_id_vendor(device),
                           product: libinput_device_get_id_product(device), path: "/dev/input/\(String(cString: libinput_device_get_sysname(device)))")
     }
 
-    /// A tablet was unplugged: its pens still in proximity leave, and clients see its pens'
-    /// tools and the tablet removed. A pen plugged in again is a new one.
+    /// A tablet (or pad) was unplugged: its pens still in proximity leave, and clients see
+    /// its pens' tools, its pad and the tablet removed. A pen plugged in again is a new one.
     func tabletRemoved(_ device: OpaquePointer) {
         let sysname = String(cString: libinput_device_get_sysname(device))
         let gone = Set(penNumbers.filter { $0.key.device == sysname }.map(\.value))
@@ -79,6 +79,7 @@ extension LibinputBackend {
             host.handle(.penProximity(pen: pen, entering: false, global: Point(x: 0, y: 0), time: host.currentTime))
         }
         penNumbers = penNumbers.filter { $0.key.device != sysname }
+        padNumbers[sysname] = nil
         host.tabletRemoved(Self.tablet(device))
     }
 

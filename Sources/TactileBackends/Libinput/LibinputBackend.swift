@@ -46,6 +46,9 @@ public final class LibinputBackend {
     var pens: [OpaquePointer: Int32] = [:]
     var penNumbers: [PenIdentity: Int32] = [:]
     var nextPen: Int32 = 1
+    /// Each tablet pad's number, by its device (`LibinputBackend+Pads`).
+    var padNumbers: [String: Int32] = [:]
+    var nextPad: Int32 = 1
 
     /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
     /// when there is one), else through a session of its own.

@@ -14,7 +14,7 @@ final class TestInput: ServerPart {
 
     init(display: OpaquePointer, host: any PartContext) {
         self.host = host
-        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 3, context: self, requests: Self.requests)
+        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 4, context: self, requests: Self.requests)
     }
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
@@ -99,6 +99,16 @@ final class TestInput: ServerPart {
         pen_button: { _, r, pen, button, state in
             guard let state = pressState(r, state) else { return }
             inject(r) { .penButton(pen: pen, button: button, state: state, time: $0) }
+        },
+        pad_button: { _, r, pad, button, state in
+            guard let state = pressState(r, state) else { return }
+            inject(r) { .pad(pad: pad, .button(button, state), time: $0) }
+        },
+        pad_ring: { _, r, pad, ring, degrees, touching in
+            inject(r) { .pad(pad: pad, .ring(ring, degrees: touching != 0 ? wl_fixed_to_double(degrees) : nil, byFinger: true), time: $0) }
+        },
+        pad_strip: { _, r, pad, strip, position, touching in
+            inject(r) { .pad(pad: pad, .strip(strip, position: touching != 0 ? wl_fixed_to_double(position) : nil, byFinger: true), time: $0) }
         }
     ))
 }

@@ -102,6 +102,7 @@ final class Idle: ServerPart {
         case .key: "a key"
         case .touchpadGestureBegin, .touchpadGestureUpdate, .touchpadGestureEnd: "a touchpad gesture"
         case .penProximity, .penTip, .penMotion, .penButton: "a pen"
+        case .pad: "a tablet pad"
         }
     }
 }

@@ -11,6 +11,8 @@ final class WakeGrab: InputGrab {
     private var buttons: Set<UInt32> = []
     private var gesture = false
     private var pens: Set<Int32> = []
+    /// Pad buttons held, as (pad, button).
+    private var padButtons: Set<[UInt32]> = []
     /// Called once, when the sequence is over.
     private let ended: (WakeGrab) -> Void
 
@@ -28,13 +30,15 @@ final class WakeGrab: InputGrab {
         case .touchpadGestureEnd: gesture = false
         case .penProximity(let pen, true, _, _): pens.insert(pen)
         case .penProximity(let pen, false, _, _): pens.remove(pen)
-        case .touchMotion, .touchFrame, .pointerMotion, .pointerAxis, .touchpadGestureUpdate, .penTip, .penMotion, .penButton: break
+        case .pad(let pad, .button(let button, .pressed), _): padButtons.insert([UInt32(bitPattern: pad), button])
+        case .pad(let pad, .button(let button, .released), _): padButtons.remove([UInt32(bitPattern: pad), button])
+        case .touchMotion, .touchFrame, .pointerMotion, .pointerAxis, .touchpadGestureUpdate, .penTip, .penMotion, .penButton, .pad(_, .ring, _), .pad(_, .strip, _): break
         }
         // A touch's frame comes after its last event: the grab ends with it.
         let framed: Bool
         if case .touchFrame = event { framed = true } else { framed = false }
         let touchDone = touches.isEmpty && (framed || !Self.isTouch(event))
-        if touchDone && keys.isEmpty && buttons.isEmpty && !gesture && pens.isEmpty { ended(self) }
+        if touchDone && keys.isEmpty && buttons.isEmpty && !gesture && pens.isEmpty && padButtons.isEmpty { ended(self) }
         return nil
     }
 

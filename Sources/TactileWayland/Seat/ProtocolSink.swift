@@ -80,6 +80,9 @@ struct ProtocolSink: DeliverySink {
         case .penMotion(_, let pen, let local, let axes, _): tablets.motion(client, pen: pen, local: local, axes: axes)
         case .penButton(_, let pen, let button, let state, _): tablets.button(client, pen: pen, button: button, state: state)
         case .penFrame(_, let pen, let time): tablets.frame(client, pen: pen, time: time)
+        case .pad(_, let node, let pad, let action, let time):
+            guard let surface = surface(node) else { return }
+            tablets.pad(client, pad: pad, surface: node, surface, action, time: time) { self.surface($0) }
         }
     }
 

@@ -52,8 +52,8 @@ public struct TabletDescription: Hashable, Sendable {
     }
 }
 
-/// zwp_tablet_manager_v2: each client's tablet seats, with a zwp_tablet_v2 for every tablet
-/// and a zwp_tablet_tool_v2 for every pen known. A client with a tablet seat hears pens over
+/// zwp_tablet_manager_v2: each client's tablet seats, with a zwp_tablet_v2 for every tablet,
+/// a zwp_tablet_tool_v2 for every pen known and a zwp_tablet_pad_v2 for every pad. A client with a tablet seat hears pens over
 /// its surfaces as tools (the core's pen deliveries, written here through `ProtocolSink`);
 /// one without hears them as its pointer.
 final class Tablets: ServerPart {
@@ -62,6 +62,9 @@ final class Tablets: ServerPart {
     /// The pens described, by the backend's pen number, and their order, oldest first.
     private var tools: [Int32: PenTool] = [:]
     private var described: [Int32] = []
+    /// The pads described, by the backend's pad number, and their order, oldest first.
+    private var pads: [Int32: PadDescription] = [:]
+    private var describedPads: [Int32] = []
     /// Pens kept described at once. A backend numbers each physical pen once, so only a
     /// hostile source (test input's numbers are the client's) comes near; past it the
     /// oldest pen's tool is removed.
@@ -74,11 +77,16 @@ final class Tablets: ServerPart {
                         context: self, requests: Self.requests)
     }
 
-    /// Tablets are those the described pens are on.
+    /// Tablets are those the described pens and pads are on.
     private var tablets: [TabletDescription] {
         var seen: [TabletDescription] = []
-        for tool in tools.values.sorted(by: { $0.tablet.name < $1.tablet.name }) where !seen.contains(tool.tablet) { seen.append(tool.tablet) }
+        let all = tools.values.map(\.tablet) + pads.values.map(\.tablet)
+        for tablet in all.sorted(by: { $0.name < $1.name }) where !seen.contains(tablet) { seen.append(tablet) }
         return seen
+    }
+
+    private func inUse(_ tablet: TabletDescription) -> Bool {
+        tools.values.contains { $0.tablet == tablet } || pads.values.contains { $0.tablet == tablet }
     }
 
     /// A backend's pen `pen` is `tool`: clients' seats get the tool (and its tablet, if new).
@@ -97,16 +105,36 @@ final class Tablets: ServerPart {
         if tools[pen] == nil { describe(pen, as: .standard) }
     }
 
-    /// The tablet went: every pen on it, and so the tablet, is removed from clients.
+    /// A backend's pad `pad` is `description`: clients' seats get the pad (and its tablet,
+    /// if new). Past `maximumTools` pads, the oldest is removed.
+    func describe(pad: Int32, as description: PadDescription) {
+        let description = description.bounded
+        guard pads[pad] != description else { return }
+        if pads[pad] != nil { remove(pad: pad) }
+        if describedPads.count >= Self.maximumTools { remove(pad: describedPads[0]) }
+        pads[pad] = description
+        describedPads.append(pad)
+        for tabletSeat in seats { tabletSeat.add(pad: pad, description) }
+    }
+
+    /// The tablet went: every pen and pad on it, and so the tablet, is removed from clients.
     func remove(_ tablet: TabletDescription) {
         for pen in described where tools[pen]?.tablet == tablet { remove(pen) }
+        for pad in describedPads where pads[pad]?.tablet == tablet { remove(pad: pad) }
     }
 
     private func remove(_ pen: Int32) {
         guard let tool = tools.removeValue(forKey: pen) else { return }
         described.removeAll { $0 == pen }
-        let stillUsed = tools.values.contains { $0.tablet == tool.tablet }
+        let stillUsed = inUse(tool.tablet)
         for tabletSeat in seats { tabletSeat.remove(pen, tablet: stillUsed ? nil : tool.tablet) }
+    }
+
+    private func remove(pad: Int32) {
+        guard let description = pads.removeValue(forKey: pad) else { return }
+        describedPads.removeAll { $0 == pad }
+        let stillUsed = inUse(description.tablet)
+        for tabletSeat in seats { tabletSeat.remove(pad: pad, tablet: stillUsed ? nil : description.tablet) }
     }
 
     // MARK: The core's deliveries
@@ -142,6 +170,25 @@ final class Tablets: ServerPart {
         forEachTool(of: client, pen) { $0.frame(time) }
     }
 
+    /// The pad's control acted, for `client`'s focused `surface`: the pad leaves whatever
+    /// other client's surface it was on, enters this one if it is elsewhere, and each of the
+    /// client's pad objects hears the action. `alive` finds a surface the pad entered before,
+    /// if it still lives, for its leave.
+    func pad(_ client: SeatClient, pad: Int32, surface node: NodeID, _ surface: OpaquePointer, _ action: PadAction, time: Instant,
+             alive: (NodeID) -> OpaquePointer?) {
+        if pads[pad] == nil { describe(pad: pad, as: .standard) }
+        for tabletSeat in seats where tabletSeat.owner.id != client.id {
+            guard let object = tabletSeat.pads[pad], object.entered != nil else { continue }
+            object.leave(serial: seat.inputSerial(for: tabletSeat.owner), alive: alive)
+        }
+        let serial = seat.inputSerial(for: client)
+        for tabletSeat in seats where tabletSeat.owner.id == client.id {
+            guard let object = tabletSeat.pads[pad] else { continue }
+            object.focus(node, surface, serial: serial, alive: alive)
+            object.act(action, time: time)
+        }
+    }
+
     /// The pen's tool in each of the client's tablet seats; no array is made, as every pen
     /// motion comes through here.
     private func forEachTool(of client: SeatClient, _ pen: Int32, _ body: (TabletToolObject) -> Void) {
@@ -172,6 +219,7 @@ final class Tablets: ServerPart {
         seats.append(tabletSeat)
         for tablet in tablets { tabletSeat.addTablet(tablet) }
         for (pen, tool) in tools.sorted(by: { $0.key < $1.key }) { tabletSeat.add(pen, tool) }
+        for pad in describedPads { if let description = pads[pad] { tabletSeat.add(pad: pad, description) } }
         owner.tabletSeats += 1
         seat.devicesChanged(owner.id, owner.capabilities)
     }
@@ -182,6 +230,7 @@ final class TabletSeat: ResourceObject {
     let owner: SeatClient
     private(set) var tablets: [TabletDescription: TabletObject] = [:]
     private(set) var tools: [Int32: TabletToolObject] = [:]
+    private(set) var pads: [Int32: TabletPadObject] = [:]
     private let destroyed: (TabletSeat) -> Void
 
     init(owner: SeatClient, destroyed: @escaping (TabletSeat) -> Void) {
@@ -219,9 +268,30 @@ final class TabletSeat: ResourceObject {
         object.describe()
     }
 
+    func add(pad: Int32, _ description: PadDescription) {
+        guard let resource else { return }
+        addTablet(description.tablet)
+        guard let tablet = tablets[description.tablet] else { return }
+        let object = TabletPadObject(description: description, tablet: tablet)
+        guard object.bind(client: owner.client, interface: tactile_zwp_tablet_pad_v2_interface(), version: wl_resource_get_version(resource), id: 0,
+                          implementation: TabletPadObject.requests) else { return }
+        pads[pad] = object
+        zwp_tablet_seat_v2_send_pad_added(resource, object.resource)
+        object.describe()
+    }
+
     /// The tool is gone, and its tablet with it when `tablet` is given.
     func remove(_ pen: Int32, tablet: TabletDescription?) {
         if let tool = tools.removeValue(forKey: pen), let made = tool.resource { zwp_tablet_tool_v2_send_removed(made) }
+        removeTablet(tablet)
+    }
+
+    func remove(pad: Int32, tablet: TabletDescription?) {
+        pads.removeValue(forKey: pad)?.removed()
+        removeTablet(tablet)
+    }
+
+    private func removeTablet(_ tablet: TabletDescription?) {
         if let tablet, let made = tablets.removeValue(forKey: tablet)?.resource { zwp_tablet_v2_send_removed(made) }
     }
 

@@ -25,7 +25,10 @@ public protocol BackendHost: AnyObject {
     /// before its first proximity. A pen never described is `PenTool.standard`.
     func describePen(_ pen: Int32, as tool: PenTool)
 
-    /// The tablet was unplugged: clients see its pens' tools and the tablet removed.
+    /// The backend's pad `pad` (its number in `InputEvent.pad`) is `description`.
+    func describePad(_ pad: Int32, as description: PadDescription)
+
+    /// The tablet was unplugged: clients see its pens' tools, its pads and the tablet removed.
     func tabletRemoved(_ tablet: TabletDescription)
 
     /// Calls `onReadable` whenever `fd` can be read, for as long as the source is kept.

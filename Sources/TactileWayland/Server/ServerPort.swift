@@ -30,6 +30,10 @@ public final class ServerPort: BackendHost {
         server.parts.tablets.describe(pen, as: tool)
     }
 
+    public func describePad(_ pad: Int32, as description: PadDescription) {
+        server.parts.tablets.describe(pad: pad, as: description)
+    }
+
     public func tabletRemoved(_ tablet: TabletDescription) {
         server.parts.tablets.remove(tablet)
     }

@@ -111,6 +111,9 @@ enum tactile_test_input_v1_touchpad_gesture {
 #define TACTILE_TEST_INPUT_V1_PEN_TIP 17
 #define TACTILE_TEST_INPUT_V1_PEN_MOTION 18
 #define TACTILE_TEST_INPUT_V1_PEN_BUTTON 19
+#define TACTILE_TEST_INPUT_V1_PAD_BUTTON 20
+#define TACTILE_TEST_INPUT_V1_PAD_RING 21
+#define TACTILE_TEST_INPUT_V1_PAD_STRIP 22
 
 
 /**
@@ -193,6 +196,18 @@ enum tactile_test_input_v1_touchpad_gesture {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_PEN_BUTTON_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PAD_BUTTON_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PAD_RING_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PAD_STRIP_SINCE_VERSION 4
 
 /** @ingroup iface_tactile_test_input_v1 */
 static inline void
@@ -435,6 +450,46 @@ tactile_test_input_v1_pen_button(struct tactile_test_input_v1 *tactile_test_inpu
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_PEN_BUTTON, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, button, state);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * As libinput's tablet pad button: button `button` (numbered from 0 across the pad) of
+ * the pad named by `pad`. A pad not described by a backend has 4 buttons, a ring and a
+ * strip; its other buttons are heard by no client.
+ */
+static inline void
+tactile_test_input_v1_pad_button(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pad, uint32_t button, uint32_t state)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PAD_BUTTON, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pad, button, state);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * The finger on ring `ring` is at `degrees`, clockwise from the top; with `touching`
+ * 0 it left the ring, and `degrees` is not used.
+ */
+static inline void
+tactile_test_input_v1_pad_ring(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pad, uint32_t ring, wl_fixed_t degrees, uint32_t touching)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PAD_RING, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pad, ring, degrees, touching);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * The finger on strip `strip` is at `position`, 0 at its top or left to 1 at the other
+ * end; with `touching` 0 it left the strip, and `position` is not used.
+ */
+static inline void
+tactile_test_input_v1_pad_strip(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pad, uint32_t strip, wl_fixed_t position, uint32_t touching)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PAD_STRIP, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pad, strip, position, touching);
 }
 
 #ifdef  __cplusplus

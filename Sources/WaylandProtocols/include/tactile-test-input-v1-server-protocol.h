@@ -299,6 +299,51 @@ struct tactile_test_input_v1_interface {
 			   int32_t pen,
 			   uint32_t button,
 			   uint32_t state);
+	/**
+	 * a tablet pad's button
+	 *
+	 * As libinput's tablet pad button: button `button` (numbered
+	 * from 0 across the pad) of the pad named by `pad`. A pad not
+	 * described by a backend has 4 buttons, a ring and a strip; its
+	 * other buttons are heard by no client.
+	 * @param state 0 released, 1 pressed
+	 * @since 4
+	 */
+	void (*pad_button)(struct wl_client *client,
+			   struct wl_resource *resource,
+			   int32_t pad,
+			   uint32_t button,
+			   uint32_t state);
+	/**
+	 * a finger turns a tablet pad's ring, or leaves it
+	 *
+	 * The finger on ring `ring` is at `degrees`, clockwise from the
+	 * top; with `touching` 0 it left the ring, and `degrees` is not
+	 * used.
+	 * @param touching 1 a finger is on the ring, 0 it left
+	 * @since 4
+	 */
+	void (*pad_ring)(struct wl_client *client,
+			 struct wl_resource *resource,
+			 int32_t pad,
+			 uint32_t ring,
+			 wl_fixed_t degrees,
+			 uint32_t touching);
+	/**
+	 * a finger slides along a tablet pad's strip, or leaves it
+	 *
+	 * The finger on strip `strip` is at `position`, 0 at its top or
+	 * left to 1 at the other end; with `touching` 0 it left the strip,
+	 * and `position` is not used.
+	 * @param touching 1 a finger is on the strip, 0 it left
+	 * @since 4
+	 */
+	void (*pad_strip)(struct wl_client *client,
+			  struct wl_resource *resource,
+			  int32_t pad,
+			  uint32_t strip,
+			  wl_fixed_t position,
+			  uint32_t touching);
 };
 
 
@@ -382,6 +427,18 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_PEN_BUTTON_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PAD_BUTTON_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PAD_RING_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PAD_STRIP_SINCE_VERSION 4
 
 #ifdef  __cplusplus
 }
