@@ -199,13 +199,16 @@ struct input_fuzz {
     struct rng rng;
     uint32_t fingers; // a bit per touch id that is down
     bool pen_in, pen_down;
+    bool pads; // the server takes pad events (test input version 4)
     unsigned long events;
 };
 
 static void input_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
     struct input_fuzz *in = data;
-    if (strcmp(interface, tactile_test_input_v1_interface.name) == 0)
-        in->input = wl_registry_bind(registry, name, &tactile_test_input_v1_interface, version < 3 ? version : 3);
+    if (strcmp(interface, tactile_test_input_v1_interface.name) == 0) {
+        in->input = wl_registry_bind(registry, name, &tactile_test_input_v1_interface, version < 4 ? version : 4);
+        in->pads = version >= 4;
+    }
 }
 
 static const struct wl_registry_listener input_registry = { input_global, witness_global_remove };
@@ -276,6 +279,16 @@ static bool input_burst(struct input_fuzz *in) {
             tactile_test_input_v1_pen_motion(in->input, 1, input_coordinate(in, 1280), input_coordinate(in, 720),
                                              wl_fixed_from_int(1) * (int)rng_below(&in->rng, 2), input_coordinate(in, 60), input_coordinate(in, 60));
             if (rng_chance(&in->rng, 10)) tactile_test_input_v1_pen_button(in->input, 1, 0x14b, rng_below(&in->rng, 2));
+            // A pad's button, ring or strip, at any value, on one of two pads.
+            if (in->pads && rng_chance(&in->rng, 30)) {
+                int32_t pad = 1 + (int32_t)rng_below(&in->rng, 2);
+                uint32_t control = rng_below(&in->rng, 6), touching = rng_below(&in->rng, 2);
+                switch (rng_below(&in->rng, 3)) {
+                case 0: tactile_test_input_v1_pad_button(in->input, pad, control, touching); break;
+                case 1: tactile_test_input_v1_pad_ring(in->input, pad, control, input_coordinate(in, 360), touching); break;
+                default: tactile_test_input_v1_pad_strip(in->input, pad, control, (wl_fixed_t)rng_next(&in->rng), touching); break;
+                }
+            }
             break;
         default:
             tactile_test_input_v1_pointer_axis(in->input, input_coordinate(in, 64), input_coordinate(in, 64),

@@ -12,6 +12,7 @@ import Testing
 ///   end are of the gesture begun;
 /// - a pen's tablet events go only to clients with a tablet seat, on their own surface,
 ///   between its proximity_in and proximity_out, its down and up paired, no tip left down;
+/// - a pad's buttons, rings and strips go only to the surface with the keyboard focus;
 /// - once every finger, button and key is up and every deadline passed, no client holds a touch.
 @Suite struct RoutingInvariantTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
@@ -24,7 +25,7 @@ import Testing
         #expect(fuzz.clients.values.allSatisfy { $0.touchpadGesture == nil }, "a touchpad gesture is stuck (seed \(seed))")
         #expect(fuzz.clients.values.allSatisfy { $0.pens.isEmpty && $0.penTips.isEmpty }, "a pen is stuck (seed \(seed))")
         for kind in ["touchDown", "touchUp", "touchCancel", "pointerEnter", "pointerButton", "keyboardEnter", "key",
-                     "touchpadGestureBegin", "touchpadGestureEnd", "penProximityIn", "penDown", "penButton"] {
+                     "touchpadGestureBegin", "touchpadGestureEnd", "penProximityIn", "penDown", "penButton", "pad"] {
             #expect(fuzz.delivered[kind, default: 0] > 0, "the stream never made a \(kind) (seed \(seed))")
         }
     }
@@ -85,7 +86,8 @@ struct RoutingFuzz {
         case 52..<55: touchpadGesture()
         case 55..<68: send(.pointerMotion(global: randomPoint(), time: now))
         case 68..<73: button()
-        case 73..<77: key()
+        case 73..<76: key()
+        case 76: pad()
         case 77..<80: _ = deliver(desk.fire(at: now))
         default: changeScene()
         }
@@ -127,6 +129,13 @@ struct RoutingFuzz {
 
     private mutating func touchpadGesture() {
         if !gestureOnTouchpad || rng.below(8) == 0 {
+            // Mostly with the mouse's buttons up: a button held over nothing keeps the
+            // pointer's focus on nothing, and the stream, holding some button most of the
+            // time, would then hardly ever begin a gesture anyone hears.
+            if rng.below(4) > 0 {
+                for button in buttons.sorted() { send(.pointerButton(button: button, state: .released, time: now)) }
+                buttons.removeAll()
+            }
             // Mostly over a surface, so that someone hears it.
             if let node = randomNode(), let origin = desk.router.scene.absolutePosition(of: node) {
                 send(.pointerMotion(global: p(Double(origin.x) + 2, Double(origin.y) + 2), time: now))
@@ -141,6 +150,17 @@ struct RoutingFuzz {
             let delta = p(Double(rng.below(81)) - 60, Double(rng.below(41)) - 20)
             send(.touchpadGestureUpdate(delta: delta, scale: Double(50 + rng.below(100)) / 100, rotation: 0, time: now))
         }
+    }
+
+    /// Now and then a nonsense value, which the core refuses or brings into range.
+    private mutating func pad() {
+        let value = [Double.nan, -1e300, 1e300, -3, 0.5, 400][rng.below(6)]
+        let action: PadAction = switch rng.below(3) {
+        case 0: .button(UInt32(rng.below(6)), rng.below(2) == 0 ? .pressed : .released)
+        case 1: .ring(UInt32(rng.below(2)), degrees: rng.below(4) == 0 ? nil : value, byFinger: true)
+        default: .strip(UInt32(rng.below(2)), position: rng.below(4) == 0 ? nil : value, byFinger: true)
+        }
+        send(.pad(pad: Int32(rng.below(3)), action, time: now))
     }
 
     private mutating func penStep() {
@@ -344,6 +364,13 @@ struct RoutingFuzz {
             if view.penTips.remove(pen) == nil { fail("up without a down") }
         case .penMotion(_, let pen, _, _, _), .penButton(_, let pen, _, _, _):
             if view.pens[pen] == nil { fail("out of proximity") }
+        case .pad(_, let node, _, let action, _):
+            if view.keyboardFocus != node { fail("a pad outside the keyboard focus") }
+            switch action {
+            case .ring(_, let degrees?, _): if !(0..<360).contains(degrees) { fail("a ring angle out of range") }
+            case .strip(_, let position?, _): if !(0...1).contains(position) { fail("a strip position out of range") }
+            default: break
+            }
         case .touchFrame, .pointerFrame, .penFrame:
             break
         }
