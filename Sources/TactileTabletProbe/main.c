@@ -6,8 +6,11 @@
 // Lines: `tablet name NAME`, `tablet id VID PID`, `tablet path PATH`, `tablet done`,
 // `tool type T`, `tool serial HI LO`, `tool capability C`, `tool done`, `proximity_in T` (T:
 // the tool's type), `proximity_out`, `down`, `up`, `motion X Y`, `pressure P`, `distance D`,
-// `tilt X Y`, `button B S`, `frame`, and `pointer button B S` for anything its wl_pointer
-// hears.
+// `tilt X Y`, `button B S`, `frame`; for a pad: `pad`, `pad path PATH`, `pad buttons N`,
+// `group buttons N`, `group ring`, `group strip`, `group modes N`, `pad done`, `pad enter`,
+// `pad leave`, `pad button B S`, `ring angle D`, `ring stop`, `strip position P`,
+// `strip stop`, `group mode M`, `pad removed`; and `pointer button B S` for anything its
+// wl_pointer hears.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
@@ -97,10 +100,76 @@ static void seat_tool_added(void *data, struct zwp_tablet_seat_v2 *seat, struct 
     (void)data, (void)seat;
     zwp_tablet_tool_v2_add_listener(tool, &tool_listener, NULL);
 }
+static void ring_source(void *data, struct zwp_tablet_pad_ring_v2 *ring, uint32_t source) { (void)data, (void)ring, (void)source; }
+static void ring_angle(void *data, struct zwp_tablet_pad_ring_v2 *ring, wl_fixed_t degrees) {
+    (void)data, (void)ring;
+    say("ring angle %.2f", wl_fixed_to_double(degrees));
+}
+static void ring_stop(void *data, struct zwp_tablet_pad_ring_v2 *ring) { (void)data, (void)ring; say("ring stop"); }
+static void ring_frame(void *data, struct zwp_tablet_pad_ring_v2 *ring, uint32_t time) { (void)data, (void)ring, (void)time; }
+static const struct zwp_tablet_pad_ring_v2_listener ring_listener = { ring_source, ring_angle, ring_stop, ring_frame };
+
+static void strip_source(void *data, struct zwp_tablet_pad_strip_v2 *strip, uint32_t source) { (void)data, (void)strip, (void)source; }
+static void strip_position(void *data, struct zwp_tablet_pad_strip_v2 *strip, uint32_t position) {
+    (void)data, (void)strip;
+    say("strip position %u", position);
+}
+static void strip_stop(void *data, struct zwp_tablet_pad_strip_v2 *strip) { (void)data, (void)strip; say("strip stop"); }
+static void strip_frame(void *data, struct zwp_tablet_pad_strip_v2 *strip, uint32_t time) { (void)data, (void)strip, (void)time; }
+static const struct zwp_tablet_pad_strip_v2_listener strip_listener = { strip_source, strip_position, strip_stop, strip_frame };
+
+static void group_buttons(void *data, struct zwp_tablet_pad_group_v2 *group, struct wl_array *buttons) {
+    (void)data, (void)group;
+    say("group buttons %zu", buttons->size / sizeof(uint32_t));
+}
+static void group_ring(void *data, struct zwp_tablet_pad_group_v2 *group, struct zwp_tablet_pad_ring_v2 *ring) {
+    (void)data, (void)group;
+    say("group ring");
+    zwp_tablet_pad_ring_v2_add_listener(ring, &ring_listener, NULL);
+}
+static void group_strip(void *data, struct zwp_tablet_pad_group_v2 *group, struct zwp_tablet_pad_strip_v2 *strip) {
+    (void)data, (void)group;
+    say("group strip");
+    zwp_tablet_pad_strip_v2_add_listener(strip, &strip_listener, NULL);
+}
+static void group_modes(void *data, struct zwp_tablet_pad_group_v2 *group, uint32_t modes) { (void)data, (void)group; say("group modes %u", modes); }
+static void group_done(void *data, struct zwp_tablet_pad_group_v2 *group) { (void)data, (void)group; }
+static void group_mode_switch(void *data, struct zwp_tablet_pad_group_v2 *group, uint32_t time, uint32_t serial, uint32_t mode) {
+    (void)data, (void)group, (void)time, (void)serial;
+    say("group mode %u", mode);
+}
+static const struct zwp_tablet_pad_group_v2_listener group_listener = {
+    group_buttons, group_ring, group_strip, group_modes, group_done, group_mode_switch,
+};
+
+static void pad_group(void *data, struct zwp_tablet_pad_v2 *pad, struct zwp_tablet_pad_group_v2 *group) {
+    (void)data, (void)pad;
+    zwp_tablet_pad_group_v2_add_listener(group, &group_listener, NULL);
+}
+static void pad_path(void *data, struct zwp_tablet_pad_v2 *pad, const char *path) { (void)data, (void)pad; say("pad path %s", path); }
+static void pad_buttons(void *data, struct zwp_tablet_pad_v2 *pad, uint32_t buttons) { (void)data, (void)pad; say("pad buttons %u", buttons); }
+static void pad_done(void *data, struct zwp_tablet_pad_v2 *pad) { (void)data, (void)pad; say("pad done"); }
+static void pad_button(void *data, struct zwp_tablet_pad_v2 *pad, uint32_t time, uint32_t button, uint32_t state) {
+    (void)data, (void)pad, (void)time;
+    say("pad button %u %u", button, state);
+}
+static void pad_enter(void *data, struct zwp_tablet_pad_v2 *pad, uint32_t serial, struct zwp_tablet_v2 *tablet, struct wl_surface *surface) {
+    (void)data, (void)pad, (void)serial, (void)tablet, (void)surface;
+    say("pad enter");
+}
+static void pad_leave(void *data, struct zwp_tablet_pad_v2 *pad, uint32_t serial, struct wl_surface *surface) {
+    (void)data, (void)pad, (void)serial, (void)surface;
+    say("pad leave");
+}
+static void pad_removed(void *data, struct zwp_tablet_pad_v2 *pad) { (void)data; say("pad removed"); zwp_tablet_pad_v2_destroy(pad); }
+static const struct zwp_tablet_pad_v2_listener pad_listener = {
+    pad_group, pad_path, pad_buttons, pad_done, pad_button, pad_enter, pad_leave, pad_removed,
+};
+
 static void seat_pad_added(void *data, struct zwp_tablet_seat_v2 *seat, struct zwp_tablet_pad_v2 *pad) {
     (void)data, (void)seat;
     say("pad");
-    zwp_tablet_pad_v2_destroy(pad);
+    zwp_tablet_pad_v2_add_listener(pad, &pad_listener, NULL);
 }
 static const struct zwp_tablet_seat_v2_listener tablet_seat_listener = { seat_tablet_added, seat_tool_added, seat_pad_added };
 

@@ -116,8 +116,29 @@ extension KioskGuestTests {
         }
         #expect(motions.contains { abs($0.0 - 480) <= 1 && abs($0.1 - 200) <= 1 }, "the stroke moved to raw (1536, 1024): \(run.tabletProbe)")
         #expect(!lines.contains { $0.hasPrefix("pointer button") }, "no pointer button: \(run.tabletProbe)")
-        // Unplugged, the tablet goes from clients with both ends of its pen.
-        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") }) == ["tool removed", "tool removed", "tablet removed"], "\(run.tabletProbe)")
+        // Unplugged, the tablet goes from clients with both ends of its pen (and later the
+        // pad's, with the pad).
+        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") }) == ["tool removed", "tool removed", "tablet removed", "pad removed", "tablet removed"],
+                "\(run.tabletProbe)")
+    }
+
+    /// A uinput pad (4 buttons, a ring, a strip) is a tablet pad to libinput; its button,
+    /// ring and strip reach the client with the keyboard focus (the probe, alone on the
+    /// screen), the ring's angle turning as the raw value does and the strip's position
+    /// rising along it; unplugged, the pad is removed.
+    @Test func aPadReachesTheFocusedClient() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.log.contains("device added: Tactile Test Pad (a tablet pad: its buttons, rings and strips go to the keyboard focus)"), "\(run.log.suffix(3000))")
+        let lines = Array(run.tabletProbe.split(separator: "\n").map(String.init).drop { $0 != "pad" })
+        #expect(lines.contains("pad buttons 4") && lines.contains("group ring") && lines.contains("group strip") && lines.contains("group modes 1"), "\(lines)")
+        let used = lines.filter { $0.hasPrefix("pad button ") || $0 == "pad enter" || $0.hasSuffix(" stop") || $0 == "pad removed" }
+        #expect(used == ["pad enter", "pad button 1 1", "pad button 1 0", "ring stop", "strip stop", "pad removed"], "\(lines)")
+        // Raw 18 and 36 of 0...71: a quarter turn apart.
+        let angles = lines.compactMap { $0.hasPrefix("ring angle ") ? Double($0.dropFirst(11)) : nil }
+        #expect(angles.count == 2 && abs((angles[1] - angles[0] + 360).truncatingRemainder(dividingBy: 360) - 90) < 1, "\(angles)")
+        // Raw 1, 64 and 4096 (bit 0, 6 and 12): the start, the middle and the end.
+        let positions = lines.compactMap { $0.hasPrefix("strip position ") ? Int($0.dropFirst(15)) : nil }
+        #expect(positions.count == 3 && positions[0] < 1000 && abs(positions[1] - 32768) < 1000 && positions[2] > 64535, "\(positions)")
     }
 
     /// As examples/tactile-kiosk.service runs it: as a user who may open neither the card nor

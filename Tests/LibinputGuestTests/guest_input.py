@@ -193,6 +193,47 @@ class Pen:
         self.leave(end=e.BTN_TOOL_RUBBER)
 
 
+class Pad:
+    """A tablet's pad: buttons, a touch ring and a touch strip. udev calls a device a tablet
+    pad when it has BTN_0, BTN_STYLUS and absolute X and Y but no BTN_TOOL_PEN, as Wacom's
+    pad devices do; libinput counts ABS_WHEEL as a ring and ABS_RX as a strip."""
+
+    def __init__(self, name):
+        xy = AbsInfo(value=0, min=0, max=1, fuzz=0, flat=0, resolution=0)
+        self.device = UInput(
+            {
+                e.EV_KEY: [e.BTN_0, e.BTN_1, e.BTN_2, e.BTN_3, e.BTN_STYLUS],
+                e.EV_ABS: [(e.ABS_X, xy), (e.ABS_Y, xy), (e.ABS_WHEEL, AbsInfo(0, 0, 71, 0, 0, 0)),
+                           (e.ABS_RX, AbsInfo(0, 0, 4096, 0, 0, 0)), (e.ABS_MISC, AbsInfo(0, 0, 0, 0, 0, 0))],
+            },
+            name=name,
+        )
+
+    def button(self, index, pressed):
+        """BTN_0 + index."""
+        self.device.write(e.EV_KEY, e.BTN_0 + index, 1 if pressed else 0)
+        self.device.syn()
+
+    def ring(self, value):
+        """The finger on the ring at raw `value` (1 to 71); 0 lifts it."""
+        self.touch(e.ABS_WHEEL, value)
+
+    def strip(self, value):
+        """The finger on the strip at raw `value`, one bit set (1 to 4096); 0 lifts it."""
+        self.touch(e.ABS_RX, value)
+
+    def touch(self, axis, value):
+        # As Wacom's driver does: ABS_MISC holds the pad's device id (15) while a finger
+        # is on a ring or strip and 0 once it lifts, which is how libinput tells a lift
+        # from a ring turned to 0.
+        self.device.write(e.EV_ABS, axis, value)
+        self.device.write(e.EV_ABS, e.ABS_MISC, 15 if value else 0)
+        self.device.syn()
+
+    def unplug(self):
+        self.device.close()
+
+
 def seatd_for_nobody(out, tactile):
     """Starts seatd, which grants `nobody` the seat and opens the devices it may not open
     itself; returns seatd's process, a runtime directory for `nobody`, and a copy of the

@@ -22,7 +22,7 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Journal, Pen, Touchscreen, seatd_for_nobody, wait_for
+from guest_input import Journal, Pad, Pen, Touchscreen, seatd_for_nobody, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 
@@ -128,6 +128,21 @@ def main():
     pen.unplug()
     wait_for(probe_log, "tablet removed", timeout=30)
     log("the tablet's removal reached the probe")
+    # A pad: its button, ring and strip go to the probe, which has the keyboard focus; then
+    # it is unplugged too.
+    pad = Pad("Tactile Test Pad")
+    wait_for(tactile_log, "device added: Tactile Test Pad")
+    wait_for(probe_log, "pad done", timeout=30)
+    pad.button(1, True); time.sleep(0.2)
+    pad.button(1, False); time.sleep(0.2)
+    for value in (18, 36, 0):
+        pad.ring(value); time.sleep(0.2)
+    for value in (1, 64, 4096, 0):
+        pad.strip(value); time.sleep(0.2)
+    wait_for(probe_log, "strip stop", timeout=30)
+    pad.unplug()
+    wait_for(probe_log, "pad removed", timeout=30)
+    log("the pad reached the probe and its removal too")
     probe.terminate()
     probe.wait(timeout=10)
 
