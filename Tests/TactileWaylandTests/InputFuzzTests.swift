@@ -52,12 +52,12 @@ final class FuzzClient {
     var held: Set<Int32> = []
     /// What its tablet seat heard, for a client with one; tools in proximity and tips down
     /// (the fuzz's two pens), pads entered (its two pads).
-    var tablet: TabletOverTheWireTests.Heard?
+    var tablet: TabletSeatLog?
     var near = 0, tips = 0, padsEntered = 0
 
     init(socket: String, devices: Set<String>, tablet: Bool) throws {
         client = try TestClient(socket: socket, devices: devices)
-        if tablet { self.tablet = try TabletOverTheWireTests.tabletSeat(of: client) }
+        if tablet { self.tablet = try TabletSeatLog(of: client) }
     }
 }
 

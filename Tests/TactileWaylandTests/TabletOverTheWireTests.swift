@@ -12,142 +12,6 @@ import WaylandProtocols
 @Suite struct TabletOverTheWireTests {
     static let pen: Int32 = 2
 
-    /// What a client's tablet seat heard, one line per event.
-    final class Heard {
-        var lines: [String] = []
-        var surfaces: [OpaquePointer] = []
-    }
-
-    static func heard(_ data: UnsafeMutableRawPointer?) -> Heard { Unmanaged<Heard>.fromOpaque(data!).takeUnretainedValue() }
-
-    /// A tablet seat for `client`; what it hears lands in the returned lines.
-    static func tabletSeat(of client: TestClient) throws -> Heard {
-        let heard = Heard()
-        let manager = try #require(client.tabletManager, "zwp_tablet_manager_v2 is offered")
-        zwp_tablet_seat_v2_add_listener(zwp_tablet_manager_v2_get_tablet_seat(manager, client.seat), seatListener,
-                                        Unmanaged.passUnretained(heard).toOpaque())
-        return heard
-    }
-
-    nonisolated(unsafe) static let seatListener: UnsafeMutablePointer<zwp_tablet_seat_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_seat_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_seat_v2_listener(
-            tablet_added: { data, _, tablet in zwp_tablet_v2_add_listener(tablet, tabletListener, data) },
-            tool_added: { data, _, tool in zwp_tablet_tool_v2_add_listener(tool, toolListener, data) },
-            pad_added: { data, _, pad in
-                heard(data).lines.append("pad")
-                zwp_tablet_pad_v2_add_listener(pad, padListener, data)
-            }
-        ))
-        return pointer
-    }()
-
-    nonisolated(unsafe) static let padListener: UnsafeMutablePointer<zwp_tablet_pad_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_pad_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_pad_v2_listener(
-            group: { data, _, group in
-                heard(data).lines.append("group")
-                zwp_tablet_pad_group_v2_add_listener(group, groupListener, data)
-            },
-            path: { data, _, path in heard(data).lines.append("pad path \(String(cString: path!))") },
-            buttons: { data, _, count in heard(data).lines.append("pad buttons \(count)") },
-            done: { data, _ in heard(data).lines.append("pad done") },
-            button: { data, _, _, button, state in heard(data).lines.append("pad button \(button) \(state)") },
-            enter: { data, _, _, _, surface in
-                heard(data).lines.append("pad enter")
-                if let surface { heard(data).surfaces.append(surface) }
-            },
-            leave: { data, _, _, _ in heard(data).lines.append("pad leave") },
-            removed: { data, _ in heard(data).lines.append("pad removed") }
-        ))
-        return pointer
-    }()
-
-    nonisolated(unsafe) static let groupListener: UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_pad_group_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_pad_group_v2_listener(
-            buttons: { data, _, array in
-                let values = array.map { UnsafeBufferPointer(start: $0.pointee.data?.assumingMemoryBound(to: UInt32.self), count: $0.pointee.size / 4) }
-                heard(data).lines.append("group buttons \(values.map(Array.init) ?? [])")
-            },
-            ring: { data, _, ring in
-                heard(data).lines.append("ring")
-                zwp_tablet_pad_ring_v2_add_listener(ring, ringListener, data)
-            },
-            strip: { data, _, strip in
-                heard(data).lines.append("strip")
-                zwp_tablet_pad_strip_v2_add_listener(strip, stripListener, data)
-            },
-            modes: { data, _, modes in heard(data).lines.append("modes \(modes)") },
-            done: { data, _ in heard(data).lines.append("group done") },
-            mode_switch: { data, _, _, _, mode in heard(data).lines.append("mode \(mode)") }
-        ))
-        return pointer
-    }()
-
-    nonisolated(unsafe) static let ringListener: UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_pad_ring_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_pad_ring_v2_listener(
-            source: { data, _, source in heard(data).lines.append("ring source \(source)") },
-            angle: { data, _, degrees in heard(data).lines.append("ring angle \(wl_fixed_to_double(degrees))") },
-            stop: { data, _ in heard(data).lines.append("ring stop") },
-            frame: { data, _, _ in heard(data).lines.append("ring frame") }
-        ))
-        return pointer
-    }()
-
-    nonisolated(unsafe) static let stripListener: UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_pad_strip_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_pad_strip_v2_listener(
-            source: { data, _, source in heard(data).lines.append("strip source \(source)") },
-            position: { data, _, position in heard(data).lines.append("strip position \(position)") },
-            stop: { data, _ in heard(data).lines.append("strip stop") },
-            frame: { data, _, _ in heard(data).lines.append("strip frame") }
-        ))
-        return pointer
-    }()
-
-    nonisolated(unsafe) static let tabletListener: UnsafeMutablePointer<zwp_tablet_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_v2_listener(
-            name: { data, _, name in heard(data).lines.append("tablet \(String(cString: name!))") },
-            id: { data, _, vendor, product in heard(data).lines.append("tablet id \(vendor):\(product)") },
-            path: { data, _, path in heard(data).lines.append("tablet path \(String(cString: path!))") },
-            done: { data, _ in heard(data).lines.append("tablet done") },
-            removed: { data, _ in heard(data).lines.append("tablet removed") }
-        ))
-        return pointer
-    }()
-
-    nonisolated(unsafe) static let toolListener: UnsafeMutablePointer<zwp_tablet_tool_v2_listener> = {
-        let pointer = UnsafeMutablePointer<zwp_tablet_tool_v2_listener>.allocate(capacity: 1)
-        pointer.initialize(to: zwp_tablet_tool_v2_listener(
-            type: { data, _, type in heard(data).lines.append("type 0x\(String(type, radix: 16))") },
-            hardware_serial: { data, _, high, low in heard(data).lines.append("serial \(high) \(low)") },
-            hardware_id_wacom: { data, _, high, low in heard(data).lines.append("wacom id \(high) \(low)") },
-            capability: { data, _, capability in heard(data).lines.append("capability \(capability)") },
-            done: { data, _ in heard(data).lines.append("done") },
-            removed: { data, _ in heard(data).lines.append("removed") },
-            proximity_in: { data, _, _, _, surface in
-                heard(data).lines.append("proximity_in")
-                if let surface { heard(data).surfaces.append(surface) }
-            },
-            proximity_out: { data, _ in heard(data).lines.append("proximity_out") },
-            down: { data, _, _ in heard(data).lines.append("down") },
-            up: { data, _ in heard(data).lines.append("up") },
-            motion: { data, _, x, y in heard(data).lines.append("motion \(wl_fixed_to_double(x)) \(wl_fixed_to_double(y))") },
-            pressure: { data, _, pressure in heard(data).lines.append("pressure \(pressure)") },
-            distance: { data, _, distance in heard(data).lines.append("distance \(distance)") },
-            tilt: { data, _, x, y in heard(data).lines.append("tilt \(wl_fixed_to_double(x)) \(wl_fixed_to_double(y))") },
-            rotation: { data, _, _ in heard(data).lines.append("rotation") },
-            slider: { data, _, _ in heard(data).lines.append("slider") },
-            wheel: { data, _, _, _ in heard(data).lines.append("wheel") },
-            button: { data, _, _, button, state in heard(data).lines.append("button 0x\(String(button, radix: 16)) \(state)") },
-            frame: { data, _, _ in heard(data).lines.append("frame") }
-        ))
-        return pointer
-    }()
-
     /// alice has a tablet seat; bob none. A stroke on alice's window with pressure, tilt and
     /// the barrel button reaches her as the tool, the whole stroke (the part over bob's
     /// window too); bob's pointer hears the pen once it hovers over his window.
@@ -156,7 +20,7 @@ import WaylandProtocols
         let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = try Self.tabletSeat(of: alice)
+        let heard = try TabletSeatLog(of: alice)
         let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
         try alice.roundtrip()
         #expect(heard.lines == [], "no tool before a pen was seen: \(heard.lines)")
@@ -193,7 +57,7 @@ import WaylandProtocols
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
         let bob = try TestClient(socket: server.socket)
-        let heard = try Self.tabletSeat(of: alice)
+        let heard = try TabletSeatLog(of: alice)
         _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
         let b = try bob.toplevel(width: 200, height: 200, at: (300, 0))
         for client in [alice, bob] { try client.roundtrip(); _ = client.take() }
@@ -220,7 +84,7 @@ import WaylandProtocols
         let server = try TestServer()
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = try Self.tabletSeat(of: alice)
+        let heard = try TabletSeatLog(of: alice)
         _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
         try alice.roundtrip()
         try injector.inject { input in
@@ -245,7 +109,7 @@ import WaylandProtocols
         let trace = TraceOverTheWireTests.Lines(server)
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = try Self.tabletSeat(of: alice)
+        let heard = try TabletSeatLog(of: alice)
         _ = try alice.toplevel(width: 400, height: 300, at: (0, 0))
         try alice.roundtrip()
         try injector.inject { input in
@@ -380,7 +244,7 @@ import WaylandProtocols
         let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket)
-        let heard = try Self.tabletSeat(of: alice)
+        let heard = try TabletSeatLog(of: alice)
         let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
         try alice.roundtrip()
         try injector.tap(50, 50)
@@ -410,7 +274,7 @@ import WaylandProtocols
         let server = try TestServer()
         let injector = try TestClient(socket: server.socket, devices: [])
         let alice = try TestClient(socket: server.socket), bob = try TestClient(socket: server.socket)
-        let heardA = try Self.tabletSeat(of: alice), heardB = try Self.tabletSeat(of: bob)
+        let heardA = try TabletSeatLog(of: alice), heardB = try TabletSeatLog(of: bob)
         _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
         let b = try bob.toplevel(width: 200, height: 200, at: (300, 0))
         for client in [alice, bob] { try client.roundtrip() }
