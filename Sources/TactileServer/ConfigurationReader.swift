@@ -141,9 +141,16 @@ struct ConfigurationReader {
     }
 
     private func device(_ d: Table) throws -> DeviceSettings {
-        try d.only(["match", "output", "calibration", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"])
+        try d.only(["match", "output", "calibration", "region", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"])
+        let region = try d.numbers("region", count: 4).map { r in
+            guard r.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }), r[2] >= 1, r[3] >= 1 else {
+                throw error(d.entries["region"]!.node, "\(d.path).region", "expected [x, y, width, height], whole pixels, width and height at least 1")
+            }
+            return Rect(x: Int(r[0]), y: Int(r[1]), width: Int(r[2]), height: Int(r[3]))
+        }
         return DeviceSettings(
             match: try d.string("match"), output: try d.string("output"), calibration: try d.numbers("calibration", count: 6).map { $0.map(Float.init) },
+            region: region,
             accelerationSpeed: try d.number("accel-speed", in: -1...1), accelerationProfile: try d.choice("accel-profile", DeviceSettings.AccelerationProfile.self),
             tapToClick: try d.bool("tap-to-click"), naturalScrolling: try d.bool("natural-scroll")
         )

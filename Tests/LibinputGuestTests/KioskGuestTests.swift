@@ -97,8 +97,8 @@ extension KioskGuestTests {
         #expect(lines.contains("tool type 320") && lines.contains("tool capability 1") && lines.contains("tool capability 2"), "\(run.tabletProbe)")
         let stroke = lines.filter { ["down", "up", "proximity_out"].contains($0) || $0.hasPrefix("proximity_in") || $0.hasPrefix("button ") }
         #expect(stroke == ["proximity_in 320", "down", "up", "proximity_out", "proximity_in 320", "button 331 1", "button 331 0", "proximity_out",
-                           "proximity_in 321", "down", "up", "proximity_out"],
-                "a stroke, a hover with the barrel button (BTN_STYLUS) pressed and released, then the eraser: \(run.tabletProbe)")
+                           "proximity_in 321", "down", "up", "proximity_out", "proximity_in 320", "proximity_out"],
+                "a stroke, a hover with the barrel button (BTN_STYLUS) pressed and released, the eraser, then the desk tablet's pen: \(run.tabletProbe)")
         #expect(lines.contains("tool type 321"), "the eraser end, a second tool: \(run.tabletProbe)")
         // The eraser pressed at raw 800, 1600 and 3200 of 4095 (its pressure is 0 before the
         // tip is down and again as it lifts).
@@ -118,8 +118,21 @@ extension KioskGuestTests {
         #expect(!lines.contains { $0.hasPrefix("pointer button") }, "no pointer button: \(run.tabletProbe)")
         // Unplugged, the tablet goes from clients with both ends of its pen (and later the
         // pad's, with the pad).
-        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") }) == ["tool removed", "tool removed", "tablet removed", "pad removed", "tablet removed"],
+        #expect(Array(lines.drop { $0 != "proximity_out" }.filter { $0.hasSuffix("removed") })
+                == ["tool removed", "tool removed", "tablet removed", "pad removed", "tablet removed", "tool removed", "tablet removed"],
                 "\(run.tabletProbe)")
+    }
+
+    /// A desk tablet (no INPUT_PROP_DIRECT) whose settings give it a region of the screen
+    /// (`region: [640, 400, 320, 200]`): its pen at the middle of the tablet is at the middle
+    /// of the region, (800, 500), not of the screen.
+    @Test func aDeskTabletMapsToItsRegion() throws {
+        let run = try KioskRun.shared.get()
+        #expect(run.log.contains("device added: Tactile Desk Tablet (a tablet: its pens are tablet tools, or the pointer); pens mapped to 640,400 320x200 of the output"),
+                "\(run.log.suffix(3000))")
+        let lines = Array(run.tabletProbe.split(separator: "\n").map(String.init).drop { $0 != "tablet name Tactile Desk Tablet" })
+        let first = lines.first { $0.hasPrefix("motion ") }?.split(separator: " ").compactMap { Double($0) } ?? []
+        #expect(first.count == 2 && abs(first[0] - 800) <= 1 && abs(first[1] - 500) <= 1, "\(lines)")
     }
 
     /// A uinput pad (4 buttons, a ring, a strip) is a tablet pad to libinput; its button,

@@ -121,9 +121,10 @@ class Touchscreen:
 class Pen:
     """A screen tablet's pen with an eraser end: libinput takes a device with BTN_TOOL_PEN
     (and BTN_TOOL_RUBBER), absolute X and Y that have a resolution (or it ignores the
-    device), pressure and tilt, and INPUT_PROP_DIRECT, as a tablet mapped to the screen."""
+    device), pressure and tilt, and INPUT_PROP_DIRECT, as a tablet mapped to the screen;
+    without it (`direct=False`), a desk tablet."""
 
-    def __init__(self, name):
+    def __init__(self, name, direct=True):
         xy = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=16)
         tilt = AbsInfo(value=0, min=-60, max=60, fuzz=0, flat=0, resolution=0)
         self.device = UInput(
@@ -132,7 +133,7 @@ class Pen:
                 e.EV_ABS: [(e.ABS_X, xy), (e.ABS_Y, xy), (e.ABS_PRESSURE, AbsInfo(0, 0, 4095, 0, 0, 0)),
                            (e.ABS_TILT_X, tilt), (e.ABS_TILT_Y, tilt)],
             },
-            name=name, input_props=[e.INPUT_PROP_DIRECT],
+            name=name, input_props=[e.INPUT_PROP_DIRECT] if direct else [],
         )
 
     def hover(self, x, y, end=e.BTN_TOOL_PEN):

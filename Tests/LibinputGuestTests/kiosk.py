@@ -45,9 +45,13 @@ def main():
     log("touchscreen and pointer created")
     # The client's WAYLAND_DEBUG log goes to Tactile's output, which it inherits.
     tactile_log = os.path.join(OUT, "tactile.log")
+    # A desk tablet kept to a signature box: its whole area onto 320x200 at (640, 400).
+    config = os.path.join(OUT, "kiosk.yaml")
+    with open(config, "w") as f:
+        f.write("devices:\n  - match: Tactile Desk Tablet\n    region: [640, 400, 320, 200]\n")
     with open(tactile_log, "w") as stream:
         tactile = subprocess.Popen(
-            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", "wayland-kiosk", "--", "weston-simple-touch"],
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", "wayland-kiosk", "--config", config, "--", "weston-simple-touch"],
             stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
     wait_for(tactile_log, ".commit()", timeout=120)
     wait_for(tactile_log, "device added: Tactile Test Touchscreen")
@@ -143,6 +147,16 @@ def main():
     pad.unplug()
     wait_for(probe_log, "pad removed", timeout=30)
     log("the pad reached the probe and its removal too")
+    # A desk tablet with a region: the middle of the tablet is the middle of the box.
+    desk = Pen("Tactile Desk Tablet", direct=False)
+    wait_for(tactile_log, "device added: Tactile Desk Tablet")
+    time.sleep(0.5)
+    desk.hover(2048, 2048); time.sleep(0.3)
+    desk.leave()
+    wait_for(probe_log, "proximity_out", count=4, timeout=30)
+    desk.unplug()
+    wait_for(probe_log, "tablet removed", count=3, timeout=30)
+    log("the desk tablet's pen reached its region")
     probe.terminate()
     probe.wait(timeout=10)
 

@@ -36,6 +36,7 @@ import Testing
         #expect(configuration.gestures[3].options.cancelsTouchesInView == false)
         #expect((configuration.gestures[4].recognizer as? Tap)?.count == 3)
         #expect(configuration.routingPolicy.edgeDeferralLimit == 200)
+        #expect(DeviceSettings.merged(file.devices, for: "Wacom One by Wacom S Pen").region == Rect(x: 400, y: 300, width: 480, height: 300))
         #expect(configuration.keyboardLayout.layout == "de", "the command line wins over the file")
         #expect(configuration.newWindowFocus == .never)
         #expect(DeviceSettings.merged(file.devices, for: "eGalax Touch") == DeviceSettings(output: "HEADLESS-1", calibration: [-1, 0, 1, 0, -1, 1], naturalScrolling: false))
@@ -66,11 +67,14 @@ import Testing
               - match: eGalax
                 output: HEADLESS-1
                 calibration: [0, 1, 0, -1, 0, 1]
+              - match: Intuos
+                region: [800, 500, 400, 250]
             """, file: "kiosk.yaml")
         #expect(DeviceSettings.merged(file.devices, for: "SynPS/2 Synaptics Touchpad")
             == DeviceSettings(accelerationSpeed: -0.5, accelerationProfile: .adaptive, tapToClick: true, naturalScrolling: false))
         #expect(DeviceSettings.merged(file.devices, for: "eGalax Inc. USB TouchController")
             == DeviceSettings(output: "HEADLESS-1", calibration: [0, 1, 0, -1, 0, 1], accelerationProfile: .adaptive, naturalScrolling: true))
+        #expect(DeviceSettings.merged(file.devices, for: "Wacom Intuos S Pen").region == Rect(x: 800, y: 500, width: 400, height: 250))
     }
 
     @Test func outputSettingsMergeInOrderForTheScreensTheyName() throws {
@@ -168,7 +172,9 @@ import Testing
         ("devices:\n  - calibration: [1, 0, 0, 0, 1, x]\n", "kiosk.yaml:2:34: devices[0].calibration[5]: expected a number, got 'x'"),
         ("devices:\n  - accel-speed: 2\n", "kiosk.yaml:2:18: devices[0].accel-speed: expected a number from -1 to 1, got '2'"),
         ("devices:\n  - accel-profile: sticky\n", "kiosk.yaml:2:20: devices[0].accel-profile: expected one of flat, adaptive, got 'sticky'"),
-        ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, accel-speed, accel-profile, tap-to-click, natural-scroll)"),
+        ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, region, accel-speed, accel-profile, tap-to-click, natural-scroll)"),
+        ("devices:\n  - region: [0, 0, 0, 100]\n", "kiosk.yaml:2:13: devices[0].region: expected [x, y, width, height], whole pixels, width and height at least 1"),
+        ("devices:\n  - region: [0, 0, 100]\n", "kiosk.yaml:2:13: devices[0].region: expected a list of 4 numbers"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: left\n    distanse: 80\n",
          "kiosk.yaml:5:5: gestures[0].distanse: unknown key (expected one of: name, kind, action, run, when, cancels-touches-in-view, delays-touches-began, delays-touches-ended, input-types, simultaneous-with, requires-failure-of, edge, start-band, distance)"),
         ("gestures:\n  - name: a\n    kind: swipe\n    device: mouse\n", "kiosk.yaml:4:13: gestures[0].device: expected one of touchscreen, touchpad, got 'mouse'"),

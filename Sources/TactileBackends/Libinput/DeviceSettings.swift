@@ -1,3 +1,5 @@
+import Responder
+
 /// libinput settings for the devices whose name contains `match` (every device when nil).
 /// Several entries may match one device; later entries win, setting by setting, so a file
 /// can give defaults first and exceptions after.
@@ -13,6 +15,10 @@ public struct DeviceSettings: Sendable, Hashable {
     /// libinput's calibration matrix, row-major, the first two rows of a 3×3 affine transform
     /// in normalized device coordinates (0…1).
     public var calibration: [Float]?
+    /// The part of its output a tablet's whole area maps to, in the output's logical pixels
+    /// as the screen shows them: a desk tablet kept to a signature box. A screen tablet's
+    /// pen stays under the pen without one.
+    public var region: Rect?
     /// -1 (slowest) … 1 (fastest).
     public var accelerationSpeed: Double?
     public var accelerationProfile: AccelerationProfile?
@@ -20,12 +26,13 @@ public struct DeviceSettings: Sendable, Hashable {
     public var naturalScrolling: Bool?
 
     public init(
-        match: String? = nil, output: String? = nil, calibration: [Float]? = nil, accelerationSpeed: Double? = nil,
+        match: String? = nil, output: String? = nil, calibration: [Float]? = nil, region: Rect? = nil, accelerationSpeed: Double? = nil,
         accelerationProfile: AccelerationProfile? = nil, tapToClick: Bool? = nil, naturalScrolling: Bool? = nil
     ) {
         self.match = match
         self.output = output
         self.calibration = calibration
+        self.region = region
         self.accelerationSpeed = accelerationSpeed
         self.accelerationProfile = accelerationProfile
         self.tapToClick = tapToClick
@@ -42,6 +49,7 @@ public struct DeviceSettings: Sendable, Hashable {
         for entry in entries where entry.matches(deviceName: deviceName) {
             result.output = entry.output ?? result.output
             result.calibration = entry.calibration ?? result.calibration
+            result.region = entry.region ?? result.region
             result.accelerationSpeed = entry.accelerationSpeed ?? result.accelerationSpeed
             result.accelerationProfile = entry.accelerationProfile ?? result.accelerationProfile
             result.tapToClick = entry.tapToClick ?? result.tapToClick

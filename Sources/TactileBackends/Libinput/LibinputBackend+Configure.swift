@@ -28,6 +28,14 @@ extension LibinputBackend {
                 notes.append("calibration not supported")
             }
         }
+        if let region = settings.region {
+            if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0 {
+                mappedRegions[device] = region
+                notes.append("pens mapped to \(region) of the output")
+            } else {
+                notes.append("region not supported (tablets only)")
+            }
+        }
         if settings.accelerationSpeed != nil || settings.accelerationProfile != nil {
             if libinput_device_config_accel_is_available(device) != 0 {
                 if let speed = settings.accelerationSpeed { note("acceleration speed \(speed)", libinput_device_config_accel_set_speed(device, speed)) }

@@ -13,8 +13,8 @@ struct PenIdentity: Hashable {
 
 /// libinput's tablet tools (pens, erasers, brushes): each physical pen numbered once and
 /// described to the server (tablet-v2's tool and tablet) when first seen, its position mapped
-/// to the output as a touchscreen's is (through the output's transform), its pressure and
-/// tilt passed on.
+/// to the output as a touchscreen's is (through the output's transform), or to the region of
+/// it the device's settings give, its pressure and tilt passed on.
 extension LibinputBackend {
     func tabletTool(_ event: OpaquePointer, _ type: libinput_event_type) {
         guard let tool = libinput_event_tablet_tool_get_tool(event) else { return }
@@ -95,10 +95,13 @@ extension LibinputBackend {
         }
     }
 
+    /// Onto the tablet's region of its output when it has one, else onto the whole panel.
     private func penPoint(_ event: OpaquePointer) -> Point {
-        let output = output(of: libinput_event_get_device(libinput_event_tablet_tool_get_base_event(event)))
-        return output?.layoutPoint(panelFraction: libinput_event_tablet_tool_get_x_transformed(event, 1),
-                                   libinput_event_tablet_tool_get_y_transformed(event, 1)) ?? Point(x: 0, y: 0)
+        let device = libinput_event_get_device(libinput_event_tablet_tool_get_base_event(event))
+        guard let output = output(of: device) else { return Point(x: 0, y: 0) }
+        let (x, y) = (libinput_event_tablet_tool_get_x_transformed(event, 1), libinput_event_tablet_tool_get_y_transformed(event, 1))
+        if let region = device.flatMap({ mappedRegions[$0] }) { return output.layoutPoint(fraction: x, y, of: region) }
+        return output.layoutPoint(panelFraction: x, y)
     }
 
     private func axes(_ event: OpaquePointer) -> PenAxes {

@@ -124,4 +124,11 @@ public struct PlacedOutput: Sendable, Hashable {
         let upright = description.transform.uprightPoint(Point(x: x * w, y: y * h), buffer: (w, h))
         return Point(x: Double(rect.x) + upright.x, y: Double(rect.y) + upright.y)
     }
+
+    /// The layout point at a place in `region` of the output (its logical pixels, as the
+    /// screen shows them), given as fractions of the region: where a desk tablet kept to part
+    /// of the screen lands. Its axes are the user's, not the panel's: no transform applies.
+    public func layoutPoint(fraction x: Double, _ y: Double, of region: Rect) -> Point {
+        Point(x: Double(rect.x) + Double(region.x) + x * Double(region.width), y: Double(rect.y) + Double(region.y) + y * Double(region.height))
+    }
 }
