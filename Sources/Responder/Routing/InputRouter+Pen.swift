@@ -83,6 +83,9 @@ extension InputRouter {
         guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard axes.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
+        // A motion that moves nothing and changes no axis says nothing (backends follow a
+        // proximity with the pen's axes, which may be those it came in with).
+        guard global != pens[index].position || axes.clamped != pens[index].axes else { return }
         pens[index].position = global
         pens[index].axes = axes.clamped
         guard pens[index].holds else { return retarget(index, moved: true, time, &sink) }
