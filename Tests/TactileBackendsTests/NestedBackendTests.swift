@@ -258,6 +258,40 @@ import WaylandProtocols
         #expect(stamp >= hold.start && stamp < hold.start + 200_000_000, "stamped by the parent while the nested server was held: \(stamp) against \(hold.start)")
     }
 
+    /// The parent's pen (its tablet-v2 tool over the nested window) is the nested server's
+    /// pen: a nested client with a tablet seat hears the tool described as the parent
+    /// described it, on the parent's tablet, and its stroke at its own surface coordinates
+    /// with the pressure and tilt the parent gave; then the parent's pad is not forwarded.
+    @Test func aPenInTheParentReachesANestedTabletClient() throws {
+        let pair = try NestedPair.launch()
+        let client = pair.nestedClient
+        let heard = try TabletSeatLog(of: client)
+        let window = try client.toplevel(width: 300, height: 200, at: (100, 50))
+        try client.roundtrip()
+        try pair.parentClient.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, 4, f(150.5), f(60.25))
+            tactile_test_input_v1_pen_tip(input, 4, 1)
+            tactile_test_input_v1_pen_motion(input, 4, f(160), f(70), f(0.5), f(20), f(-10))
+            tactile_test_input_v1_pen_tip(input, 4, 0)
+            tactile_test_input_v1_pen_proximity_out(input, 4)
+            tactile_test_input_v1_pad_button(input, 1, 0, 1)
+        }
+        _ = try pair.eventually {
+            try client.roundtrip()
+            return heard.lines.contains("proximity_out")
+        }
+        #expect(heard.lines == [
+            "tablet Tactile pen input", "tablet done",
+            "type 0x140", "capability 1", "capability 2", "done",
+            "proximity_in", "motion 50.5 10.25", "pressure 0", "tilt 0.0 0.0", "frame",
+            "down", "frame",
+            "motion 60.0 20.0", "pressure 32768", "tilt 20.0 -10.0", "frame",
+            "up", "frame",
+            "proximity_out", "frame",
+        ])
+        #expect(heard.surfaces == [window.surface])
+    }
+
     /// The parent's presentation times reach the nested server's clients: a frame the
     /// parent showed while the nested server was held was presented then.
     @Test func aNestedClientsFrameIsPresentedWhenTheParentShowedIt() throws {

@@ -109,6 +109,45 @@ enum NestedListeners {
         backend(data).input.stamp = Instant(microseconds: seconds &* 1_000_000 &+ UInt64(nanoseconds / 1000))
     }))
 
+    nonisolated(unsafe) static let tabletSeat = make(zwp_tablet_seat_v2_listener(
+        tablet_added: { data, _, tablet in backend(data).tabletAdded(tablet) },
+        tool_added: { data, _, tool in backend(data).toolAdded(tool) },
+        // Pads are not forwarded: a nested window's pads belong to the parent's focus.
+        pad_added: { _, _, pad in zwp_tablet_pad_v2_destroy(pad) }
+    ))
+
+    nonisolated(unsafe) static let tablet = make(zwp_tablet_v2_listener(
+        name: { data, tablet, name in backend(data).describeTablet(tablet) { $0.name = name.map { String(cString: $0) } ?? "" } },
+        id: { data, tablet, vendor, product in backend(data).describeTablet(tablet) { ($0.vendor, $0.product) = (vendor, product) } },
+        path: { data, tablet, path in backend(data).describeTablet(tablet) { $0.path = path.map { String(cString: $0) } ?? "" } },
+        done: { _, _ in },
+        removed: { data, tablet in backend(data).tabletRemoved(tablet) }
+    ))
+
+    nonisolated(unsafe) static let tool = make(zwp_tablet_tool_v2_listener(
+        type: { data, tool, type in backend(data).toolType(tool, type) },
+        hardware_serial: { data, tool, high, low in backend(data).changeTool(tool) { $0.serial = UInt64(high) << 32 | UInt64(low) } },
+        hardware_id_wacom: { _, _, _, _ in },
+        capability: { data, tool, capability in backend(data).toolCapability(tool, capability) },
+        done: { _, _ in },
+        removed: { data, tool in backend(data).toolRemoved(tool) },
+        proximity_in: { data, tool, _, tablet, surface in backend(data).toolNear(tool, tablet: tablet, surface: surface) },
+        proximity_out: { data, tool in backend(data).changeTool(tool) { $0.leaving = true } },
+        down: { data, tool, _ in backend(data).changeTool(tool) { $0.tip = true } },
+        up: { data, tool in backend(data).changeTool(tool) { $0.tip = false } },
+        motion: { data, tool, x, y in backend(data).changeTool(tool) { $0.position = (x, y) } },
+        pressure: { data, tool, pressure in backend(data).changeTool(tool) { $0.axes.pressure = WaylandBackend.fraction(pressure) } },
+        distance: { data, tool, distance in backend(data).changeTool(tool) { $0.axes.distance = WaylandBackend.fraction(distance) } },
+        tilt: { data, tool, x, y in backend(data).changeTool(tool) { ($0.axes.tiltX, $0.axes.tiltY) = (wl_fixed_to_double(x), wl_fixed_to_double(y)) } },
+        rotation: { _, _, _ in },
+        slider: { _, _, _ in },
+        wheel: { _, _, _, _ in },
+        button: { data, tool, _, button, state in
+            backend(data).changeTool(tool) { $0.buttons.append((button, state == ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue ? .pressed : .released)) }
+        },
+        frame: { data, tool, _ in backend(data).toolFrame(tool) }
+    ))
+
     nonisolated(unsafe) static let touch = make(wl_touch_listener(
         down: { data, _, _, _, surface, id, x, y in backend(data).touchDown(id: id, surface: surface, x: x, y: y) },
         up: { data, _, _, _, id in backend(data).touchUp(id: id) },

@@ -38,7 +38,7 @@ extension WaylandBackend {
     /// The versions we speak: wl_seat 8 has axis_value120; xdg_wm_base 5 is what our
     /// generated headers know.
     static let wantedVersions: [String: UInt32] = ["wl_compositor": 4, "wl_shm": 1, "xdg_wm_base": 5, "wl_seat": 8, "wp_presentation": 1,
-                                                   "zwp_input_timestamps_manager_v1": 1]
+                                                   "zwp_input_timestamps_manager_v1": 1, "zwp_tablet_manager_v2": 1]
 
     /// Lists the parent's globals and binds ours; throws when the parent lacks one we need.
     func bindGlobals() throws {
@@ -50,6 +50,7 @@ extension WaylandBackend {
         if globals.wmBase == nil { throw WaylandBackendError.missingGlobal("xdg_wm_base") }
         xdg_wm_base_add_listener(globals.wmBase, NestedListeners.wmBase, nil)
         if input.seat == nil { logger.warning("the parent compositor has no wl_seat: no input comes from it") }
+        startTablets()
     }
 
     func globalAnnounced(_ name: UInt32, _ interface: String, _ offered: UInt32) {
@@ -69,6 +70,8 @@ extension WaylandBackend {
             wp_presentation_add_listener(globals.presentation, NestedListeners.presentation, Unmanaged.passUnretained(self).toOpaque())
         case "zwp_input_timestamps_manager_v1" where globals.inputTimestamps == nil:
             globals.inputTimestamps = bind(tactile_zwp_input_timestamps_manager_v1_interface())
+        case "zwp_tablet_manager_v2" where tablets.manager == nil:
+            tablets.manager = bind(tactile_zwp_tablet_manager_v2_interface())
         // One seat is Tactile's input; a parent with several has its first.
         case "wl_seat" where input.seat == nil: bindSeat(name: name, proxy: bind(tactile_client_wl_seat_interface()), version: version)
         default: break

@@ -71,6 +71,8 @@ public final class WaylandBackend: OutputPresenter {
     var windows: [OutputID: NestedWindow] = [:]
     /// The parent's seat and the devices we hold of it.
     var input = ParentSeat()
+    /// The parent's tablets and pens, where it offers tablet-v2 (`WaylandBackend+Tablets`).
+    var tablets = ParentTablets()
     private var watch: EventSource?
     /// Retries a flush the parent's full socket refused, and removes the watch after an end.
     private var retry: EventSource?
@@ -179,6 +181,7 @@ public final class WaylandBackend: OutputPresenter {
     private func tearDown() {
         watch = nil
         windows.removeAll()
+        tablets.release()
         input.release()
         globals.release()
         wl_display_disconnect(display)
