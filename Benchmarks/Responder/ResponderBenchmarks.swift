@@ -94,6 +94,26 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sink.count)
     }
 
+    // The same stroke to clients with a tablet seat: tablet-v2 tool motions with their
+    // frames, the tip's surface owning the pen.
+    Benchmark("route pen motion, tip down, tablet clients (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
+        var (router, sink) = routerOverFlat100()
+        for id in 1...100 { router.setCapabilities(InputCapabilities.all.union(.tablet), for: ClientID(UInt64(id))) }
+        router.handle(.penProximity(pen: 1, entering: true, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
+        router.handle(.penTip(pen: 1, down: true, time: .zero), sink: &sink)
+        precondition(router.pointerFocus == nil, "the pen drives the pointer, not a tool")
+        let before = sink.count
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let x = 100 + Double(i % 500)
+            let axes = PenAxes(pressure: Double(i % 100) / 100, tiltX: 10, tiltY: -5)
+            router.handle(.penMotion(pen: 1, global: Point(x: x, y: 100), axes: axes, time: .milliseconds(UInt64(i))), sink: &sink)
+        }
+        benchmark.stopMeasurement()
+        precondition(sink.count > before, "no motion was delivered")
+        blackHole(sink.count)
+    }
+
     for holes in [1_000, 30_000] {
         let cuts = checkerboardHoles(holes)
         Benchmark("region subtract \(holes) holes", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))) { benchmark in

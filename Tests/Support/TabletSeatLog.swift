@@ -11,6 +11,9 @@ final class TabletSeatLog {
     var lines: [String] = []
     /// The surfaces tools came near and pads entered, in order.
     var surfaces: [OpaquePointer] = []
+    /// The tools described, and the serial of each proximity_in, in order.
+    var tools: [OpaquePointer] = []
+    var proximitySerials: [UInt32] = []
 
     /// Binds a tablet seat for `client`; what it hears lands in `lines`. The seat lives as
     /// long as the client: the log must too.
@@ -26,7 +29,10 @@ final class TabletSeatLog {
         let pointer = UnsafeMutablePointer<zwp_tablet_seat_v2_listener>.allocate(capacity: 1)
         pointer.initialize(to: zwp_tablet_seat_v2_listener(
             tablet_added: { data, _, tablet in zwp_tablet_v2_add_listener(tablet, tabletListener, data) },
-            tool_added: { data, _, tool in zwp_tablet_tool_v2_add_listener(tool, toolListener, data) },
+            tool_added: { data, _, tool in
+                if let tool { heard(data).tools.append(tool) }
+                zwp_tablet_tool_v2_add_listener(tool, toolListener, data)
+            },
             pad_added: { data, _, pad in
                 heard(data).lines.append("pad")
                 zwp_tablet_pad_v2_add_listener(pad, padListener, data)
@@ -121,8 +127,9 @@ final class TabletSeatLog {
             capability: { data, _, capability in heard(data).lines.append("capability \(capability)") },
             done: { data, _ in heard(data).lines.append("done") },
             removed: { data, _ in heard(data).lines.append("removed") },
-            proximity_in: { data, _, _, _, surface in
+            proximity_in: { data, _, serial, _, surface in
                 heard(data).lines.append("proximity_in")
+                heard(data).proximitySerials.append(serial)
                 if let surface { heard(data).surfaces.append(surface) }
             },
             proximity_out: { data, _ in heard(data).lines.append("proximity_out") },

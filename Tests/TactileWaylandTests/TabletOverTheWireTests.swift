@@ -310,4 +310,45 @@ import WaylandProtocols
         #expect(log.contains(try Regex("zwp_tablet_pad_v2@[0-9]+\\.button\\([0-9]+, 0, 1\\)")))
         #expect(client.isRunning)
     }
+
+    /// A pen near a tablet client draws a cursor at its tip (the cursor shows as a pen
+    /// hovers, as for a mouse): Tactile's arrow until the client sets the tool's cursor with
+    /// its proximity_in's serial, then that surface at its hotspot; a stale serial changes
+    /// nothing; a nil surface hides it; once the pen leaves, no cursor is drawn there.
+    @Test func aToolsCursorFollowsThePen() throws {
+        let server = try TestServer()
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = try TabletSeatLog(of: alice)
+        let window = try alice.toplevel(width: 400, height: 300, at: (0, 0))
+        try alice.commitBuffer(window.surface, width: 400, height: 300, colour: 0xff20_4060)
+        try alice.roundtrip()
+        try injector.inject { tactile_test_input_v1_pen_proximity_in($0, Self.pen, f(200), f(150)) }
+        try alice.roundtrip()
+        var shot = try Screenshot(socket: server.socket, cursor: true)
+        #expect(shot.colour(at: 200, 150) == 0x00_0000 && shot.colour(at: 201, 153) == 0xff_ffff, "the arrow's tip at the pen")
+
+        let tool = try #require(heard.tools.first), serial = try #require(heard.proximitySerials.last)
+        let cursor = wl_compositor_create_surface(alice.compositor)!
+        zwp_tablet_tool_v2_set_cursor(tool, serial &+ 1000, cursor, 4, 4)
+        try alice.commitBuffer(cursor, width: 10, height: 10, colour: 0xffff_00ff)
+        try alice.roundtrip()
+        #expect(try Screenshot(socket: server.socket, cursor: true).colour(at: 201, 153) == 0xff_ffff, "a stale serial changed nothing")
+        zwp_tablet_tool_v2_set_cursor(tool, serial, cursor, 4, 4)
+        try alice.roundtrip()
+        try injector.inject { tactile_test_input_v1_pen_motion($0, Self.pen, f(300), f(100), f(0), f(0), f(0)) }
+        try alice.roundtrip()
+        shot = try Screenshot(socket: server.socket, cursor: true)
+        #expect(shot.colour(at: 300, 100) == 0xff_00ff && shot.colour(at: 296, 96) == 0xff_00ff && shot.colour(at: 305, 105) == 0xff_00ff,
+                "the tool's cursor, its hotspot on the pen")
+        #expect(shot.colour(at: 294, 100) == 0x20_4060 && shot.colour(at: 201, 153) == 0x20_4060, "nothing left of it, nor where the pen was")
+
+        zwp_tablet_tool_v2_set_cursor(tool, serial, nil, 0, 0)
+        try alice.roundtrip()
+        #expect(try Screenshot(socket: server.socket, cursor: true).colour(at: 300, 100) == 0x20_4060, "hidden")
+        zwp_tablet_tool_v2_set_cursor(tool, serial, cursor, 4, 4)
+        try injector.inject { tactile_test_input_v1_pen_proximity_out($0, Self.pen) }
+        try alice.roundtrip()
+        #expect(try Screenshot(socket: server.socket, cursor: true).colour(at: 300, 100) == 0x20_4060, "gone with the pen")
+    }
 }

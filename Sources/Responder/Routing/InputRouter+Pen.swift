@@ -32,7 +32,23 @@ enum PenTarget: Equatable {
     case nobody
 }
 
+/// A pen in proximity as a tablet tool: which, whose surface hears it, and where it is.
+public struct PenOverTablet: Hashable, Sendable {
+    public var pen: Int32
+    public var client: ClientID
+    public var position: Point
+}
+
 extension InputRouter {
+    /// The pen that came near last of those heard as tablet tools (a pen driving the pointer
+    /// is the pointer): where a tool's cursor is drawn.
+    public var penOverTablet: PenOverTablet? {
+        for pen in pens.reversed() {
+            if case .tablet(let focus) = pen.target { return PenOverTablet(pen: pen.id, client: focus.client, position: pen.position) }
+        }
+        return nil
+    }
+
     /// Pens in proximity at once; more come only from a broken or hostile source.
     public static let maximumPens = 16
 
@@ -85,9 +101,10 @@ extension InputRouter {
         guard axes.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
         // A motion that moves nothing and changes no axis says nothing (backends follow a
         // proximity with the pen's axes, which may be those it came in with).
-        guard global != pens[index].position || axes.clamped != pens[index].axes else { return }
+        let clamped = axes.clamped
+        guard global != pens[index].position || clamped != pens[index].axes else { return }
         pens[index].position = global
-        pens[index].axes = axes.clamped
+        pens[index].axes = clamped
         guard pens[index].holds else { return retarget(index, moved: true, time, &sink) }
         if !pens[index].contenders.isEmpty {
             feedGestures(pens[index].contenders, .motion(id: pens[index].finger, global: global, time: time), time: time, &sink)
@@ -98,7 +115,7 @@ extension InputRouter {
             // Only pressure or tilt changed: nothing a pointer can say.
             guard global != pointer.position else { return }
             movePointer(to: global, time, &sink)
-        case .tablet(let owner): deliverMotion(pens[index], owner, time, &sink)
+        case .tablet(let owner): deliverMotion(id, global, clamped, owner, time, &sink)
         case .nobody: break
         }
     }
@@ -206,7 +223,7 @@ extension InputRouter {
         let target: PenTarget = if let under, acceptsTablet(under.client) { .tablet(under) } else { .pointer }
         guard target != pen.target else {
             switch target {
-            case .tablet(let focus) where moved: deliverMotion(pen, focus, time, &sink)
+            case .tablet(let focus) where moved: deliverMotion(pen.id, pen.position, pen.axes, focus, time, &sink)
             case .pointer where pen.position != pointer.position: movePointer(to: pen.position, time, &sink)
             default: break
             }
@@ -226,10 +243,12 @@ extension InputRouter {
         }
     }
 
-    private func deliverMotion(_ pen: PenState, _ focus: Focus, _ time: Instant, _ sink: inout some DeliverySink) {
-        guard let local = local(pen.position, in: focus.node) else { return }
-        sink.deliver(.penMotion(focus.client, pen: pen.id, local: local, axes: pen.axes, time: time))
-        sink.deliver(.penFrame(focus.client, pen: pen.id, time: time))
+    /// Takes the pen's fields, not the pen: a copy of `PenState` retains its arrays, and
+    /// every motion of a stroke comes through here.
+    private func deliverMotion(_ pen: Int32, _ position: Point, _ axes: PenAxes, _ focus: Focus, _ time: Instant, _ sink: inout some DeliverySink) {
+        guard let local = local(position, in: focus.node) else { return }
+        sink.deliver(.penMotion(focus.client, pen: pen, local: local, axes: axes, time: time))
+        sink.deliver(.penFrame(focus.client, pen: pen, time: time))
     }
 
     /// The tablet client hears the pen go: its tip lifts and its buttons are released first.

@@ -31,4 +31,6 @@ struct SeatFocus: Equatable {
     var keyboard: NodeID?
     var pointer: NodeID?
     var pointerPosition: Point?
+    /// The pen a tool's cursor follows, if one is near as a tablet tool.
+    var pen: PenOverTablet?
 }

@@ -14,6 +14,7 @@ final class Composition: ServerPart {
     private let loop: OpaquePointer
     private let outputs: Outputs
     private let seat: Seat
+    private let tablets: Tablets
     /// Screenshot frames wait for the repaints made here.
     private let screencopy: Screencopy
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
@@ -28,11 +29,12 @@ final class Composition: ServerPart {
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
 
-    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, screencopy: Screencopy) {
+    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, screencopy: Screencopy) {
         self.context = context
         self.loop = loop
         self.outputs = outputs
         self.seat = seat
+        self.tablets = tablets
         self.screencopy = screencopy
         outputs.powerObservers.append { [unowned self] output in
             guard output.poweredOn else { return }
@@ -187,8 +189,11 @@ final class Composition: ServerPart {
         return result
     }
 
-    /// The cursor over the outputs: the seat's, for the client under the pointer.
+    /// The cursor over the outputs: a pen's tool cursor while a pen is near as a tablet
+    /// tool (where the user looks then), else the seat's, for the client under the pointer.
     private func cursorToDraw() -> (content: SurfaceContent, frame: Rect)? {
-        seat.cursorToDraw(client: context.pointerFocusClient, at: context.focus.pointerPosition)
+        let focus = context.focus
+        if let pen = focus.pen { return seat.cursorToDraw(choice: tablets.cursor(of: pen), at: pen.position) }
+        return seat.cursorToDraw(client: context.pointerFocusClient, at: focus.pointerPosition)
     }
 }

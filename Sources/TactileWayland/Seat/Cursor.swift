@@ -84,8 +84,14 @@ extension Seat {
     /// when it set one (nothing while that surface has no content, or when the client hid
     /// the cursor), else Tactile's arrow.
     func cursorToDraw(client: ClientID?, at position: Point?) -> (content: SurfaceContent, frame: Rect)? {
-        guard cursorShown, capabilities.contains(.pointer), let position else { return nil }
-        let choice = client.flatMap { clients[$0]?.cursor } ?? .unset
+        guard capabilities.contains(.pointer) else { return nil }
+        return cursorToDraw(choice: client.flatMap { clients[$0]?.cursor } ?? .unset, at: position)
+    }
+
+    /// `choice` drawn at `position` (a pen's tool cursor, or the pointer's), when cursors
+    /// are shown.
+    func cursorToDraw(choice: CursorChoice, at position: Point?) -> (content: SurfaceContent, frame: Rect)? {
+        guard cursorShown, let position else { return nil }
         let (content, hotspot): (SurfaceContent?, Position) = switch choice {
         case .unset: (DefaultCursor.content, DefaultCursor.hotspot)
         case .hidden: (nil, .zero)

@@ -144,6 +144,17 @@ final class Tablets: ServerPart {
         forEachTool(of: client, pen) { $0.proximityIn(serial: serial, surface: surface, local: local, axes: axes) }
     }
 
+    /// What the pen's tool looks like over its client: the cursor that client set for the
+    /// tool (in any of its seats), else Tactile's arrow.
+    func cursor(of pen: PenOverTablet) -> CursorChoice {
+        for tabletSeat in seats where tabletSeat.owner.id == pen.client {
+            guard let tool = tabletSeat.tools[pen.pen] else { continue }
+            if case .unset = tool.cursor { continue }
+            return tool.cursor
+        }
+        return .unset
+    }
+
     func proximityOut(_ client: SeatClient, pen: Int32) {
         forEachTool(of: client, pen) { $0.proximityOut() }
     }
@@ -209,7 +220,7 @@ final class Tablets: ServerPart {
 
     private func makeSeat(_ client: OpaquePointer, _ state: ClientState, version: Int32, id: UInt32) {
         let owner = seat.client(state)
-        let tabletSeat = TabletSeat(owner: owner) { [unowned self] gone in
+        let tabletSeat = TabletSeat(owner: owner, cursorChanged: { [unowned self] in seat.cursorChanged() }) { [unowned self] gone in
             seats.removeAll { $0 === gone }
             gone.owner.tabletSeats -= 1
             seat.devicesChanged(gone.owner.id, gone.owner.capabilities)
@@ -232,9 +243,12 @@ final class TabletSeat: ResourceObject {
     private(set) var tools: [Int32: TabletToolObject] = [:]
     private(set) var pads: [Int32: TabletPadObject] = [:]
     private let destroyed: (TabletSeat) -> Void
+    /// Tells the composition a tool's cursor changed.
+    let cursorChanged: () -> Void
 
-    init(owner: SeatClient, destroyed: @escaping (TabletSeat) -> Void) {
+    init(owner: SeatClient, cursorChanged: @escaping () -> Void, destroyed: @escaping (TabletSeat) -> Void) {
         self.owner = owner
+        self.cursorChanged = cursorChanged
         self.destroyed = destroyed
     }
 
@@ -260,7 +274,7 @@ final class TabletSeat: ResourceObject {
         guard let resource else { return }
         addTablet(tool.tablet)
         guard let tablet = tablets[tool.tablet] else { return }
-        let object = TabletToolObject(tool: tool, tablet: tablet)
+        let object = TabletToolObject(tool: tool, tablet: tablet, cursorChanged: cursorChanged)
         guard object.bind(client: owner.client, interface: tactile_zwp_tablet_tool_v2_interface(), version: wl_resource_get_version(resource), id: 0,
                           implementation: TabletToolObject.requests) else { return }
         tools[pen] = object
@@ -310,10 +324,17 @@ final class TabletToolObject: ResourceObject {
     /// The tablet object of the same seat, which proximity_in names.
     private let tablet: TabletObject
     private var sent: PenAxes?
+    /// The cursor the client set for the tool (set_cursor), drawn at the pen while it is
+    /// near one of the client's surfaces as this tool.
+    private(set) var cursor = CursorChoice.unset
+    /// The serial of the latest proximity_in, which set_cursor must name.
+    private var proximitySerial: UInt32?
+    private let cursorChanged: () -> Void
 
-    init(tool: PenTool, tablet: TabletObject) {
+    init(tool: PenTool, tablet: TabletObject, cursorChanged: @escaping () -> Void) {
         self.tool = tool
         self.tablet = tablet
+        self.cursorChanged = cursorChanged
     }
 
     func describe() {
@@ -330,6 +351,7 @@ final class TabletToolObject: ResourceObject {
         // The client may have destroyed the tablet object: then it hears nothing of the tool.
         guard let resource, let tablet = tablet.resource else { return }
         zwp_tablet_tool_v2_send_proximity_in(resource, serial, tablet, surface)
+        proximitySerial = serial
         sent = nil
         motion(local, axes)
     }
@@ -374,10 +396,33 @@ final class TabletToolObject: ResourceObject {
         zwp_tablet_tool_v2_send_frame(resource, time.milliseconds)
     }
 
-    /// set_cursor is accepted and not shown: Tactile draws no cursor for pens (the pen's own
-    /// tip is where it points, on a screen tablet).
+    /// set_cursor, honoured only with the serial of the tool's latest proximity_in, as the
+    /// protocol says; a nil surface hides the tool's cursor. The surface takes the cursor
+    /// role, as wl_pointer's cursor does, and may be both.
+    private func setCursor(serial: UInt32, surface resource: OpaquePointer?, hotspot: Position) {
+        guard serial == proximitySerial else { return }
+        guard let resource, let surface = Surface.from(resource) else {
+            cursor = .hidden
+            return cursorChanged()
+        }
+        if let role = surface.role as? Cursor {
+            role.hotspot = hotspot
+            cursor = .surface(role)
+            return cursorChanged()
+        }
+        guard !surface.hasRole else {
+            return postError(ZWP_TABLET_TOOL_V2_ERROR_ROLE.rawValue, "wl_surface already has another role; it cannot be a tool's cursor")
+        }
+        let role = Cursor(surface: surface, hotspot: hotspot, changed: cursorChanged)
+        surface.role = role
+        cursor = .surface(role)
+        cursorChanged()
+    }
+
     static let requests = RequestTable(zwp_tablet_tool_v2_interface(
-        set_cursor: { _, _, _, _, _, _ in },
+        set_cursor: { _, resource, serial, surface, x, y in
+            TabletToolObject.from(resource)?.setCursor(serial: serial, surface: surface, hotspot: Position(x: Int(x), y: Int(y)))
+        },
         destroy: destroyResource
     ))
 }

@@ -101,7 +101,8 @@ final class Parts {
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
                     inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
         screencopy = Screencopy(display: display, outputs: outputs)
-        let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, screencopy: screencopy)
+        let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
+                                      screencopy: screencopy)
         self.composition = composition
         screencopy.schedule = { [unowned composition] in composition.schedule() }
         composition.lockShield = { [unowned sessionLocks] in sessionLocks.shield }

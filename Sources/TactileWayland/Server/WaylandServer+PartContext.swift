@@ -8,7 +8,7 @@ extension WaylandServer: SurfaceHost {
     var scene: Scene { router.scene }
 
     var focus: SeatFocus {
-        SeatFocus(keyboard: router.keyboardFocus, pointer: router.pointerFocus, pointerPosition: router.pointerPosition)
+        SeatFocus(keyboard: router.keyboardFocus, pointer: router.pointerFocus, pointerPosition: router.pointerPosition, pen: router.penOverTablet)
     }
 
     var keyboardFocusIsPinned: Bool {

@@ -39,7 +39,11 @@ extension WaylandServer {
         if case .penProximity(let pen, true, _, _) = event { parts.tablets.penSeen(pen) }
         route { router, sink in router.handle(event, sink: &sink) }
         parts.seat.grabs.eventRouted(event)
-        if case .pointerMotion = event { parts.composition.cursorMoved() }
+        switch event {
+        // A pen moves the pointer's cursor (driving the pointer) or its tool's.
+        case .pointerMotion, .penMotion, .penProximity: parts.composition.cursorMoved()
+        default: break
+        }
         if modifiersChanged { parts.seat.sendModifiers(toFocused: keyboardFocusClient) }
     }
 
