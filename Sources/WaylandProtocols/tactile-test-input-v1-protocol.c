@@ -35,6 +35,11 @@ static const struct wl_interface *tactile_test_input_v1_types[] = {
 	NULL,
 	NULL,
 	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
 	&wl_surface_interface,
 	NULL,
 	NULL,
@@ -51,7 +56,7 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "pointer_button", "uu", tactile_test_input_v1_types + 0 },
 	{ "pointer_axis", "ffii", tactile_test_input_v1_types + 0 },
 	{ "key", "uu", tactile_test_input_v1_types + 0 },
-	{ "move_toplevel", "oii", tactile_test_input_v1_types + 6 },
+	{ "move_toplevel", "oii", tactile_test_input_v1_types + 11 },
 	{ "pointer_motion_relative", "2ffff", tactile_test_input_v1_types + 0 },
 	{ "touchpad_gesture_begin", "2uu", tactile_test_input_v1_types + 0 },
 	{ "touchpad_gesture_update", "2ffff", tactile_test_input_v1_types + 0 },
@@ -61,6 +66,8 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "pen_tip", "3iu", tactile_test_input_v1_types + 0 },
 	{ "pen_motion", "3ifffff", tactile_test_input_v1_types + 0 },
 	{ "pen_button", "3iuu", tactile_test_input_v1_types + 0 },
+	{ "pen_describe", "4iuu", tactile_test_input_v1_types + 0 },
+	{ "pen_motion_axes", "4ifffffffffi", tactile_test_input_v1_types + 0 },
 	{ "pad_button", "4iuu", tactile_test_input_v1_types + 0 },
 	{ "pad_ring", "4iufu", tactile_test_input_v1_types + 0 },
 	{ "pad_strip", "4iufu", tactile_test_input_v1_types + 0 },
@@ -68,7 +75,7 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 
 WL_PRIVATE const struct wl_interface tactile_test_input_v1_interface = {
 	"tactile_test_input_v1", 4,
-	23, tactile_test_input_v1_requests,
+	25, tactile_test_input_v1_requests,
 	0, NULL,
 };
 

@@ -16,6 +16,8 @@ struct InjectCommand: ParsableCommand {
           touchpad swipe|pinch|hold FINGERS | touchpad update DX DY [SCALE [DEGREES]] | touchpad end [cancelled]
           pen in ID X Y | pen motion ID X Y [PRESSURE [TILT_X TILT_Y]] | pen tip ID down|up | pen out ID
           pen button ID stylus|stylus2|stylus3 pressed|released           (PRESSURE: 0 to 1; TILT: degrees)
+          pen motion ID X Y PRESSURE TILT_X TILT_Y DISTANCE ROTATION SLIDER WHEEL CLICKS   (every axis; WHEEL: a turn, in degrees)
+          pen tool ID pen|eraser|brush|pencil|airbrush|finger|mouse|lens [tilt] [pressure] [distance] [rotation] [slider] [wheel]
           pad button ID N pressed|released | pad ring ID N DEGREES|stop | pad strip ID N POSITION|stop   (POSITION: 0 to 1)
           sleep MILLISECONDS
         """
@@ -59,6 +61,9 @@ enum InjectStep: Equatable {
     case penTip(id: Int32, down: Bool)
     case penButton(id: Int32, button: UInt32, pressed: Bool)
     case penOut(id: Int32)
+    /// Every axis: distance, rotation, slider and a wheel's turn besides pressure and tilt.
+    case penMotionAxes(id: Int32, x: Double, y: Double, axes: [Double], clicks: Int32)
+    case penTool(id: Int32, type: UInt32, capabilities: UInt32)
     case padButton(id: Int32, button: UInt32, pressed: Bool)
     /// `nil`: the finger left the ring or strip.
     case padRing(id: Int32, ring: UInt32, degrees: Double?)
@@ -119,6 +124,17 @@ enum InjectScript {
             let code: UInt32? = ["stylus": 0x14b, "stylus2": 0x14c, "stylus3": 0x149][w[3]] ?? UInt32(w[3])
             return int(2).flatMap { id in code.flatMap { c in pressed(4).map { .penButton(id: id, button: c, pressed: $0) } } }
         case ("pen", "out", 3): return int(2).map { .penOut(id: $0) }
+        case ("pen", "motion", 13):
+            let values = (3..<12).compactMap(num)
+            guard values.count == 9, let id = int(2), let clicks = int(12) else { return nil }
+            return .penMotionAxes(id: id, x: values[0], y: values[1], axes: Array(values[2...]), clicks: clicks)
+        case ("pen", "tool", 4...10):
+            let types: [String: UInt32] = ["pen": 0x140, "eraser": 0x141, "brush": 0x142, "pencil": 0x143, "airbrush": 0x144,
+                                           "finger": 0x145, "mouse": 0x146, "lens": 0x147]
+            let capabilities: [String: UInt32] = ["tilt": 1, "pressure": 2, "distance": 3, "rotation": 4, "slider": 5, "wheel": 6]
+            let bits = w[4...].map { capabilities[$0] }
+            guard let id = int(2), let type = types[w[3]], !bits.contains(nil) else { return nil }
+            return .penTool(id: id, type: type, capabilities: bits.reduce(0) { $0 | 1 << $1! })
         case ("pad", "button", 5): return int(2).flatMap { id in UInt32(w[3]).flatMap { b in pressed(4).map { .padButton(id: id, button: b, pressed: $0) } } }
         case ("pad", "ring", 5), ("pad", "strip", 5):
             let value: Double?? = w[4] == "stop" ? .some(nil) : num(4).map { .some($0) }
@@ -168,6 +184,11 @@ final class InjectConnection {
         case .penTip(let id, let down): tactile_test_input_v1_pen_tip(input, id, down ? 1 : 0)
         case .penButton(let id, let button, let pressed): tactile_test_input_v1_pen_button(input, id, button, pressed ? 1 : 0)
         case .penOut(let id): tactile_test_input_v1_pen_proximity_out(input, id)
+        case .penMotionAxes(let id, let x, let y, let a, let clicks):
+            let fixed = wl_fixed_from_double
+            tactile_test_input_v1_pen_motion_axes(input, id, fixed(x), fixed(y), fixed(a[0]), fixed(a[1]), fixed(a[2]), fixed(a[3]), fixed(a[4]), fixed(a[5]),
+                                                  fixed(a[6]), clicks)
+        case .penTool(let id, let type, let capabilities): tactile_test_input_v1_pen_describe(input, id, type, capabilities)
         case .padButton(let id, let button, let pressed): tactile_test_input_v1_pad_button(input, id, button, pressed ? 1 : 0)
         case .padRing(let id, let ring, let degrees): tactile_test_input_v1_pad_ring(input, id, ring, wl_fixed_from_double(degrees ?? 0), degrees == nil ? 0 : 1)
         case .padStrip(let id, let strip, let position): tactile_test_input_v1_pad_strip(input, id, strip, wl_fixed_from_double(position ?? 0), position == nil ? 0 : 1)

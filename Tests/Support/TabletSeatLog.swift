@@ -139,9 +139,9 @@ final class TabletSeatLog {
             pressure: { data, _, pressure in heard(data).lines.append("pressure \(pressure)") },
             distance: { data, _, distance in heard(data).lines.append("distance \(distance)") },
             tilt: { data, _, x, y in heard(data).lines.append("tilt \(wl_fixed_to_double(x)) \(wl_fixed_to_double(y))") },
-            rotation: { data, _, _ in heard(data).lines.append("rotation") },
-            slider: { data, _, _ in heard(data).lines.append("slider") },
-            wheel: { data, _, _, _ in heard(data).lines.append("wheel") },
+            rotation: { data, _, degrees in heard(data).lines.append("rotation \(wl_fixed_to_double(degrees))") },
+            slider: { data, _, position in heard(data).lines.append("slider \(position)") },
+            wheel: { data, _, degrees, clicks in heard(data).lines.append("wheel \(wl_fixed_to_double(degrees)) \(clicks)") },
             button: { data, _, _, button, state in heard(data).lines.append("button 0x\(String(button, radix: 16)) \(state)") },
             frame: { data, _, _ in heard(data).lines.append("frame") }
         ))

@@ -351,4 +351,62 @@ import WaylandProtocols
         try alice.roundtrip()
         #expect(try Screenshot(socket: server.socket, cursor: true).colour(at: 300, 100) == 0x20_4060, "gone with the pen")
     }
+
+    /// A pen described as an airbrush sensing every axis (test input's pen_describe, as a
+    /// backend describes its pens) comes with its capabilities, and its motions carry the
+    /// rotation (brought into 0..<360), the slider (-65535 to 65535, clamped) and each turn
+    /// of its wheel, a turn sent once, with the same position and axes again heard anew.
+    @Test func everyAxisPassesThroughInItsProtocolUnits() throws {
+        let server = try TestServer()
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = try TabletSeatLog(of: alice)
+        _ = try alice.toplevel(width: 300, height: 200, at: (0, 0))
+        try alice.roundtrip()
+        try injector.inject { input in
+            tactile_test_input_v1_pen_describe(input, Self.pen, 0x144, 0b111_1110)
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(50), f(60))
+            tactile_test_input_v1_pen_motion_axes(input, Self.pen, f(50), f(60), f(0.5), f(0), f(0), f(0.25), f(-90), f(2), f(15), 1)
+            tactile_test_input_v1_pen_motion_axes(input, Self.pen, f(50), f(60), f(0.5), f(0), f(0), f(0.25), f(-90), f(2), f(15), 1)
+            tactile_test_input_v1_pen_motion_axes(input, Self.pen, f(50), f(60), f(0.5), f(0), f(0), f(0.25), f(-90), f(2), f(0), 0)
+        }
+        try alice.roundtrip()
+        #expect(Array(heard.lines.drop { $0 != "type 0x144" }.prefix(8)) == [
+            "type 0x144", "capability 1", "capability 2", "capability 3", "capability 4", "capability 5", "capability 6", "done",
+        ])
+        #expect(Array(heard.lines.drop { $0 != "proximity_in" }) == [
+            "proximity_in", "motion 50.0 60.0", "pressure 0", "distance 0", "tilt 0.0 0.0", "rotation 0.0", "slider 0", "frame",
+            "motion 50.0 60.0", "pressure 32768", "distance 16384", "rotation 270.0", "slider 65535", "wheel 15.0 1", "frame",
+            "motion 50.0 60.0", "wheel 15.0 1", "frame",
+        ], "the third motion, which neither moved nor turned, is not heard: \(heard.lines)")
+    }
+
+    /// A pen described anew while near keeps its tool until it leaves (a tool replaced
+    /// mid-stroke would hear the rest without proximity_in); then clients get the new tool.
+    /// A tablet seat bound while the pen is near hears nothing of it until its next proximity.
+    @Test func aToolChangesOnlyWhileItsPenIsAway() throws {
+        let server = try TestServer()
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let alice = try TestClient(socket: server.socket)
+        let heard = try TabletSeatLog(of: alice)
+        _ = try alice.toplevel(width: 300, height: 200, at: (0, 0))
+        try alice.roundtrip()
+        try injector.inject { input in
+            tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(50), f(60))
+            tactile_test_input_v1_pen_describe(input, Self.pen, 0x141, 0b110)
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(51), f(60), f(0), f(0), f(0))
+        }
+        try alice.roundtrip()
+        let late = try TabletSeatLog(of: alice)
+        try injector.inject { input in
+            tactile_test_input_v1_pen_motion(input, Self.pen, f(52), f(60), f(0), f(0), f(0))
+            tactile_test_input_v1_pen_proximity_out(input, Self.pen)
+        }
+        try alice.roundtrip()
+        #expect(Array(heard.lines.drop { $0 != "proximity_in" }) == [
+            "proximity_in", "motion 50.0 60.0", "pressure 0", "tilt 0.0 0.0", "frame", "motion 51.0 60.0", "frame", "motion 52.0 60.0", "frame",
+            "proximity_out", "frame", "removed", "tablet removed", "tablet Tactile pen input", "tablet done", "type 0x141", "capability 1", "capability 2", "done",
+        ], "\(heard.lines)")
+        #expect(!late.lines.contains { $0.hasPrefix("motion") || $0.hasPrefix("proximity") }, "the late seat heard nothing of the stroke: \(late.lines)")
+    }
 }

@@ -47,12 +47,26 @@ public struct PenAxes: Hashable, Sendable {
     /// The pen's tilt from upright, in degrees, positive towards the right and the bottom.
     public var tiltX: Double
     public var tiltY: Double
+    /// Its turn about its own axis (an art pen, a puck), in degrees clockwise from its
+    /// natural position.
+    public var rotation: Double
+    /// An airbrush's finger wheel: -1 (towards the tip) to 1.
+    public var slider: Double
+    /// A wheel turned with this motion (a puck's, relative, unlike the rest): in degrees,
+    /// and in clicks where the wheel has them.
+    public var wheel: Double
+    public var wheelClicks: Int32
 
-    public init(pressure: Double = 0, distance: Double = 0, tiltX: Double = 0, tiltY: Double = 0) {
+    public init(pressure: Double = 0, distance: Double = 0, tiltX: Double = 0, tiltY: Double = 0, rotation: Double = 0, slider: Double = 0,
+                wheel: Double = 0, wheelClicks: Int32 = 0) {
         self.pressure = pressure
         self.distance = distance
         self.tiltX = tiltX
         self.tiltY = tiltY
+        self.rotation = rotation
+        self.slider = slider
+        self.wheel = wheel
+        self.wheelClicks = wheelClicks
     }
 }
 

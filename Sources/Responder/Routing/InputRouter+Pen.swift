@@ -91,7 +91,7 @@ extension InputRouter {
         guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard pens.count < Self.maximumPens else { return sink.report(.ignored(event, because: .tooManyPens)) }
         pens.append(PenState(id: id, position: global))
-        retarget(pens.count - 1, moved: true, time, &sink)
+        retarget(pens.count - 1, motion: nil, time, &sink)
     }
 
     mutating func penMotion(_ id: Int32, _ global: Point, _ axes: PenAxes, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
@@ -102,10 +102,11 @@ extension InputRouter {
         // A motion that moves nothing and changes no axis says nothing (backends follow a
         // proximity with the pen's axes, which may be those it came in with).
         let clamped = axes.clamped
-        guard global != pens[index].position || clamped != pens[index].axes else { return }
+        guard global != pens[index].position || clamped.held != pens[index].axes || clamped.turnsWheel else { return }
         pens[index].position = global
-        pens[index].axes = clamped
-        guard pens[index].holds else { return retarget(index, moved: true, time, &sink) }
+        // The wheel's turn goes with this motion only.
+        pens[index].axes = clamped.held
+        guard pens[index].holds else { return retarget(index, motion: clamped, time, &sink) }
         if !pens[index].contenders.isEmpty {
             feedGestures(pens[index].contenders, .motion(id: pens[index].finger, global: global, time: time), time: time, &sink)
             settleGestures(time: time, &sink)
@@ -142,7 +143,7 @@ extension InputRouter {
             offerStroke(index, time, &sink)
         } else {
             endStroke(index, .up(id: pens[index].finger, time: time), time, &sink)
-            retarget(index, moved: false, time, &sink)
+            retarget(index, motion: nil, time, &sink)
         }
     }
 
@@ -209,13 +210,14 @@ extension InputRouter {
             // A pointer press the pen made before a gesture took it still ends.
             if state == .released { press(mapped, .released, for: index, time, &sink) }
         }
-        if state == .released { retarget(index, moved: false, time, &sink) }
+        if state == .released { retarget(index, motion: nil, time, &sink) }
     }
 
     /// A hovering pen, nothing held: the surface under it decides who hears it. Leaving a
     /// tablet client's surface is its proximity_out; coming over one, its proximity_in. The
-    /// same surface hears a motion only when the pen `moved`.
-    private mutating func retarget(_ index: Int, moved: Bool, _ time: Instant, _ sink: inout some DeliverySink) {
+    /// same surface hears a motion only when the pen moved: `motion` holds the axes it
+    /// moved with (a wheel's turn included).
+    private mutating func retarget(_ index: Int, motion: PenAxes?, _ time: Instant, _ sink: inout some DeliverySink) {
         let pen = pens[index]
         guard !pen.holds else { return }
         let hit = scene.hitTest(at: pen.position)
@@ -223,7 +225,7 @@ extension InputRouter {
         let target: PenTarget = if let under, acceptsTablet(under.client) { .tablet(under) } else { .pointer }
         guard target != pen.target else {
             switch target {
-            case .tablet(let focus) where moved: deliverMotion(pen.id, pen.position, pen.axes, focus, time, &sink)
+            case .tablet(let focus): if let motion { deliverMotion(pen.id, pen.position, motion, focus, time, &sink) }
             case .pointer where pen.position != pointer.position: movePointer(to: pen.position, time, &sink)
             default: break
             }
@@ -269,7 +271,7 @@ extension InputRouter {
             guard case .tablet(let focus) = pens[index].target, !scene.contains(focus.node) else { continue }
             leave(pens[index], focus, latestTime, &sink)
             pens[index].target = .nobody
-            retarget(index, moved: false, latestTime, &sink)
+            retarget(index, motion: nil, latestTime, &sink)
         }
     }
 
@@ -297,11 +299,26 @@ extension InputRouter {
 }
 
 extension PenAxes {
-    var isFinite: Bool { pressure.isFinite && distance.isFinite && tiltX.isFinite && tiltY.isFinite }
-
-    /// Within what tablet-v2 can say: pressure and distance 0 to 1, tilt ±90°.
-    var clamped: PenAxes {
-        PenAxes(pressure: min(max(pressure, 0), 1), distance: min(max(distance, 0), 1),
-                tiltX: min(max(tiltX, -90), 90), tiltY: min(max(tiltY, -90), 90))
+    var isFinite: Bool {
+        pressure.isFinite && distance.isFinite && tiltX.isFinite && tiltY.isFinite && rotation.isFinite && slider.isFinite && wheel.isFinite
     }
+
+    /// Within what tablet-v2 can say: pressure and distance 0 to 1, tilt ±90°, rotation in
+    /// 0..<360, the slider -1 to 1, a wheel turn of at most a full turn.
+    var clamped: PenAxes {
+        let turned = rotation.truncatingRemainder(dividingBy: 360)
+        let wrapped = turned < 0 ? turned + 360 : turned
+        return PenAxes(pressure: min(max(pressure, 0), 1), distance: min(max(distance, 0), 1),
+                       tiltX: min(max(tiltX, -90), 90), tiltY: min(max(tiltY, -90), 90), rotation: wrapped < 360 ? wrapped : 0,
+                       slider: min(max(slider, -1), 1), wheel: min(max(wheel, -360), 360), wheelClicks: min(max(wheelClicks, -360), 360))
+    }
+
+    /// Without the wheel's turn: what the pen keeps between motions.
+    var held: PenAxes {
+        var axes = self
+        (axes.wheel, axes.wheelClicks) = (0, 0)
+        return axes
+    }
+
+    var turnsWheel: Bool { wheel != 0 || wheelClicks != 0 }
 }

@@ -59,8 +59,12 @@ extension LibinputBackend {
         if libinput_tablet_tool_has_pressure(tool) != 0 { senses.insert(.pressure) }
         if libinput_tablet_tool_has_tilt(tool) != 0 { senses.insert(.tilt) }
         if libinput_tablet_tool_has_distance(tool) != 0 { senses.insert(.distance) }
+        if libinput_tablet_tool_has_rotation(tool) != 0 { senses.insert(.rotation) }
+        if libinput_tablet_tool_has_slider(tool) != 0 { senses.insert(.slider) }
+        if libinput_tablet_tool_has_wheel(tool) != 0 { senses.insert(.wheel) }
         let tablet = device.map(Self.tablet) ?? TabletDescription(name: "tablet")
-        host.describePen(pen, as: PenTool(kind: Self.penKind(libinput_tablet_tool_get_type(tool)), serial: identity.serial, senses: senses, tablet: tablet))
+        host.describePen(pen, as: PenTool(kind: Self.penKind(libinput_tablet_tool_get_type(tool)), serial: identity.serial, hardwareID: identity.toolID,
+                                          senses: senses, tablet: tablet))
         return pen
     }
 
@@ -106,6 +110,9 @@ extension LibinputBackend {
 
     private func axes(_ event: OpaquePointer) -> PenAxes {
         PenAxes(pressure: libinput_event_tablet_tool_get_pressure(event), distance: libinput_event_tablet_tool_get_distance(event),
-                tiltX: libinput_event_tablet_tool_get_tilt_x(event), tiltY: libinput_event_tablet_tool_get_tilt_y(event))
+                tiltX: libinput_event_tablet_tool_get_tilt_x(event), tiltY: libinput_event_tablet_tool_get_tilt_y(event),
+                rotation: libinput_event_tablet_tool_get_rotation(event), slider: libinput_event_tablet_tool_get_slider_position(event),
+                wheel: libinput_event_tablet_tool_get_wheel_delta(event),
+                wheelClicks: Int32(clamping: libinput_event_tablet_tool_get_wheel_delta_discrete(event)))
     }
 }

@@ -127,7 +127,7 @@ enum NestedListeners {
     nonisolated(unsafe) static let tool = make(zwp_tablet_tool_v2_listener(
         type: { data, tool, type in backend(data).toolType(tool, type) },
         hardware_serial: { data, tool, high, low in backend(data).changeTool(tool) { $0.serial = UInt64(high) << 32 | UInt64(low) } },
-        hardware_id_wacom: { _, _, _, _ in },
+        hardware_id_wacom: { data, tool, high, low in backend(data).changeTool(tool) { $0.hardwareID = UInt64(high) << 32 | UInt64(low) } },
         capability: { data, tool, capability in backend(data).toolCapability(tool, capability) },
         done: { _, _ in },
         removed: { data, tool in backend(data).toolRemoved(tool) },
@@ -139,9 +139,11 @@ enum NestedListeners {
         pressure: { data, tool, pressure in backend(data).changeTool(tool) { $0.axes.pressure = WaylandBackend.fraction(pressure) } },
         distance: { data, tool, distance in backend(data).changeTool(tool) { $0.axes.distance = WaylandBackend.fraction(distance) } },
         tilt: { data, tool, x, y in backend(data).changeTool(tool) { ($0.axes.tiltX, $0.axes.tiltY) = (wl_fixed_to_double(x), wl_fixed_to_double(y)) } },
-        rotation: { _, _, _ in },
-        slider: { _, _, _ in },
-        wheel: { _, _, _, _ in },
+        rotation: { data, tool, degrees in backend(data).changeTool(tool) { $0.axes.rotation = wl_fixed_to_double(degrees) } },
+        slider: { data, tool, position in backend(data).changeTool(tool) { $0.axes.slider = Double(position) / 65535 } },
+        wheel: { data, tool, degrees, clicks in
+            backend(data).changeTool(tool) { ($0.axes.wheel, $0.axes.wheelClicks) = ($0.axes.wheel + wl_fixed_to_double(degrees), $0.axes.wheelClicks &+ clicks) }
+        },
         button: { data, tool, _, button, state in
             backend(data).changeTool(tool) { $0.buttons.append((button, state == ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue ? .pressed : .released)) }
         },

@@ -25,6 +25,7 @@ struct ParentTool {
     let pen: Int32
     var kind = PenTool.Kind.pen
     var serial: UInt64 = 0
+    var hardwareID: UInt64 = 0
     var senses: PenTool.Senses = []
     /// The window it is near, and the tablet it came near on.
     var output: OutputID?
@@ -33,6 +34,8 @@ struct ParentTool {
     var axes = PenAxes()
     var entering = false, leaving = false
     var position: (x: wl_fixed_t, y: wl_fixed_t)?
+    /// Where the tool last was, for a frame without a position.
+    var lastPoint: Point?
     var tip: Bool?
     var buttons: [(UInt32, PressState)] = []
 }
@@ -87,6 +90,9 @@ extension WaylandBackend {
         case ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue: .tilt
         case ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue: .pressure
         case ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue: .distance
+        case ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION.rawValue: .rotation
+        case ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER.rawValue: .slider
+        case ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL.rawValue: .wheel
         default: []
         }
         changeTool(tool) { $0.senses.formUnion(sense) }
@@ -120,11 +126,16 @@ extension WaylandBackend {
         let point = placed.flatMap { placed in state.position.map { global($0.x, $0.y, on: placed) } }
         if state.entering, let point {
             let description = state.tablet.flatMap { tablets.tablets[$0] } ?? TabletDescription(name: "tablet")
-            host.describePen(state.pen, as: PenTool(kind: state.kind, serial: state.serial, senses: state.senses, tablet: description))
+            host.describePen(state.pen, as: PenTool(kind: state.kind, serial: state.serial, hardwareID: state.hardwareID, senses: state.senses,
+                                                    tablet: description))
             host.handle(.penProximity(pen: state.pen, entering: true, global: point, time: time))
             state.near = true
         }
-        if state.near, let point { host.handle(.penMotion(pen: state.pen, global: point, axes: state.axes, time: time)) }
+        // A frame without a position (only pressure, say, or a wheel's turn) is a motion
+        // where the tool last was; one that changed nothing the core drops.
+        if state.near, let at = point ?? state.lastPoint { host.handle(.penMotion(pen: state.pen, global: at, axes: state.axes, time: time)) }
+        if let point { state.lastPoint = point }
+        (state.axes.wheel, state.axes.wheelClicks) = (0, 0)
         if state.near, let tip = state.tip { host.handle(.penTip(pen: state.pen, down: tip, time: time)) }
         if state.near { for (button, pressed) in state.buttons { host.handle(.penButton(pen: state.pen, button: button, state: pressed, time: time)) } }
         let leaving = state.leaving && state.near

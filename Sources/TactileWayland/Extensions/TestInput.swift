@@ -10,10 +10,13 @@ import WaylandProtocols
 final class TestInput: ServerPart {
     /// Input goes in as a device's would.
     private unowned(unsafe) let host: any PartContext
+    /// Where pen_describe describes pens, as a backend would.
+    private let tablets: Tablets
     private var global: Global?
 
-    init(display: OpaquePointer, host: any PartContext) {
+    init(display: OpaquePointer, host: any PartContext, tablets: Tablets) {
         self.host = host
+        self.tablets = tablets
         global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 4, context: self, requests: Self.requests)
     }
 
@@ -99,6 +102,22 @@ final class TestInput: ServerPart {
         pen_button: { _, r, pen, button, state in
             guard let state = pressState(r, state) else { return }
             inject(r) { .penButton(pen: pen, button: button, state: state, time: $0) }
+        },
+        pen_describe: { _, r, pen, type, capabilities in
+            guard let input = Global.context(of: r, as: TestInput.self) else { return }
+            guard let kind = PenTool.Kind(rawValue: type) else {
+                return tactile_post_error(r, TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL.rawValue, "pen type 0x\(String(type, radix: 16)) is not a zwp_tablet_tool_v2 type")
+            }
+            var senses: PenTool.Senses = []
+            for (bit, sense) in [(1, PenTool.Senses.tilt), (2, .pressure), (3, .distance), (4, .rotation), (5, .slider), (6, .wheel)]
+            where capabilities & (1 << bit) != 0 { senses.insert(sense) }
+            input.tablets.describe(pen, as: PenTool(kind: kind, senses: senses, tablet: PenTool.standard.tablet))
+        },
+        pen_motion_axes: { _, r, pen, x, y, pressure, tiltX, tiltY, distance, rotation, slider, wheel, clicks in
+            let d = wl_fixed_to_double
+            let axes = PenAxes(pressure: d(pressure), distance: d(distance), tiltX: d(tiltX), tiltY: d(tiltY), rotation: d(rotation), slider: d(slider),
+                               wheel: d(wheel), wheelClicks: clicks)
+            inject(r) { .penMotion(pen: pen, global: point(x, y), axes: axes, time: $0) }
         },
         pad_button: { _, r, pad, button, state in
             guard let state = pressState(r, state) else { return }

@@ -17,17 +17,24 @@ public struct PenTool: Hashable, Sendable {
         public static let tilt = Senses(rawValue: 1 << 0)
         public static let pressure = Senses(rawValue: 1 << 1)
         public static let distance = Senses(rawValue: 1 << 2)
+        public static let rotation = Senses(rawValue: 1 << 3)
+        public static let slider = Senses(rawValue: 1 << 4)
+        public static let wheel = Senses(rawValue: 1 << 5)
     }
 
     public var kind: Kind
     /// 0 for a tool without one.
     public var serial: UInt64
+    /// The tool's model id (libinput's tool id, Wacom's numbering: tablet-v2's
+    /// hardware_id_wacom); 0 for a tool without one.
+    public var hardwareID: UInt64
     public var senses: Senses
     public var tablet: TabletDescription
 
-    public init(kind: Kind, serial: UInt64 = 0, senses: Senses, tablet: TabletDescription) {
+    public init(kind: Kind, serial: UInt64 = 0, hardwareID: UInt64 = 0, senses: Senses, tablet: TabletDescription) {
         self.kind = kind
         self.serial = serial
+        self.hardwareID = hardwareID
         self.senses = senses
         self.tablet = tablet
     }
@@ -65,6 +72,10 @@ final class Tablets: ServerPart {
     /// The pads described, by the backend's pad number, and their order, oldest first.
     private var pads: [Int32: PadDescription] = [:]
     private var describedPads: [Int32] = []
+    /// Pens near a client's surface as tools, and descriptions that wait for them to leave:
+    /// a tool replaced while near would hear the rest of its stroke without proximity_in.
+    private var near: Set<Int32> = []
+    private var waiting: [Int32: PenTool] = [:]
     /// Pens kept described at once. A backend numbers each physical pen once, so only a
     /// hostile source (test input's numbers are the client's) comes near; past it the
     /// oldest pen's tool is removed.
@@ -92,6 +103,7 @@ final class Tablets: ServerPart {
     /// A backend's pen `pen` is `tool`: clients' seats get the tool (and its tablet, if new).
     /// A pen described again as something else is a new tool; the old one is removed.
     func describe(_ pen: Int32, as tool: PenTool) {
+        guard !near.contains(pen) else { return waiting[pen] = tool }
         guard tools[pen] != tool else { return }
         if tools[pen] != nil { remove(pen) }
         if described.count >= Self.maximumTools { remove(described[0]) }
@@ -125,6 +137,7 @@ final class Tablets: ServerPart {
 
     private func remove(_ pen: Int32) {
         guard let tool = tools.removeValue(forKey: pen) else { return }
+        near.remove(pen)
         described.removeAll { $0 == pen }
         let stillUsed = inUse(tool.tablet)
         for tabletSeat in seats { tabletSeat.remove(pen, tablet: stillUsed ? nil : tool.tablet) }
@@ -142,6 +155,7 @@ final class Tablets: ServerPart {
     func proximityIn(_ client: SeatClient, pen: Int32, surface: OpaquePointer, local: Point, axes: PenAxes) {
         let serial = seat.inputSerial(for: client)
         forEachTool(of: client, pen) { $0.proximityIn(serial: serial, surface: surface, local: local, axes: axes) }
+        near.insert(pen)
     }
 
     /// What the pen's tool looks like over its client: the cursor that client set for the
@@ -157,6 +171,7 @@ final class Tablets: ServerPart {
 
     func proximityOut(_ client: SeatClient, pen: Int32) {
         forEachTool(of: client, pen) { $0.proximityOut() }
+        near.remove(pen)
     }
 
     func down(_ client: SeatClient, pen: Int32) {
@@ -179,6 +194,7 @@ final class Tablets: ServerPart {
 
     func frame(_ client: SeatClient, pen: Int32, time: Instant) {
         forEachTool(of: client, pen) { $0.frame(time) }
+        if !near.contains(pen), let tool = waiting.removeValue(forKey: pen) { describe(pen, as: tool) }
     }
 
     /// The pad's control acted, for `client`'s focused `surface`: the pad leaves whatever
@@ -329,6 +345,10 @@ final class TabletToolObject: ResourceObject {
     private(set) var cursor = CursorChoice.unset
     /// The serial of the latest proximity_in, which set_cursor must name.
     private var proximitySerial: UInt32?
+    /// Between its proximity_in and proximity_out, and until the frame after the latter: a
+    /// tool made while its pen was already near (a seat bound mid-stroke) hears nothing of
+    /// that stroke.
+    private var near = false, leaving = false
     private let cursorChanged: () -> Void
 
     init(tool: PenTool, tablet: TabletObject, cursorChanged: @escaping () -> Void) {
@@ -341,9 +361,15 @@ final class TabletToolObject: ResourceObject {
         guard let resource else { return }
         zwp_tablet_tool_v2_send_type(resource, tool.kind.rawValue)
         if tool.serial != 0 { zwp_tablet_tool_v2_send_hardware_serial(resource, UInt32(tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial)) }
-        if tool.senses.contains(.tilt) { zwp_tablet_tool_v2_send_capability(resource, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue) }
-        if tool.senses.contains(.pressure) { zwp_tablet_tool_v2_send_capability(resource, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue) }
-        if tool.senses.contains(.distance) { zwp_tablet_tool_v2_send_capability(resource, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue) }
+        if tool.hardwareID != 0 {
+            zwp_tablet_tool_v2_send_hardware_id_wacom(resource, UInt32(tool.hardwareID >> 32), UInt32(truncatingIfNeeded: tool.hardwareID))
+        }
+        let capabilities: [(PenTool.Senses, zwp_tablet_tool_v2_capability)] = [
+            (.tilt, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT), (.pressure, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE),
+            (.distance, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE), (.rotation, ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION),
+            (.slider, ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER), (.wheel, ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL),
+        ]
+        for (sense, capability) in capabilities where tool.senses.contains(sense) { zwp_tablet_tool_v2_send_capability(resource, capability.rawValue) }
         zwp_tablet_tool_v2_send_done(resource)
     }
 
@@ -352,27 +378,29 @@ final class TabletToolObject: ResourceObject {
         guard let resource, let tablet = tablet.resource else { return }
         zwp_tablet_tool_v2_send_proximity_in(resource, serial, tablet, surface)
         proximitySerial = serial
+        (near, leaving) = (true, false)
         sent = nil
         motion(local, axes)
     }
 
     func proximityOut() {
-        guard let resource else { return }
+        guard let resource, near else { return }
+        (near, leaving) = (false, true)
         zwp_tablet_tool_v2_send_proximity_out(resource)
     }
 
     func down(serial: UInt32) {
-        guard let resource else { return }
+        guard let resource, near else { return }
         zwp_tablet_tool_v2_send_down(resource, serial)
     }
 
     func up() {
-        guard let resource else { return }
+        guard let resource, near else { return }
         zwp_tablet_tool_v2_send_up(resource)
     }
 
     func motion(_ local: Point, _ axes: PenAxes) {
-        guard let resource else { return }
+        guard let resource, near else { return }
         zwp_tablet_tool_v2_send_motion(resource, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
         if tool.senses.contains(.pressure), axes.pressure != sent?.pressure {
             zwp_tablet_tool_v2_send_pressure(resource, UInt32((axes.pressure * 65535).rounded()))
@@ -383,16 +411,27 @@ final class TabletToolObject: ResourceObject {
         if tool.senses.contains(.tilt), axes.tiltX != sent?.tiltX || axes.tiltY != sent?.tiltY {
             zwp_tablet_tool_v2_send_tilt(resource, wl_fixed_from_double(axes.tiltX), wl_fixed_from_double(axes.tiltY))
         }
+        if tool.senses.contains(.rotation), axes.rotation != sent?.rotation {
+            zwp_tablet_tool_v2_send_rotation(resource, wl_fixed_from_double(axes.rotation))
+        }
+        if tool.senses.contains(.slider), axes.slider != sent?.slider {
+            zwp_tablet_tool_v2_send_slider(resource, Int32((axes.slider * 65535).rounded()))
+        }
+        // The wheel is relative: each turn is sent, and none is kept.
+        if tool.senses.contains(.wheel), axes.wheel != 0 || axes.wheelClicks != 0 {
+            zwp_tablet_tool_v2_send_wheel(resource, wl_fixed_from_double(axes.wheel), axes.wheelClicks)
+        }
         sent = axes
     }
 
     func button(serial: UInt32, _ button: UInt32, _ state: PressState) {
-        guard let resource else { return }
+        guard let resource, near else { return }
         zwp_tablet_tool_v2_send_button(resource, serial, button, state == .pressed ? 1 : 0)
     }
 
     func frame(_ time: Instant) {
-        guard let resource else { return }
+        guard let resource, near || leaving else { return }
+        leaving = false
         zwp_tablet_tool_v2_send_frame(resource, time.milliseconds)
     }
 

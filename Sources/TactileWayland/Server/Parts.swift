@@ -107,7 +107,7 @@ final class Parts {
         screencopy.schedule = { [unowned composition] in composition.schedule() }
         composition.lockShield = { [unowned sessionLocks] in sessionLocks.shield }
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
-        testInput = configuration.offersTestInput ? TestInput(display: display, host: context) : nil
+        testInput = configuration.offersTestInput ? TestInput(display: display, host: context, tablets: tablets) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
         viewporter = Viewporter(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the

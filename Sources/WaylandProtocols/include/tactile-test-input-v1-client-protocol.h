@@ -79,7 +79,16 @@ enum tactile_test_input_v1_error {
 	 * a touchpad gesture kind other than swipe, pinch or hold
 	 */
 	TACTILE_TEST_INPUT_V1_ERROR_INVALID_GESTURE = 2,
+	/**
+	 * a pen type that is not one of zwp_tablet_tool_v2's
+	 * @since 4
+	 */
+	TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL = 3,
 };
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL_SINCE_VERSION 4
 #endif /* TACTILE_TEST_INPUT_V1_ERROR_ENUM */
 
 #ifndef TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
@@ -111,9 +120,11 @@ enum tactile_test_input_v1_touchpad_gesture {
 #define TACTILE_TEST_INPUT_V1_PEN_TIP 17
 #define TACTILE_TEST_INPUT_V1_PEN_MOTION 18
 #define TACTILE_TEST_INPUT_V1_PEN_BUTTON 19
-#define TACTILE_TEST_INPUT_V1_PAD_BUTTON 20
-#define TACTILE_TEST_INPUT_V1_PAD_RING 21
-#define TACTILE_TEST_INPUT_V1_PAD_STRIP 22
+#define TACTILE_TEST_INPUT_V1_PEN_DESCRIBE 20
+#define TACTILE_TEST_INPUT_V1_PEN_MOTION_AXES 21
+#define TACTILE_TEST_INPUT_V1_PAD_BUTTON 22
+#define TACTILE_TEST_INPUT_V1_PAD_RING 23
+#define TACTILE_TEST_INPUT_V1_PAD_STRIP 24
 
 
 /**
@@ -196,6 +207,14 @@ enum tactile_test_input_v1_touchpad_gesture {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_PEN_BUTTON_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_DESCRIBE_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_MOTION_AXES_SINCE_VERSION 4
 /**
  * @ingroup iface_tactile_test_input_v1
  */
@@ -450,6 +469,36 @@ tactile_test_input_v1_pen_button(struct tactile_test_input_v1 *tactile_test_inpu
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_PEN_BUTTON, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, button, state);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * The pen named by `pen` is a tool of zwp_tablet_tool_v2's `type` (0x140 pen, 0x141
+ * eraser, 0x142 brush, 0x143 pencil, 0x144 airbrush, 0x145 finger, 0x146 mouse, 0x147
+ * lens) sensing the axes whose zwp_tablet_tool_v2 capability values are set in
+ * `capabilities` (bit 1 tilt, 2 pressure, 3 distance, 4 rotation, 5 slider, 6 wheel),
+ * on the tablet "Tactile pen input". A pen never described senses tilt and pressure.
+ * Clients see a pen described anew as a new tool.
+ */
+static inline void
+tactile_test_input_v1_pen_describe(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen, uint32_t type, uint32_t capabilities)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_DESCRIBE, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, type, capabilities);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * As pen_motion, with the distance (0 to 1), the rotation in degrees, the slider (-1
+ * to 1) and a wheel's turn in degrees and clicks, relative to the last.
+ */
+static inline void
+tactile_test_input_v1_pen_motion_axes(struct tactile_test_input_v1 *tactile_test_input_v1, int32_t pen, wl_fixed_t x, wl_fixed_t y, wl_fixed_t pressure, wl_fixed_t tilt_x, wl_fixed_t tilt_y, wl_fixed_t distance, wl_fixed_t rotation, wl_fixed_t slider, wl_fixed_t wheel, int32_t wheel_clicks)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_PEN_MOTION_AXES, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pen, x, y, pressure, tilt_x, tilt_y, distance, rotation, slider, wheel, wheel_clicks);
 }
 
 /**

@@ -82,7 +82,16 @@ enum tactile_test_input_v1_error {
 	 * a touchpad gesture kind other than swipe, pinch or hold
 	 */
 	TACTILE_TEST_INPUT_V1_ERROR_INVALID_GESTURE = 2,
+	/**
+	 * a pen type that is not one of zwp_tablet_tool_v2's
+	 * @since 4
+	 */
+	TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL = 3,
 };
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL_SINCE_VERSION 4
 #endif /* TACTILE_TEST_INPUT_V1_ERROR_ENUM */
 
 #ifndef TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
@@ -300,6 +309,46 @@ struct tactile_test_input_v1_interface {
 			   uint32_t button,
 			   uint32_t state);
 	/**
+	 * what a pen is, before it comes near
+	 *
+	 * The pen named by `pen` is a tool of zwp_tablet_tool_v2's
+	 * `type` (0x140 pen, 0x141 eraser, 0x142 brush, 0x143 pencil,
+	 * 0x144 airbrush, 0x145 finger, 0x146 mouse, 0x147 lens) sensing
+	 * the axes whose zwp_tablet_tool_v2 capability values are set in
+	 * `capabilities` (bit 1 tilt, 2 pressure, 3 distance, 4 rotation,
+	 * 5 slider, 6 wheel), on the tablet "Tactile pen input". A pen
+	 * never described senses tilt and pressure. Clients see a pen
+	 * described anew as a new tool.
+	 * @param capabilities 1 << capability, for each sensed
+	 * @since 4
+	 */
+	void (*pen_describe)(struct wl_client *client,
+			     struct wl_resource *resource,
+			     int32_t pen,
+			     uint32_t type,
+			     uint32_t capabilities);
+	/**
+	 * the pen moves, with every axis
+	 *
+	 * As pen_motion, with the distance (0 to 1), the rotation in
+	 * degrees, the slider (-1 to 1) and a wheel's turn in degrees and
+	 * clicks, relative to the last.
+	 * @since 4
+	 */
+	void (*pen_motion_axes)(struct wl_client *client,
+				struct wl_resource *resource,
+				int32_t pen,
+				wl_fixed_t x,
+				wl_fixed_t y,
+				wl_fixed_t pressure,
+				wl_fixed_t tilt_x,
+				wl_fixed_t tilt_y,
+				wl_fixed_t distance,
+				wl_fixed_t rotation,
+				wl_fixed_t slider,
+				wl_fixed_t wheel,
+				int32_t wheel_clicks);
+	/**
 	 * a tablet pad's button
 	 *
 	 * As libinput's tablet pad button: button `button` (numbered
@@ -427,6 +476,14 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_PEN_BUTTON_SINCE_VERSION 3
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_DESCRIBE_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_PEN_MOTION_AXES_SINCE_VERSION 4
 /**
  * @ingroup iface_tactile_test_input_v1
  */
