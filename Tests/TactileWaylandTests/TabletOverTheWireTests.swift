@@ -12,17 +12,33 @@ import WaylandProtocols
 @Suite struct TabletOverTheWireTests {
     static let pen: Int32 = 2
 
+    /// A server, a client injecting input, and alice: a client with a tablet seat and a
+    /// window at (0, 0).
+    struct TabletDesk {
+        let server: TestServer
+        let injector: TestClient
+        let alice: TestClient
+        let heard: TabletSeatLog
+        let window: Window
+
+        init(_ configuration: ServerConfiguration = ServerConfiguration(), width: Int32 = 300, height: Int32 = 200) throws {
+            server = try TestServer(configuration)
+            injector = try TestClient(socket: server.socket, devices: [])
+            alice = try TestClient(socket: server.socket)
+            heard = try TabletSeatLog(of: alice)
+            window = try alice.toplevel(width: width, height: height, at: (0, 0))
+            try alice.roundtrip()
+        }
+    }
+
     /// alice has a tablet seat; bob none. A stroke on alice's window with pressure, tilt and
     /// the barrel button reaches her as the tool, the whole stroke (the part over bob's
     /// window too); bob's pointer hears the pen once it hovers over his window.
     @Test(arguments: [false, true])
     func aTabletClientHearsThePenAsAToolAndOthersAsThePointer(kiosk: Bool) throws {
-        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
-        let injector = try TestClient(socket: server.socket, devices: [])
-        let alice = try TestClient(socket: server.socket)
-        let heard = try TabletSeatLog(of: alice)
-        let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
-        try alice.roundtrip()
+        let desk = try TabletDesk(ServerConfiguration(kioskMode: kiosk))
+        let (injector, alice, heard) = (desk.injector, desk.alice, desk.heard)
+        let a = desk.window
         #expect(heard.lines == [], "no tool before a pen was seen: \(heard.lines)")
         // In kiosk mode alice fills the screen: the pen starts on her window either way.
         try injector.inject { input in
@@ -81,12 +97,8 @@ import WaylandProtocols
     /// makes Tactile keep no more than 32 tools: past that the oldest is removed, and the
     /// newest still reaches the client.
     @Test func theToolsKeptAreBounded() throws {
-        let server = try TestServer()
-        let injector = try TestClient(socket: server.socket, devices: [])
-        let alice = try TestClient(socket: server.socket)
-        let heard = try TabletSeatLog(of: alice)
-        _ = try alice.toplevel(width: 200, height: 200, at: (0, 0))
-        try alice.roundtrip()
+        let desk = try TabletDesk(width: 200, height: 200)
+        let (injector, alice, heard) = (desk.injector, desk.alice, desk.heard)
         try injector.inject { input in
             for pen in Int32(100)..<140 {
                 tactile_test_input_v1_pen_proximity_in(input, pen, f(50), f(50))
@@ -189,6 +201,16 @@ import WaylandProtocols
         #expect(client.isRunning)
     }
 
+    /// gtk4-demo's Paint demo, drawn (on the cairo renderer, as no GPU is assumed) and with
+    /// its tablet seat bound; its WAYLAND_DEBUG log is its output.
+    static func gtk4Paint(on server: TestServer) throws -> ClientProcess {
+        let client = try ClientProcess(["gtk4-demo", "--run=paint"], socket: server.socket, protocolLog: true,
+                                       environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"])
+        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
+        try client.waitForOutput(containing: "get_tablet_seat(")
+        return client
+    }
+
     /// GTK 4's Paint demo draws only what a tablet tool gives it (GtkGestureStylus), with a
     /// line as wide and as dark as the tool's pressure: a firm stroke and a light one, in a
     /// kiosk and outside one, are both drawn, the firm one wider and darker.
@@ -196,11 +218,8 @@ import WaylandProtocols
     func gtk4PaintDrawsWithThePensPressure(kiosk: Bool) throws {
         let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
         let injector = try TestClient(socket: server.socket, devices: [])
-        let client = try ClientProcess(["gtk4-demo", "--run=paint"], socket: server.socket, protocolLog: true,
-                                       environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"])
+        let client = try Self.gtk4Paint(on: server)
         defer { client.stop() }
-        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
-        try client.waitForOutput(containing: "get_tablet_seat(")
         Thread.sleep(forTimeInterval: 1)
         // Both strokes run across the drawing area of the window, placed at the top left
         // (about (15, 60) to (290, 258)) outside a kiosk, and full screen in one.
@@ -241,12 +260,9 @@ import WaylandProtocols
     /// a kiosk and outside one.
     @Test(arguments: [false, true])
     func aPadGoesToTheFocusedWindow(kiosk: Bool) throws {
-        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
-        let injector = try TestClient(socket: server.socket, devices: [])
-        let alice = try TestClient(socket: server.socket)
-        let heard = try TabletSeatLog(of: alice)
-        let a = try alice.toplevel(width: 300, height: 200, at: (0, 0))
-        try alice.roundtrip()
+        let desk = try TabletDesk(ServerConfiguration(kioskMode: kiosk))
+        let (injector, alice, heard) = (desk.injector, desk.alice, desk.heard)
+        let a = desk.window
         try injector.tap(50, 50)
         try injector.inject { input in
             tactile_test_input_v1_pad_button(input, Self.pad, 1, 1)
@@ -294,11 +310,8 @@ import WaylandProtocols
     func gtk4DemoHearsThePad(kiosk: Bool) throws {
         let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
         let injector = try TestClient(socket: server.socket, devices: [])
-        let client = try ClientProcess(["gtk4-demo", "--run=paint"], socket: server.socket, protocolLog: true,
-                                       environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"])
+        let client = try Self.gtk4Paint(on: server)
         defer { client.stop() }
-        try client.waitForOutput(containing: ".attach(wl_buffer@", within: 30)
-        try client.waitForOutput(containing: "get_tablet_seat(")
         try injector.tap(100, 150)
         try client.waitUntil("zwp_tablet_pad_v2@", within: 30) {
             try injector.inject { tactile_test_input_v1_pad_button($0, Self.pad, 0, 1); tactile_test_input_v1_pad_button($0, Self.pad, 0, 0) }
@@ -357,12 +370,8 @@ import WaylandProtocols
     /// rotation (brought into 0..<360), the slider (-65535 to 65535, clamped) and each turn
     /// of its wheel, a turn sent once, with the same position and axes again heard anew.
     @Test func everyAxisPassesThroughInItsProtocolUnits() throws {
-        let server = try TestServer()
-        let injector = try TestClient(socket: server.socket, devices: [])
-        let alice = try TestClient(socket: server.socket)
-        let heard = try TabletSeatLog(of: alice)
-        _ = try alice.toplevel(width: 300, height: 200, at: (0, 0))
-        try alice.roundtrip()
+        let desk = try TabletDesk()
+        let (injector, alice, heard) = (desk.injector, desk.alice, desk.heard)
         try injector.inject { input in
             tactile_test_input_v1_pen_describe(input, Self.pen, 0x144, 0b111_1110)
             tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(50), f(60))
@@ -385,12 +394,8 @@ import WaylandProtocols
     /// mid-stroke would hear the rest without proximity_in); then clients get the new tool.
     /// A tablet seat bound while the pen is near hears nothing of it until its next proximity.
     @Test func aToolChangesOnlyWhileItsPenIsAway() throws {
-        let server = try TestServer()
-        let injector = try TestClient(socket: server.socket, devices: [])
-        let alice = try TestClient(socket: server.socket)
-        let heard = try TabletSeatLog(of: alice)
-        _ = try alice.toplevel(width: 300, height: 200, at: (0, 0))
-        try alice.roundtrip()
+        let desk = try TabletDesk()
+        let (injector, alice, heard) = (desk.injector, desk.alice, desk.heard)
         try injector.inject { input in
             tactile_test_input_v1_pen_proximity_in(input, Self.pen, f(50), f(60))
             tactile_test_input_v1_pen_describe(input, Self.pen, 0x141, 0b110)

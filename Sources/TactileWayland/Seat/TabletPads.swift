@@ -60,20 +60,20 @@ final class TabletPadObject: ResourceObject {
             self.group = group
             zwp_tablet_pad_v2_send_group(resource, made)
             withArray(Array(0..<description.buttons)) { zwp_tablet_pad_group_v2_send_buttons(made, $0) }
-            for _ in 0..<description.rings {
-                let ring = ResourceObject()
-                guard ring.bind(client: client, interface: tactile_zwp_tablet_pad_ring_v2_interface(), version: version, id: 0,
-                                implementation: Self.ringRequests) else { break }
-                rings.append(ring)
-                zwp_tablet_pad_group_v2_send_ring(made, ring.resource)
+            /// `count` ring or strip objects, each announced by the group.
+            func controls(_ count: UInt32, _ interface: UnsafePointer<wl_interface>, _ requests: RequestTable,
+                          _ announce: (OpaquePointer?, OpaquePointer?) -> Void) -> [ResourceObject] {
+                var made: [ResourceObject] = []
+                for _ in 0..<count {
+                    let control = ResourceObject()
+                    guard control.bind(client: client, interface: interface, version: version, id: 0, implementation: requests) else { break }
+                    made.append(control)
+                    announce(group.resource, control.resource)
+                }
+                return made
             }
-            for _ in 0..<description.strips {
-                let strip = ResourceObject()
-                guard strip.bind(client: client, interface: tactile_zwp_tablet_pad_strip_v2_interface(), version: version, id: 0,
-                                 implementation: Self.stripRequests) else { break }
-                strips.append(strip)
-                zwp_tablet_pad_group_v2_send_strip(made, strip.resource)
-            }
+            rings = controls(description.rings, tactile_zwp_tablet_pad_ring_v2_interface(), Self.ringRequests, zwp_tablet_pad_group_v2_send_ring)
+            strips = controls(description.strips, tactile_zwp_tablet_pad_strip_v2_interface(), Self.stripRequests, zwp_tablet_pad_group_v2_send_strip)
             zwp_tablet_pad_group_v2_send_modes(made, 1)
             zwp_tablet_pad_group_v2_send_done(made)
         }
