@@ -60,9 +60,9 @@ public struct TabletDescription: Hashable, Sendable {
 }
 
 /// zwp_tablet_manager_v2: each client's tablet seats, with a zwp_tablet_v2 for every tablet,
-/// a zwp_tablet_tool_v2 for every pen known and a zwp_tablet_pad_v2 for every pad. A client with a tablet seat hears pens over
-/// its surfaces as tools (the core's pen deliveries, written here through `ProtocolSink`);
-/// one without hears them as its pointer.
+/// a zwp_tablet_tool_v2 for every pen known and a zwp_tablet_pad_v2 for every pad. A client
+/// with a tablet seat hears pens over its surfaces as tools (the core's pen deliveries,
+/// written here through `ProtocolSink`); one without hears them as its pointer.
 final class Tablets: ServerPart {
     private let seat: Seat
     private var seats: [TabletSeat] = []
