@@ -78,20 +78,10 @@ let benchmarks: @Sendable () -> Void = {
     // within 1.5x a touch motion, no allocation).
     Benchmark("route pen motion, tip down (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
         var (router, sink) = routerOverFlat100()
-        router.handle(.penProximity(pen: 1, entering: true, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
-        router.handle(.penTip(pen: 1, down: true, time: .zero), sink: &sink)
-        // The tip's press reached a surface's client, so every motion below is delivered.
-        precondition(router.pointerFocus != nil && router.pointerButtonsHeld, "the pen is not over a surface")
-        let before = sink.count
-        benchmark.startMeasurement()
-        for i in benchmark.scaledIterations {
-            let x = 100 + Double(i % 500)
-            let axes = PenAxes(pressure: Double(i % 100) / 100, tiltX: 10, tiltY: -5)
-            router.handle(.penMotion(pen: 1, global: Point(x: x, y: 100), axes: axes, time: .milliseconds(UInt64(i))), sink: &sink)
+        penStroke(&router, &sink, benchmark) { router in
+            // The tip's press reached a surface's client, so every motion is delivered.
+            precondition(router.pointerFocus != nil && router.pointerButtonsHeld, "the pen is not over a surface")
         }
-        benchmark.stopMeasurement()
-        precondition(sink.count > before, "no motion was delivered")
-        blackHole(sink.count)
     }
 
     // The same stroke to clients with a tablet seat: tablet-v2 tool motions with their
@@ -99,19 +89,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("route pen motion, tip down, tablet clients (flat-100)", configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo)) { benchmark in
         var (router, sink) = routerOverFlat100()
         for id in 1...100 { router.setCapabilities(InputCapabilities.all.union(.tablet), for: ClientID(UInt64(id))) }
-        router.handle(.penProximity(pen: 1, entering: true, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
-        router.handle(.penTip(pen: 1, down: true, time: .zero), sink: &sink)
-        precondition(router.pointerFocus == nil, "the pen drives the pointer, not a tool")
-        let before = sink.count
-        benchmark.startMeasurement()
-        for i in benchmark.scaledIterations {
-            let x = 100 + Double(i % 500)
-            let axes = PenAxes(pressure: Double(i % 100) / 100, tiltX: 10, tiltY: -5)
-            router.handle(.penMotion(pen: 1, global: Point(x: x, y: 100), axes: axes, time: .milliseconds(UInt64(i))), sink: &sink)
+        penStroke(&router, &sink, benchmark) { router in
+            precondition(router.pointerFocus == nil, "the pen drives the pointer, not a tool")
         }
-        benchmark.stopMeasurement()
-        precondition(sink.count > before, "no motion was delivered")
-        blackHole(sink.count)
     }
 
     for holes in [1_000, 30_000] {
@@ -225,6 +205,24 @@ extension CountingSink: Counting {}
 extension TracingSink: Counting {}
 
 /// The flat-100 scene with every rect a client that binds everything.
+/// A pen near (100, 100) with its tip down (`check` then looks at the router), and its stroke measured:
+/// motions along a line with changing pressure, each delivered.
+func penStroke(_ router: inout InputRouter, _ sink: inout CountingSink, _ benchmark: Benchmark, check: (InputRouter) -> Void) {
+    router.handle(.penProximity(pen: 1, entering: true, global: Point(x: 100, y: 100), time: .zero), sink: &sink)
+    router.handle(.penTip(pen: 1, down: true, time: .zero), sink: &sink)
+    check(router)
+    let before = sink.count
+    benchmark.startMeasurement()
+    for i in benchmark.scaledIterations {
+        let x = 100 + Double(i % 500)
+        let axes = PenAxes(pressure: Double(i % 100) / 100, tiltX: 10, tiltY: -5)
+        router.handle(.penMotion(pen: 1, global: Point(x: x, y: 100), axes: axes, time: .milliseconds(UInt64(i))), sink: &sink)
+    }
+    benchmark.stopMeasurement()
+    precondition(sink.count > before, "no motion was delivered")
+    blackHole(sink.count)
+}
+
 func routerOverFlat100() -> (InputRouter, CountingSink) {
     let spec = BenchmarkScene.all.first { $0.layout == .flat && $0.leafCount == 100 }!
     var router = InputRouter(scene: spec.build().scene)
