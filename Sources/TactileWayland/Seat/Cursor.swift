@@ -31,6 +31,22 @@ final class Cursor: SurfaceRole {
     }
 
     func surfaceDestroyed() { changed() }
+
+    /// What a set_cursor request (wl_pointer's, a tablet tool's) with `resource` and
+    /// `hotspot` chooses: hidden for no surface, else the surface as a cursor, taking the
+    /// role or, holding it already, moving its hotspot; nil when the surface has another
+    /// role, which is the caller's protocol error.
+    static func choice(for resource: OpaquePointer?, hotspot: Position, changed: @escaping () -> Void) -> CursorChoice? {
+        guard let resource, let surface = Surface.from(resource) else { return .hidden }
+        if let role = surface.role as? Cursor {
+            role.hotspot = hotspot
+            return .surface(role)
+        }
+        guard !surface.hasRole else { return nil }
+        let role = Cursor(surface: surface, hotspot: hotspot, changed: changed)
+        surface.role = role
+        return .surface(role)
+    }
 }
 
 extension Seat {
@@ -39,21 +55,10 @@ extension Seat {
     /// is elsewhere. A nil surface hides the cursor.
     func setCursor(for client: SeatClient, serial: UInt32, surface resource: OpaquePointer?, hotspot: Position, pointer: OpaquePointer) {
         guard serial == client.pointerEnterSerial else { return }
-        guard let resource, let surface = Surface.from(resource) else {
-            client.cursor = .hidden
-            return cursorChanged()
-        }
-        if let role = surface.role as? Cursor {
-            role.hotspot = hotspot
-            client.cursor = .surface(role)
-            return cursorChanged()
-        }
-        guard !surface.hasRole else {
+        guard let choice = Cursor.choice(for: resource, hotspot: hotspot, changed: { [weak self] in self?.cursorChanged() }) else {
             return tactile_post_error(pointer, WL_POINTER_ERROR_ROLE.rawValue, "wl_surface already has another role; it cannot be a cursor")
         }
-        let role = Cursor(surface: surface, hotspot: hotspot) { [weak self] in self?.cursorChanged() }
-        surface.role = role
-        client.cursor = .surface(role)
+        client.cursor = choice
         cursorChanged()
     }
 }

@@ -440,21 +440,10 @@ final class TabletToolObject: ResourceObject {
     /// role, as wl_pointer's cursor does, and may be both.
     private func setCursor(serial: UInt32, surface resource: OpaquePointer?, hotspot: Position) {
         guard serial == proximitySerial else { return }
-        guard let resource, let surface = Surface.from(resource) else {
-            cursor = .hidden
-            return cursorChanged()
-        }
-        if let role = surface.role as? Cursor {
-            role.hotspot = hotspot
-            cursor = .surface(role)
-            return cursorChanged()
-        }
-        guard !surface.hasRole else {
+        guard let choice = Cursor.choice(for: resource, hotspot: hotspot, changed: cursorChanged) else {
             return postError(ZWP_TABLET_TOOL_V2_ERROR_ROLE.rawValue, "wl_surface already has another role; it cannot be a tool's cursor")
         }
-        let role = Cursor(surface: surface, hotspot: hotspot, changed: cursorChanged)
-        surface.role = role
-        cursor = .surface(role)
+        cursor = choice
         cursorChanged()
     }
 
