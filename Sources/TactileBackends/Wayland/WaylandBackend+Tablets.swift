@@ -86,16 +86,7 @@ extension WaylandBackend {
     }
 
     func toolCapability(_ tool: OpaquePointer?, _ raw: UInt32) {
-        let sense: PenTool.Senses = switch raw {
-        case ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue: .tilt
-        case ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue: .pressure
-        case ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue: .distance
-        case ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION.rawValue: .rotation
-        case ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER.rawValue: .slider
-        case ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL.rawValue: .wheel
-        default: []
-        }
-        changeTool(tool) { $0.senses.formUnion(sense) }
+        changeTool(tool) { $0.senses.formUnion(PenTool.Senses(capability: raw)) }
     }
 
     func toolRemoved(_ tool: OpaquePointer?) {

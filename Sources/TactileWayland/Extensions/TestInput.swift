@@ -109,8 +109,7 @@ final class TestInput: ServerPart {
                 return tactile_post_error(r, TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL.rawValue, "pen type 0x\(String(type, radix: 16)) is not a zwp_tablet_tool_v2 type")
             }
             var senses: PenTool.Senses = []
-            for (bit, sense) in [(1, PenTool.Senses.tilt), (2, .pressure), (3, .distance), (4, .rotation), (5, .slider), (6, .wheel)]
-            where capabilities & (1 << bit) != 0 { senses.insert(sense) }
+            for (sense, bit) in PenTool.Senses.capabilities where capabilities & (1 << bit) != 0 { senses.insert(sense) }
             input.tablets.describe(pen, as: PenTool(kind: kind, senses: senses, tablet: PenTool.standard.tablet))
         },
         pen_motion_axes: { _, r, pen, x, y, pressure, tiltX, tiltY, distance, rotation, slider, wheel, clicks in

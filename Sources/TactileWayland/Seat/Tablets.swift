@@ -20,6 +20,19 @@ public struct PenTool: Hashable, Sendable {
         public static let rotation = Senses(rawValue: 1 << 3)
         public static let slider = Senses(rawValue: 1 << 4)
         public static let wheel = Senses(rawValue: 1 << 5)
+
+        /// Each sense with its zwp_tablet_tool_v2 capability value, in the protocol's order:
+        /// what the server announces, and how a parent's or a test's capability is read.
+        public static let capabilities: [(sense: Senses, capability: UInt32)] = [
+            (.tilt, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT.rawValue), (.pressure, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE.rawValue),
+            (.distance, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE.rawValue), (.rotation, ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION.rawValue),
+            (.slider, ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER.rawValue), (.wheel, ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL.rawValue),
+        ]
+
+        /// The sense of a zwp_tablet_tool_v2 capability value; none for an unknown one.
+        public init(capability: UInt32) {
+            self = Self.capabilities.first { $0.capability == capability }?.sense ?? []
+        }
     }
 
     public var kind: Kind
@@ -364,12 +377,9 @@ final class TabletToolObject: ResourceObject {
         if tool.hardwareID != 0 {
             zwp_tablet_tool_v2_send_hardware_id_wacom(resource, UInt32(tool.hardwareID >> 32), UInt32(truncatingIfNeeded: tool.hardwareID))
         }
-        let capabilities: [(PenTool.Senses, zwp_tablet_tool_v2_capability)] = [
-            (.tilt, ZWP_TABLET_TOOL_V2_CAPABILITY_TILT), (.pressure, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE),
-            (.distance, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE), (.rotation, ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION),
-            (.slider, ZWP_TABLET_TOOL_V2_CAPABILITY_SLIDER), (.wheel, ZWP_TABLET_TOOL_V2_CAPABILITY_WHEEL),
-        ]
-        for (sense, capability) in capabilities where tool.senses.contains(sense) { zwp_tablet_tool_v2_send_capability(resource, capability.rawValue) }
+        for (sense, capability) in PenTool.Senses.capabilities where tool.senses.contains(sense) {
+            zwp_tablet_tool_v2_send_capability(resource, capability)
+        }
         zwp_tablet_tool_v2_send_done(resource)
     }
 
