@@ -11,9 +11,7 @@ extension InputRouter {
         case .button: break
         case .ring(let ring, let degrees?, let byFinger):
             guard degrees.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
-            let turned = degrees.truncatingRemainder(dividingBy: 360)
-            let wrapped = turned < 0 ? turned + 360 : turned
-            action = .ring(ring, degrees: wrapped < 360 ? wrapped : 0, byFinger: byFinger)
+            action = .ring(ring, degrees: degrees.wrappedDegrees, byFinger: byFinger)
         case .strip(let strip, let position?, let byFinger):
             guard position.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
             action = .strip(strip, position: min(max(position, 0), 1), byFinger: byFinger)

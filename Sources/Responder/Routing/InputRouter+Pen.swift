@@ -306,11 +306,9 @@ extension PenAxes {
     /// Within what tablet-v2 can say: pressure and distance 0 to 1, tilt ±90°, rotation in
     /// 0..<360, the slider -1 to 1, a wheel turn of at most a full turn.
     var clamped: PenAxes {
-        let turned = rotation.truncatingRemainder(dividingBy: 360)
-        let wrapped = turned < 0 ? turned + 360 : turned
-        return PenAxes(pressure: min(max(pressure, 0), 1), distance: min(max(distance, 0), 1),
-                       tiltX: min(max(tiltX, -90), 90), tiltY: min(max(tiltY, -90), 90), rotation: wrapped < 360 ? wrapped : 0,
-                       slider: min(max(slider, -1), 1), wheel: min(max(wheel, -360), 360), wheelClicks: min(max(wheelClicks, -360), 360))
+        PenAxes(pressure: min(max(pressure, 0), 1), distance: min(max(distance, 0), 1),
+                tiltX: min(max(tiltX, -90), 90), tiltY: min(max(tiltY, -90), 90), rotation: rotation.wrappedDegrees,
+                slider: min(max(slider, -1), 1), wheel: min(max(wheel, -360), 360), wheelClicks: min(max(wheelClicks, -360), 360))
     }
 
     /// Without the wheel's turn: what the pen keeps between motions.
@@ -321,4 +319,14 @@ extension PenAxes {
     }
 
     var turnsWheel: Bool { wheel != 0 || wheelClicks != 0 }
+}
+
+extension Double {
+    /// A finite angle in degrees as one in 0..<360, as tablet-v2's rings and rotations say
+    /// it (a tiny negative one, which would round to 360, is 0).
+    var wrappedDegrees: Double {
+        let turned = truncatingRemainder(dividingBy: 360)
+        let wrapped = turned < 0 ? turned + 360 : turned
+        return wrapped < 360 ? wrapped : 0
+    }
 }
