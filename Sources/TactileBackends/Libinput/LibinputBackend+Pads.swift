@@ -9,8 +9,7 @@ import TactileWayland
 extension LibinputBackend {
     func padAdded(_ device: OpaquePointer) {
         let sysname = String(cString: libinput_device_get_sysname(device))
-        let pad = nextPad
-        nextPad = nextPad == Int32.max ? 1 : nextPad + 1
+        let pad = padNumbering.take()
         padNumbers[sysname] = pad
         func count(_ value: Int32) -> UInt32 { UInt32(clamping: max(0, value)) }
         host.describePad(pad, as: PadDescription(tablet: Self.tablet(device), buttons: count(libinput_device_tablet_pad_get_num_buttons(device)),

@@ -52,8 +52,7 @@ extension LibinputBackend {
         let identity = PenIdentity(device: sysname, kind: libinput_tablet_tool_get_type(tool).rawValue,
                                    toolID: libinput_tablet_tool_get_tool_id(tool), serial: libinput_tablet_tool_get_serial(tool))
         if let known = penNumbers[identity] { return known }
-        let pen = nextPen
-        nextPen = nextPen == Int32.max ? 1 : nextPen + 1
+        let pen = penNumbering.take()
         penNumbers[identity] = pen
         var senses: PenTool.Senses = []
         if libinput_tablet_tool_has_pressure(tool) != 0 { senses.insert(.pressure) }

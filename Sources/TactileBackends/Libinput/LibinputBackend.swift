@@ -47,10 +47,10 @@ public final class LibinputBackend {
     /// given when first seen (`LibinputBackend+Pens`).
     var pens: [OpaquePointer: Int32] = [:]
     var penNumbers: [PenIdentity: Int32] = [:]
-    var nextPen: Int32 = 1
+    var penNumbering = DeviceNumbers()
     /// Each tablet pad's number, by its device (`LibinputBackend+Pads`).
     var padNumbers: [String: Int32] = [:]
-    var nextPad: Int32 = 1
+    var padNumbering = DeviceNumbers()
 
     /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
     /// when there is one), else through a session of its own.

@@ -10,7 +10,7 @@ struct ParentTablets {
     var seat: OpaquePointer?
     var tablets: [OpaquePointer: TabletDescription] = [:]
     var tools: [OpaquePointer: ParentTool] = [:]
-    var nextPen: Int32 = 1
+    var penNumbering = DeviceNumbers()
 
     mutating func release() {
         // Only on the way out (the connection closes next).
@@ -71,8 +71,7 @@ extension WaylandBackend {
 
     func toolAdded(_ tool: OpaquePointer?) {
         guard let tool else { return }
-        tablets.tools[tool] = ParentTool(pen: tablets.nextPen)
-        tablets.nextPen = tablets.nextPen == Int32.max ? 1 : tablets.nextPen + 1
+        tablets.tools[tool] = ParentTool(pen: tablets.penNumbering.take())
         zwp_tablet_tool_v2_add_listener(tool, NestedListeners.tool, Unmanaged.passUnretained(self).toOpaque())
     }
 
