@@ -218,29 +218,31 @@ extension InputRouter {
     /// same surface hears a motion only when the pen moved: `motion` holds the axes it
     /// moved with (a wheel's turn included).
     private mutating func retarget(_ index: Int, motion: PenAxes?, _ time: Instant, _ sink: inout some DeliverySink) {
-        let pen = pens[index]
-        guard !pen.holds else { return }
-        let hit = scene.hitTest(at: pen.position)
+        // The pen's fields, not a copy of it (which retains its arrays): a hovering pen's
+        // every motion comes through here.
+        guard !pens[index].holds else { return }
+        let (id, position, current) = (pens[index].id, pens[index].position, pens[index].target)
+        let hit = scene.hitTest(at: position)
         let under = focus(for: hit?.node)
         let target: PenTarget = if let under, acceptsTablet(under.client) { .tablet(under) } else { .pointer }
-        guard target != pen.target else {
+        guard target != current else {
             switch target {
-            case .tablet(let focus): if let motion { deliverMotion(pen.id, pen.position, motion, focus, time, &sink) }
-            case .pointer where pen.position != pointer.position: movePointer(to: pen.position, time, &sink)
+            case .tablet(let focus): if let motion { deliverMotion(id, position, motion, focus, time, &sink) }
+            case .pointer where position != pointer.position: movePointer(to: position, time, &sink)
             default: break
             }
             return
         }
-        if case .tablet(let old) = pen.target { leave(pen, old, time, &sink) }
+        if case .tablet(let old) = current { leave(pens[index], old, time, &sink) }
         pens[index].target = target
         switch target {
         case .tablet(let focus):
-            guard let local = local(pen.position, in: focus.node) else { return }
-            sink.deliver(.penProximityIn(focus.client, surface: focus.node, pen: pen.id, local: local, axes: pen.axes, time: time))
-            sink.deliver(.penFrame(focus.client, pen: pen.id, time: time))
+            guard let local = local(position, in: focus.node) else { return }
+            sink.deliver(.penProximityIn(focus.client, surface: focus.node, pen: id, local: local, axes: pens[index].axes, time: time))
+            sink.deliver(.penFrame(focus.client, pen: id, time: time))
         case .pointer:
-            sink.report(.penEmulatesPointer(pen: pen.id))
-            movePointer(to: pen.position, time, &sink)
+            sink.report(.penEmulatesPointer(pen: id))
+            movePointer(to: position, time, &sink)
         case .nobody: break
         }
     }
