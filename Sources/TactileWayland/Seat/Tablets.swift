@@ -85,9 +85,8 @@ final class Tablets: ServerPart {
     /// The pads described, by the backend's pad number, and their order, oldest first.
     private var pads: [Int32: PadDescription] = [:]
     private var describedPads: [Int32] = []
-    /// Pens near a client's surface as tools, and descriptions that wait for them to leave:
-    /// a tool replaced while near would hear the rest of its stroke without proximity_in.
-    private var near: Set<Int32> = []
+    /// Descriptions that wait for their pen to leave: a tool replaced while near would hear
+    /// the rest of its stroke without proximity_in.
     private var waiting: [Int32: PenTool] = [:]
     /// Pens kept described at once. A backend numbers each physical pen once, so only a
     /// hostile source (test input's numbers are the client's) comes near; past it the
@@ -116,7 +115,7 @@ final class Tablets: ServerPart {
     /// A backend's pen `pen` is `tool`: clients' seats get the tool (and its tablet, if new).
     /// A pen described again as something else is a new tool; the old one is removed.
     func describe(_ pen: Int32, as tool: PenTool) {
-        guard !near.contains(pen) else { return waiting[pen] = tool }
+        guard !isNear(pen) else { return waiting[pen] = tool }
         guard tools[pen] != tool else { return }
         if tools[pen] != nil { remove(pen) }
         if described.count >= Self.maximumTools { remove(described[0]) }
@@ -150,7 +149,6 @@ final class Tablets: ServerPart {
 
     private func remove(_ pen: Int32) {
         guard let tool = tools.removeValue(forKey: pen) else { return }
-        near.remove(pen)
         described.removeAll { $0 == pen }
         let stillUsed = inUse(tool.tablet)
         for tabletSeat in seats { tabletSeat.remove(pen, tablet: stillUsed ? nil : tool.tablet) }
@@ -168,7 +166,11 @@ final class Tablets: ServerPart {
     func proximityIn(_ client: SeatClient, pen: Int32, surface: OpaquePointer, local: Point, axes: PenAxes) {
         let serial = seat.inputSerial(for: client)
         forEachTool(of: client, pen) { $0.proximityIn(serial: serial, surface: surface, local: local, axes: axes) }
-        near.insert(pen)
+    }
+
+    /// Whether some client's tool for the pen is between its proximity_in and proximity_out.
+    private func isNear(_ pen: Int32) -> Bool {
+        seats.contains { $0.tools[pen]?.near == true }
     }
 
     /// What the pen's tool looks like over its client: the cursor that client set for the
@@ -184,7 +186,6 @@ final class Tablets: ServerPart {
 
     func proximityOut(_ client: SeatClient, pen: Int32) {
         forEachTool(of: client, pen) { $0.proximityOut() }
-        near.remove(pen)
     }
 
     func down(_ client: SeatClient, pen: Int32) {
@@ -207,7 +208,10 @@ final class Tablets: ServerPart {
 
     func frame(_ client: SeatClient, pen: Int32, time: Instant) {
         forEachTool(of: client, pen) { $0.frame(time) }
-        if !near.contains(pen), let tool = waiting.removeValue(forKey: pen) { describe(pen, as: tool) }
+        if let tool = waiting[pen], !isNear(pen) {
+            waiting[pen] = nil
+            describe(pen, as: tool)
+        }
     }
 
     /// The pad's control acted, for `client`'s focused `surface`: the pad leaves whatever
@@ -361,7 +365,8 @@ final class TabletToolObject: ResourceObject {
     /// Between its proximity_in and proximity_out, and until the frame after the latter: a
     /// tool made while its pen was already near (a seat bound mid-stroke) hears nothing of
     /// that stroke.
-    private var near = false, leaving = false
+    private(set) var near = false
+    private var leaving = false
     private let cursorChanged: () -> Void
 
     init(tool: PenTool, tablet: TabletObject, cursorChanged: @escaping () -> Void) {
