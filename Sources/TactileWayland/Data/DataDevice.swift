@@ -9,15 +9,18 @@ import WaylandProtocols
 final class Selections: ServerPart {
     private unowned(unsafe) let context: any PartContext
     /// The clipboard's current source, if a client set one.
-    weak var selection: DataSource?
+    private(set) weak var selection: (any SelectionSource)?
     /// Every client's wl_data_device, and the client last offered the selection because it
     /// had keyboard focus.
     var dataDevices: [DataDevice] = []
     var selectionFocus: ClientID?
     /// The primary selection's source, and every client's primary selection device.
-    weak var primarySelection: PrimarySource?
+    private(set) weak var primarySelection: (any SelectionSource)?
     var primaryDevices: [PrimaryDevice] = []
     private var globals: [Global] = []
+    /// Hears of every change of either selection, whoever made it: the X window manager
+    /// takes X's selection for a Wayland client's.
+    var changed: (SelectionKind) -> Void = { _ in }
 
     init(display: OpaquePointer, context: any PartContext) {
         self.context = context
@@ -44,9 +47,34 @@ final class Selections: ServerPart {
         for device in dataDevices where device.client == client { device.offerSelection(selection) }
     }
 
-    /// The selection changed (set, replaced, or its source went): the focused client hears.
-    func selectionChanged() {
-        if let selectionFocus { offerSelection(to: selectionFocus) }
+    /// The selection's source now: the one it replaced hears it is cancelled, and who is
+    /// offered that selection hears of the new one (the focused client, or every client for
+    /// the primary selection).
+    func set(_ kind: SelectionKind, to source: (any SelectionSource)?) {
+        let previous = self[kind]
+        guard source !== previous else { return }
+        switch kind {
+        case .clipboard: selection = source
+        case .primary: primarySelection = source
+        }
+        previous?.cancel()
+        switch kind {
+        case .clipboard: if let selectionFocus { offerSelection(to: selectionFocus) }
+        case .primary: for device in primaryDevices { device.offer(primarySelection) }
+        }
+        changed(kind)
+    }
+
+    /// A source that went: its selection is empty from now on.
+    func sourceGone(_ source: any SelectionSource) {
+        for kind in SelectionKind.allCases where self[kind] === source { set(kind, to: nil) }
+    }
+
+    subscript(_ kind: SelectionKind) -> (any SelectionSource)? {
+        switch kind {
+        case .clipboard: selection
+        case .primary: primarySelection
+        }
     }
 
     fileprivate static let dataDeviceManagerRequests = RequestTable(wl_data_device_manager_interface(
@@ -67,22 +95,32 @@ final class Selections: ServerPart {
 
 }
 
-final class DataSource: ResourceObject {
+final class DataSource: ResourceObject, SelectionSource {
     unowned(unsafe) let selections: Selections
-    var mimeTypes = OfferedTypes()
+    var offered = OfferedTypes()
 
     init(selections: Selections) { self.selections = selections }
 
+    var mimeTypes: [String] { offered.list }
+
+    func send(_ mime: String, to fd: Int32) {
+        guard let resource else { return }
+        wl_data_source_send_send(resource, mime, fd)
+    }
+
+    func cancel() {
+        guard let resource else { return }
+        wl_data_source_send_cancelled(resource)
+    }
+
     override func resourceDestroyed() {
-        guard selections.selection === self else { return }
-        selections.selection = nil
-        selections.selectionChanged()
+        selections.sourceGone(self)
     }
 
     static let requests = RequestTable(wl_data_source_interface(
         offer: { _, resource, mime in
             guard let source = DataSource.from(resource) else { return }
-            source.mimeTypes.offer(mime, by: source)
+            source.offered.offer(mime, by: source)
         },
         destroy: destroyResource,
         set_actions: { _, _, _ in }
@@ -101,14 +139,14 @@ final class DataDevice: ResourceObject {
     }
 
     /// A new wl_data_offer for `source` (or none: the selection is empty), with its types.
-    func offerSelection(_ source: DataSource?) {
+    func offerSelection(_ source: (any SelectionSource)?) {
         guard let resource, let client = wl_resource_get_client(resource) else { return }
         guard let source else { return wl_data_device_send_selection(resource, nil) }
         let offer = DataOffer(source: source)
         guard offer.bind(client: client, interface: tactile_wl_data_offer_interface(), version: version, id: 0,
                          implementation: DataOffer.requests), let made = offer.resource else { return }
         wl_data_device_send_data_offer(resource, made)
-        for mime in source.mimeTypes.list { wl_data_offer_send_offer(made, mime) }
+        for mime in source.mimeTypes { wl_data_offer_send_offer(made, mime) }
         wl_data_device_send_selection(resource, made)
     }
 
@@ -117,12 +155,7 @@ final class DataDevice: ResourceObject {
     }
 
     private func setSelection(_ sourceResource: OpaquePointer?) {
-        let previous = selections.selection
-        let source = DataSource.from(sourceResource)
-        guard source !== previous else { return }
-        selections.selection = source
-        if let old = previous?.resource { wl_data_source_send_cancelled(old) }
-        selections.selectionChanged()
+        selections.set(.clipboard, to: DataSource.from(sourceResource))
     }
 
     static let requests = RequestTable(wl_data_device_interface(
@@ -137,15 +170,15 @@ final class DataDevice: ResourceObject {
 /// wl_data_offer: one client's handle on the selection; reading it asks the source's client
 /// to write into the reader's fd.
 final class DataOffer: ResourceObject {
-    weak var source: DataSource?
+    weak var source: (any SelectionSource)?
 
-    init(source: DataSource) { self.source = source }
+    init(source: any SelectionSource) { self.source = source }
 
-    /// The fd is ours once it arrives: passed to the source's client, then closed here.
+    /// The fd is ours once it arrives: passed to the source, then closed here.
     private func receive(_ mime: UnsafePointer<CChar>?, _ fd: Int32) {
         defer { close(fd) }
-        guard let mime, let source = source?.resource else { return }
-        wl_data_source_send_send(source, mime, fd)
+        guard let mime, let source else { return }
+        source.send(String(cString: mime), to: fd)
     }
 
     static let requests = RequestTable(wl_data_offer_interface(

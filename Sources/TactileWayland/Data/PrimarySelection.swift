@@ -43,15 +43,13 @@ extension Selections {
         destroy: destroyResource
     ))
 
-    func primarySelectionChanged() {
-        for device in primaryDevices { device.offer(primarySelection) }
-    }
 }
 
 /// zwp_primary_selection_source_v1 (or gtk_primary_selection_source).
-final class PrimarySource: ResourceObject {
+final class PrimarySource: ResourceObject, SelectionSource {
     unowned(unsafe) let selections: Selections
-    var mimeTypes = OfferedTypes()
+    var offered = OfferedTypes()
+    var mimeTypes: [String] { offered.list }
 
     init(selections: Selections) {
         self.selections = selections
@@ -63,7 +61,7 @@ final class PrimarySource: ResourceObject {
                                              implementation: requests)
     }
 
-    func send(_ mime: UnsafePointer<CChar>, _ fd: Int32) {
+    func send(_ mime: String, to fd: Int32) {
         guard let resource else { return }
         zwp_primary_selection_source_v1_send_send(resource, mime, fd)
     }
@@ -74,14 +72,12 @@ final class PrimarySource: ResourceObject {
     }
 
     override func resourceDestroyed() {
-        guard selections.primarySelection === self else { return }
-        selections.primarySelection = nil
-        selections.primarySelectionChanged()
+        selections.sourceGone(self)
     }
 
     private static func addType(_ resource: OpaquePointer?, _ mime: UnsafePointer<CChar>?) {
         guard let source = PrimarySource.from(resource) else { return }
-        source.mimeTypes.offer(mime, by: source)
+        source.offered.offer(mime, by: source)
     }
 
     static let requests = RequestTable(zwp_primary_selection_source_v1_interface(
@@ -108,14 +104,14 @@ final class PrimaryDevice: ResourceObject {
     }
 
     /// A new offer for `source` (none: the selection is empty), with its types.
-    func offer(_ source: PrimarySource?) {
+    func offer(_ source: (any SelectionSource)?) {
         guard let resource, let client = wl_resource_get_client(resource) else { return }
         guard let source else { return zwp_primary_selection_device_v1_send_selection(resource, nil) }
         let offer = PrimaryOffer(source: source)
         guard offer.bind(client: client, interface: flavor.interface(.offer), version: 1, id: 0, implementation: PrimaryOffer.requests),
               let made = offer.resource else { return }
         zwp_primary_selection_device_v1_send_data_offer(resource, made)
-        for mime in source.mimeTypes.list { zwp_primary_selection_offer_v1_send_offer(made, mime) }
+        for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(made, mime) }
         zwp_primary_selection_device_v1_send_selection(resource, made)
     }
 
@@ -125,13 +121,7 @@ final class PrimaryDevice: ResourceObject {
 
     private static func setSelection(_ resource: OpaquePointer?, _ sourceResource: OpaquePointer?, _ serial: UInt32) {
         guard let device = PrimaryDevice.from(resource) else { return }
-        let selections = device.selections
-        let source = PrimarySource.from(sourceResource)
-        guard source !== selections.primarySelection else { return }
-        let previous = selections.primarySelection
-        selections.primarySelection = source
-        previous?.cancel()
-        selections.primarySelectionChanged()
+        device.selections.set(.primary, to: PrimarySource.from(sourceResource))
     }
 
     static let requests = RequestTable(zwp_primary_selection_device_v1_interface(
@@ -141,15 +131,15 @@ final class PrimaryDevice: ResourceObject {
 /// zwp_primary_selection_offer_v1 (or gtk_primary_selection_offer): reading asks the source's
 /// client to write into the reader's fd.
 final class PrimaryOffer: ResourceObject {
-    weak var source: PrimarySource?
+    weak var source: (any SelectionSource)?
 
-    init(source: PrimarySource) { self.source = source }
+    init(source: any SelectionSource) { self.source = source }
 
-    /// The fd is ours once it arrives: passed to the source's client, then closed here.
+    /// The fd is ours once it arrives: passed to the source, then closed here.
     private static func receive(_ resource: OpaquePointer?, _ mime: UnsafePointer<CChar>?, _ fd: Int32) {
         defer { close(fd) }
         guard let mime, let source = PrimaryOffer.from(resource)?.source else { return }
-        source.send(mime, fd)
+        source.send(String(cString: mime), to: fd)
     }
 
     static let requests = RequestTable(zwp_primary_selection_offer_v1_interface(
