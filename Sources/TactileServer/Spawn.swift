@@ -1,3 +1,4 @@
+import CSpawn
 import Glibc
 
 /// The environment Tactile was started with, for the commands it starts.
@@ -13,7 +14,10 @@ func currentEnvironment() -> [String] {
 
 /// posix_spawnp of `arguments` (the first found on PATH); nil, with errno set, if it could
 /// not start. posix_spawn rather than fork: the server's process holds many threads and fds.
-func spawn(_ arguments: [String], environment: [String]) -> pid_t? {
+/// `passing`: fds the child gets as 3, 4, 5… in that order (`passedFD`). Every other fd
+/// above standard error is closed in the child: a host's fd left open without close-on-exec
+/// (a test harness's pipe, say) would otherwise live as long as the child.
+func spawn(_ arguments: [String], environment: [String], passing fds: [Int32] = []) -> pid_t? {
     guard let program = arguments.first else {
         errno = EINVAL
         return nil
@@ -36,8 +40,17 @@ func spawn(_ arguments: [String], environment: [String]) -> pid_t? {
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &all)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    // Copies above every target first, so no dup2 overwrites an fd a later one reads.
+    let copies = fds.map { fcntl($0, F_DUPFD_CLOEXEC, passedFD(fds.count)) }
+    defer { for copy in copies where copy >= 0 { close(copy) } }
+    guard !copies.contains(where: { $0 < 0 }) else { return nil }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (k, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, passedFD(k)) }
+    posix_spawn_file_actions_addclosefrom_np(&actions, passedFD(fds.count))
     var pid: pid_t = 0
-    let result = posix_spawnp(&pid, program, nil, &attributes, argv, envp)
+    let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
     guard result == 0 else {
         errno = result
         return nil
@@ -45,9 +58,15 @@ func spawn(_ arguments: [String], environment: [String]) -> pid_t? {
     return pid
 }
 
-/// `environment` with WAYLAND_DISPLAY naming `socket`: a started client connects to Tactile,
-/// not to the compositor Tactile itself may be nested in.
-func connecting(_ environment: [String], to socket: String?) -> [String] {
-    guard let socket else { return environment }
-    return environment.filter { !$0.hasPrefix("WAYLAND_DISPLAY=") } + ["WAYLAND_DISPLAY=\(socket)"]
+/// The number the `index`-th of `spawn`'s passed fds has in the child.
+func passedFD(_ index: Int) -> Int32 { Int32(3 + index) }
+
+/// `environment` with WAYLAND_DISPLAY naming `socket`, and DISPLAY Tactile's X display
+/// where it has one: a started client connects to Tactile, not to the compositor (or the X
+/// server) Tactile itself may be nested in.
+func connecting(_ environment: [String], to socket: String?, x11Display: String? = nil) -> [String] {
+    var result = environment
+    if let socket { result = result.filter { !$0.hasPrefix("WAYLAND_DISPLAY=") } + ["WAYLAND_DISPLAY=\(socket)"] }
+    if let x11Display { result = result.filter { !$0.hasPrefix("DISPLAY=") } + ["DISPLAY=\(x11Display)"] }
+    return result
 }
