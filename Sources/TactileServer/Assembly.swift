@@ -39,10 +39,13 @@ public final class Assembly {
     private var screens: DRMBackend?
     private var input: LibinputBackend?
     private var actions: GestureActions?
+    /// X11 apps' Xwayland, unless off.
+    public private(set) var xwayland: Xwayland?
 
     /// `socket`: listen on this name, on the first free `wayland-N` (`.automatic`), or on none.
-    /// `actions`: run the configured gestures' actions.
-    public init(configuration: ServerConfiguration, backend: Backend, socket: Socket, actions: Bool = true,
+    /// `actions`: run the configured gestures' actions. `xwayland`: hold an X display for X11
+    /// apps (a server without a socket has none); one that cannot be had is logged, not fatal.
+    public init(configuration: ServerConfiguration, backend: Backend, socket: Socket, actions: Bool = true, xwayland: XwaylandMode = .off,
                 logger: Logger = Logger(label: "tactile")) throws {
         server = try WaylandServer(configuration: configuration, logger: logger)
         socketName = switch socket {
@@ -76,7 +79,14 @@ public final class Assembly {
             }
             input = try LibinputBackend(host: server.port, options: options, session: session, logger: logger)
         }
-        if actions { self.actions = GestureActions(server: server, socketName: socketName, logger: logger) }
+        if xwayland != .off, socketName != nil {
+            do {
+                self.xwayland = try Xwayland(mode: xwayland, server: server, logger: logger)
+            } catch {
+                logger.error("no X11 apps: \(error)")
+            }
+        }
+        if actions { self.actions = GestureActions(server: server, socketName: socketName, x11Display: self.xwayland?.displayName, logger: logger) }
     }
 
     public enum Socket {
@@ -90,6 +100,7 @@ public final class Assembly {
     public func run() {
         server.run()
         screens?.stop()
+        xwayland = nil
     }
 }
 

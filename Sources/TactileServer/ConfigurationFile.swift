@@ -32,6 +32,8 @@ public struct ConfigurationFile: Sendable {
     /// How much one client may make the server hold (`limits`).
     public var bufferSide: Int?
     public var objectsPerClient: Int?
+    /// Whether X11 apps run, and when Xwayland starts (`--xwayland`); for `tactile serve`.
+    public var xwayland: XwaylandMode?
     /// Whether `-- COMMAND` starts again when it fails (`app.restart`); for `tactile serve`.
     public var appRestart: SessionCommand.Restart?
     /// For the libinput backend; the server itself has no use for them.

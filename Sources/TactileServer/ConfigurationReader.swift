@@ -10,8 +10,14 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland"])
         config.trace = try top.bool("trace")
+        // true and false, as for focus-new-windows, are lazy and off.
+        if let flag = top.entries["xwayland"]?.node.bool {
+            config.xwayland = flag ? .lazy : .off
+        } else {
+            config.xwayland = try top.choice("xwayland", XwaylandMode.self)
+        }
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.showTouches = try top.bool("show-touches")
         config.showInputRegions = try top.bool("show-input-regions")

@@ -13,15 +13,18 @@ public final class GestureActions: GestureDelegate {
     private let logger: Logger
     /// The socket a started command connects to, as WAYLAND_DISPLAY.
     private let socketName: String?
+    /// The X display a started command's X clients connect to, as DISPLAY.
+    private let x11Display: String?
     /// Commands started and not reaped yet.
     private var commands: [pid_t] = []
     /// Reaps exited commands while any runs, so none lingers as a zombie.
     private var reaper: EventSource?
 
     /// Acts on `server`'s gestures for as long as it is kept.
-    public init(server: WaylandServer, socketName: String?, logger: Logger) {
+    public init(server: WaylandServer, socketName: String?, x11Display: String? = nil, logger: Logger) {
         self.server = server.port
         self.socketName = socketName
+        self.x11Display = x11Display
         self.logger = logger
         self.server.gestureDelegate = self
     }
@@ -44,7 +47,7 @@ public final class GestureActions: GestureDelegate {
 
     private func run(_ command: String, for binding: GestureBinding, _ event: GestureEvent) {
         let d = event.detail
-        var environment = connecting(currentEnvironment().filter { !$0.hasPrefix("TACTILE_GESTURE") }, to: socketName)
+        var environment = connecting(currentEnvironment().filter { !$0.hasPrefix("TACTILE_GESTURE") }, to: socketName, x11Display: x11Display)
         environment += [
             "TACTILE_GESTURE=\(binding.name)", "TACTILE_GESTURE_STATE=\(event.state)",
             "TACTILE_GESTURE_X=\(d.location.x)", "TACTILE_GESTURE_Y=\(d.location.y)",

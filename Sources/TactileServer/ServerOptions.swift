@@ -49,6 +49,9 @@ public struct ServerOptions: ParsableArguments {
     @Option(help: "A configuration file (YAML): system gestures and their actions, the touch policy, the keyboard layout. Options given here win over it.")
     public var config: String?
 
+    @Option(help: "X11 apps through Xwayland: lazy (started by the first X client), eager (started with Tactile) or off (default: lazy, or the configuration file's xwayland).")
+    public var xwayland: XwaylandMode?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel: Logger.Level = .info
 
@@ -83,6 +86,11 @@ public struct ServerOptions: ParsableArguments {
     /// The configuration file named by `--config`, read and checked; nil without one.
     public func configurationFile() throws -> ConfigurationFile? {
         try config.map(ConfigurationFile.load)
+    }
+
+    /// When Xwayland starts: `--xwayland`, else the file's `xwayland`, else lazily.
+    public func xwaylandMode(from file: ConfigurationFile?) -> XwaylandMode {
+        xwayland ?? file?.xwayland ?? .lazy
     }
 
     /// As `configuration()`, for a caller that has read the file already (for its device

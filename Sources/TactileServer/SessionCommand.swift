@@ -42,12 +42,13 @@ public final class SessionCommand {
     }
 
     /// Starts `arguments` (the first found on PATH), or throws when it cannot start.
-    public init(_ arguments: [String], server: WaylandServer, socketName: String, restart: Restart = .never, logger: Logger) throws(Failure) {
+    public init(_ arguments: [String], server: WaylandServer, socketName: String, x11Display: String? = nil, restart: Restart = .never,
+                logger: Logger) throws(Failure) {
         self.arguments = arguments
         self.server = server
         self.logger = logger
         self.restart = restart
-        environment = connecting(currentEnvironment(), to: socketName)
+        environment = connecting(currentEnvironment(), to: socketName, x11Display: x11Display)
         guard let pid = spawn(arguments, environment: environment) else {
             throw Failure(description: "could not start \(arguments.first ?? "nothing"): \(String(cString: strerror(errno)))")
         }

@@ -89,7 +89,7 @@ struct ServeCommand: ParsableCommand {
         // --mode for every screen, over the file's settings.
         if let mode = mode.flatMap(OutputSettings.Mode.init) { configuration.outputs.append(OutputSettings(mode: mode)) }
         let tactile = try Assembly(configuration: configuration, backend: wiring,
-                                   socket: socket.map { .named($0) } ?? .automatic, logger: logger)
+                                   socket: socket.map { .named($0) } ?? .automatic, xwayland: options.xwaylandMode(from: file), logger: logger)
         let server = tactile.server
         let name = tactile.socketName ?? ""
         logger.info("listening on \(name), \(Self.describe(backend, options, parent: parent))\(options.testInput ? ", test input enabled" : "")")
@@ -98,7 +98,7 @@ struct ServeCommand: ParsableCommand {
         let signals = server.stopOnTerminationSignals()
         let session: SessionCommand?
         do {
-            session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, restart: file?.appRestart ?? .never, logger: logger)
+            session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, x11Display: tactile.xwayland?.displayName, restart: file?.appRestart ?? .never, logger: logger)
         } catch {
             throw ServeFailure.commandFailed(error.description)
         }

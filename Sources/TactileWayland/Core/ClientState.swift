@@ -16,6 +16,10 @@ final class ClientState {
     }()
     /// Set when it connected through a sandbox's listener (wp_security_context_v1).
     var securityContext: SecurityContext?
+    /// Xwayland, which shows every X app: a buffer past `limits.bufferSide` (an X window
+    /// sized by a hostile X client) is left unshown rather than made a protocol error, which
+    /// would end Xwayland and every X app with it.
+    var isXwayland = false
     let limits: ClientLimits
     /// Its objects, counted against `limits`.
     let holdings = ClientHoldings()

@@ -26,6 +26,13 @@ public final class EventSource {
         }
     }
 
+    /// Calls `fire` whenever `fd` can be written (a pipe a reader is slow to drain).
+    static func writable(_ fd: Int32, on loop: OpaquePointer, loopOwner: AnyObject?, _ fire: @escaping () -> Void) -> EventSource {
+        EventSource(fire, loopOwner: loopOwner) { data in
+            wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_WRITABLE), { _, _, data in Callback.run(data) }, data)
+        }
+    }
+
     /// Calls `fire` once each time the timer, armed with `arm(milliseconds:)`, runs out.
     static func timer(on loop: OpaquePointer, loopOwner: AnyObject?, _ fire: @escaping () -> Void) -> EventSource {
         EventSource(fire, loopOwner: loopOwner) { data in wl_event_loop_add_timer(loop, { data in Callback.run(data) }, data) }

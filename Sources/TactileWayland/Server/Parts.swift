@@ -20,6 +20,8 @@ final class Parts {
     let xdgShell: XdgShell
     let activation: XdgActivation
     let wlShell: WlShell
+    /// X11 apps' windows, once the host starts an Xwayland (`ServerPort.manageX11`).
+    let xWindowManager: XWindowManager
     let decorations: XdgDecorations
     let layers: Layers
     let foreignToplevels: ForeignToplevels
@@ -86,6 +88,10 @@ final class Parts {
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
         selections = Selections(display: display, context: context)
+        let xWindowManager = XWindowManager(context: context, windows: windows, selections: selections, loop: wl_display_get_event_loop(display))
+        self.xWindowManager = xWindowManager
+        compositor.surfaceCreated = { [unowned xWindowManager] in xWindowManager.surfaceCreated($0) }
+        selections.changed = { [unowned xWindowManager] in xWindowManager.selectionChanged($0) }
         textInputs = TextInputs(display: display, context: context, seat: seat)
         xdgOutputs = XdgOutputs(display: display)
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
@@ -115,7 +121,7 @@ final class Parts {
         let optional: [(any ServerPart)?] = [inspector, testInput]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
             compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
-            windows, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
+            windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }
 }

@@ -168,6 +168,20 @@ public final class ServerPort: BackendHost {
         return server.placeToplevel(wl_client_get_object(client, surfaceID), at: position)
     }
 
+    /// Manages the X windows of an Xwayland the host started: `windowManagerSocket` is the
+    /// other end of its `-wm` fd (taken over), `clientSocket` the end of its Wayland
+    /// connection that `connectClientSocket` returned. `ended` hears why the window manager's
+    /// connection ended (Xwayland exited, or refused it), unless the server stopped it.
+    /// False when `clientSocket` names no client the server connected.
+    public func manageX11(windowManagerSocket: Int32, clientSocket: Int32, ended: @escaping (String) -> Void) -> Bool {
+        guard let client = server.clients.bySocket[clientSocket], server.clients.byID.values.contains(where: { $0.client == client }) else {
+            close(windowManagerSocket)
+            return false
+        }
+        server.parts.xWindowManager.manage(socket: windowManagerSocket, xwayland: client, ended: ended)
+        return true
+    }
+
     /// Raises the window the policy picks (the bottom-most, by default) and focuses it: the
     /// focus-next gesture action.
     public func focusNextWindow() { server.parts.windows.focusNextWindow() }

@@ -29,6 +29,10 @@ public final class WaylandServer {
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
         guard let display = wl_display_create() else { throw ServerError.displayCreationFailed }
+        // A selection's reader that closes its pipe before the transfer ends is an error to
+        // the writer (EPIPE), not a signal that ends the server. Started processes get every
+        // signal's default back (`spawn`).
+        signal(SIGPIPE, SIG_IGN)
         self.display = display
         self.logger = logger
         self.configuration = configuration

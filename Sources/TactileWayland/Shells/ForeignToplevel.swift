@@ -36,6 +36,8 @@ protocol ListedWindow: AnyObject {
     var title: String? { get }
     var appID: String? { get }
     var windowSurface: Surface? { get }
+    /// The process that made the window, where it is not the client's (an X app behind Xwayland).
+    var pid: Int32? { get }
     var isMinimized: Bool { get set }
     /// The window manager it is managed by.
     var windows: Windows { get }
@@ -46,6 +48,8 @@ protocol ListedWindow: AnyObject {
 }
 
 extension ListedWindow {
+    var pid: Int32? { nil }
+
     /// Hides or shows the window; keyboard focus leaves a window that hides.
     func setMinimized(_ minimized: Bool) {
         guard minimized != isMinimized, let surface = windowSurface, let node = surface.node else { return }
@@ -80,9 +84,10 @@ extension ListedWindow {
 }
 
 extension Surface {
-    /// The window this surface is, for docks: an xdg or wl_shell toplevel.
+    /// The window this surface is, for docks: an xdg or wl_shell toplevel, or a managed X window.
     var listedWindow: ListedWindow? {
         (addon(XdgSurface.self)?.roleObject as? XdgToplevel) ?? (role as? ShellSurface).flatMap { $0.isToplevel ? $0 : nil }
+            ?? (role as? XwaylandSurface).flatMap { $0.window.isManaged ? $0 : nil }
     }
 }
 

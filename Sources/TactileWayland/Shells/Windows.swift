@@ -161,13 +161,14 @@ final class Windows: ServerPart {
         context.focusKeyboard(on: next, because: "focus-next")
     }
 
-    /// Asks the window holding keyboard focus to close (xdg_toplevel.close).
+    /// Asks the window holding keyboard focus to close (xdg_toplevel.close, or an X
+    /// window's WM_DELETE_WINDOW).
     func closeFocusedWindow() {
         guard let focus = context.focus.keyboard, let window = context.scene.toplevel(containing: focus),
-              let toplevel = context.surface(at: window)?.addon(XdgSurface.self)?.toplevel else {
-            return context.logger.info("close-focused: no focused xdg toplevel")
+              let listed = context.surface(at: window)?.listedWindow, !(listed is ShellSurface) else {
+            return context.logger.info("close-focused: no focused window that can be closed")
         }
-        toplevel.sendClose()
+        listed.sendClose()
     }
 
     /// The mapped windows at the root, bottom to top. A surface behind the node makes it a

@@ -5,6 +5,9 @@ import CWaylandServer
 final class Compositor: ServerPart {
     private let makeSurface: (ClientState) -> Surface
     private var globals: [Global] = []
+    /// Hears of each surface made, once its resource stands (the X window manager pairs
+    /// Xwayland's surfaces with X windows).
+    var surfaceCreated: (Surface) -> Void = { _ in }
 
     init(display: OpaquePointer, makeSurface: @escaping (ClientState) -> Surface) {
         self.makeSurface = makeSurface
@@ -18,7 +21,8 @@ final class Compositor: ServerPart {
         create_surface: { client, resource, id in
             guard let client, let part = Global.context(of: resource, as: Compositor.self), let owner = ClientState.of(client) else { return }
             let surface = part.makeSurface(owner)
-            surface.bind(client: client, interface: tactile_wl_surface_interface(), version: wl_resource_get_version(resource), id: id, implementation: Surface.requests)
+            guard surface.bind(client: client, interface: tactile_wl_surface_interface(), version: wl_resource_get_version(resource), id: id, implementation: Surface.requests) else { return }
+            part.surfaceCreated(surface)
         },
         create_region: { client, resource, id in
             guard let client, let owner = ClientState.of(client) else { return }

@@ -150,10 +150,15 @@ final class Surface: ResourceObject {
                 pending.attachment = .some(latest)
             } else {
                 if let side = reference.longestSide, side > owner.limits.bufferSide {
-                    return postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
-                                     "a buffer \(side) pixels long is larger than Tactile shows (limits.buffer-side: \(owner.limits.bufferSide))")
+                    guard owner.isXwayland else {
+                        return postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
+                                         "a buffer \(side) pixels long is larger than Tactile shows (limits.buffer-side: \(owner.limits.bufferSide))")
+                    }
+                    host.logger.warning("an X window's buffer is \(side) pixels long, more than Tactile shows (limits.buffer-side: \(owner.limits.bufferSide)): not shown")
+                    pending.attachment = .some(nil)
+                } else {
+                    pending.attachment = .some(reference.commit(logger: host.logger, keptCopyLimit: outputs.keptCopyLimit))
                 }
-                pending.attachment = .some(reference.commit(logger: host.logger, keptCopyLimit: outputs.keptCopyLimit))
             }
             pendingBuffer = nil
         }

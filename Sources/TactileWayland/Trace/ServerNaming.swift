@@ -16,11 +16,10 @@ struct ServerNaming: TraceNaming {
             return node == context.scene.root ? "surface=none(background)" : "surface=none(compositor)"
         }
         var parts = ["surface=wl_surface@\(wl_resource_get_id(resource))", "role=\(surface.role?.roleName ?? "none")"]
-        if let labels = windowLabels(of: node) {
-            if let appID = labels.appID { parts.append("app_id=\(appID)") }
-            if let title = labels.title { parts.append("title=\"\(title)\"") }
-        }
-        parts.append("pid=\(surface.owner.pid)")
+        let labels = windowLabels(of: node)
+        if let appID = labels?.appID { parts.append("app_id=\(appID)") }
+        if let title = labels?.title { parts.append("title=\"\(title)\"") }
+        parts.append("pid=\(labels?.pid ?? surface.owner.pid)")
         return parts.joined(separator: " ")
     }
 
@@ -41,12 +40,14 @@ struct ServerNaming: TraceNaming {
         return "\(at) output=\(output.description.name)(\(TraceFormatter.coordinates(local)))"
     }
 
-    /// The app_id and title of the window `node` belongs to (itself, or the toplevel above it).
-    func windowLabels(of node: NodeID) -> (appID: String?, title: String?)? {
+    /// The app_id, title and process of the window `node` belongs to (itself, or the
+    /// toplevel above it); the process only where it is not the client's (an X app's).
+    func windowLabels(of node: NodeID) -> (appID: String?, title: String?, pid: Int32?)? {
         let window = context.scene.toplevel(containing: node) ?? node
         guard let surface = context.surface(at: window) else { return nil }
-        if let toplevel = surface.addon(XdgSurface.self)?.toplevel { return (toplevel.appID, toplevel.title) }
-        if let shell = surface.role as? ShellSurface { return (shell.appID, shell.title) }
+        if let toplevel = surface.addon(XdgSurface.self)?.toplevel { return (toplevel.appID, toplevel.title, nil) }
+        if let listed = surface.listedWindow { return (listed.appID, listed.title, listed.pid) }
+        if let x = surface.role as? XwaylandSurface { return (x.appID, x.title, x.pid) }
         return nil
     }
 }
