@@ -30,16 +30,17 @@ final class ScreencopyCapture {
     }
 
     /// A whole frame of the client's first output, copied: what the output shows now, in
-    /// its own (panel) axes.
-    static func copied(client: TestClient) throws -> ScreencopyCapture {
+    /// its own (panel) axes. `waitingForDamage`: copy_with_damage, which waits for a change
+    /// the client has not seen; else copy, at the next repaint whatever changed.
+    static func copied(client: TestClient, waitingForDamage: Bool = true) throws -> ScreencopyCapture {
         let capture = try ScreencopyCapture(client: client)
-        try capture.copyWithDamage(client: client)
+        try capture.copyWithDamage(client: client, waitingForDamage: waitingForDamage)
         while !capture.ready && !capture.failed { try client.roundtrip() }
         return capture
     }
 
     /// Sends copy_with_damage with a buffer of the described layout.
-    func copyWithDamage(client: TestClient) throws {
+    func copyWithDamage(client: TestClient, waitingForDamage: Bool = true) throws {
         guard let layout else { throw ClientError.protocolError("no buffer event") }
         size = Int(layout.stride * layout.height)
         let fd = tactile_client_memfd_create("tactile-test-screencopy")
@@ -49,7 +50,11 @@ final class ScreencopyCapture {
         let pool = wl_shm_create_pool(client.shm, fd, Int32(size))
         defer { wl_shm_pool_destroy(pool) }
         let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(layout.width), Int32(layout.height), Int32(layout.stride), WL_SHM_FORMAT_XRGB8888.rawValue)
-        zwlr_screencopy_frame_v1_copy_with_damage(frame, buffer)
+        if waitingForDamage {
+            zwlr_screencopy_frame_v1_copy_with_damage(frame, buffer)
+        } else {
+            zwlr_screencopy_frame_v1_copy(frame, buffer)
+        }
     }
 
     /// 0xRRGGBB at (x, y) of the copied pixels.

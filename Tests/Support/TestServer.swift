@@ -10,6 +10,8 @@ import TactileWayland
 /// socket in a private XDG_RUNTIME_DIR, stopped when the value is released.
 final class TestServer: Sendable {
     let socket: String
+    /// DISPLAY for X clients, when the server runs X11 apps (`xwayland`).
+    let x11Display: String?
     private let handle: ServerHandle
     private let finished = DispatchSemaphore(value: 0)
     /// Work for the server's thread (`onServerThread`).
@@ -26,13 +28,15 @@ final class TestServer: Sendable {
 
     /// `testInput`: offer tactile_test_input_v1, which test clients drive the server with.
     /// `actions`: the configured gestures' actions run (`GestureActions`), as `tactile serve` has them.
+    /// `xwayland`: X11 apps through an Xwayland of the server's, as `tactile serve` runs them.
     init(_ configuration: ServerConfiguration = ServerConfiguration(),
-         headless: HeadlessBackend.Options = HeadlessBackend.Options(), testInput: Bool = true, actions: Bool = false) throws {
+         headless: HeadlessBackend.Options = HeadlessBackend.Options(), testInput: Bool = true, actions: Bool = false,
+         xwayland: XwaylandMode = .off) throws {
         _ = Self.runtimeDirectory
         let socket = "tactile-test-\(UUID().uuidString.prefix(8))"
         let work = try ServerJobs<HeadlessBackend>()
         self.work = work
-        let started = Mutex<Result<ServerHandle, Error>?>(nil)
+        let started = Mutex<Result<(ServerHandle, String?), Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let finished = self.finished
         var withTestInput = configuration
@@ -40,9 +44,10 @@ final class TestServer: Sendable {
         let configured = withTestInput
         let thread = Thread {
             do {
-                let tactile = try Assembly(configuration: configured, backend: .headless(headless), socket: .named(socket), actions: actions)
+                let tactile = try Assembly(configuration: configured, backend: .headless(headless), socket: .named(socket), actions: actions,
+                                           xwayland: xwayland)
                 let waker = work.watch(tactile.server, tactile.headless!)
-                started.withLock { $0 = .success(tactile.server.handle) }
+                started.withLock { $0 = .success((tactile.server.handle, tactile.xwayland?.displayName)) }
                 ready.signal()
                 withExtendedLifetime(waker) { tactile.run() }
             } catch {
@@ -53,7 +58,7 @@ final class TestServer: Sendable {
         }
         thread.start()
         ready.wait()
-        handle = try started.withLock { $0! }.get()
+        (handle, x11Display) = try started.withLock { $0! }.get()
         self.socket = socket
     }
 

@@ -1,0 +1,310 @@
+import CWaylandClient
+import Foundation
+import Responder
+@testable import TactileTestSupport
+import TactileServer
+import TactileWayland
+import Testing
+import WaylandProtocols
+
+/// X11 apps under Tactile: real Xwayland, started by the server as `tactile serve` starts it,
+/// real X clients (xterm, xinput, xwininfo, and our XCB probe), and the window manager in
+/// between. Each test runs its own server on an X display of its own.
+@Suite(.serialized) struct XwaylandTests {
+    /// The products SwiftPM built beside this test bundle (the X11 probe).
+    static var probe: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("TactileX11Probe").path
+    }
+
+    /// A tap reaches an X client as XI 2.2 touch at its root coordinates; an edge swipe that
+    /// wins ends the X client's touch (wl_touch.cancel becomes XI_TouchEnd) while the finger
+    /// is still down, and X makes no click of it.
+    @Test func aTapAndACancelledSwipeReachXClientsAsXI2Touch() throws {
+        var configuration = ServerConfiguration(kioskMode: true)
+        configuration.gestures = [GestureBinding(name: "back", recognizer: EdgeSwipe(edge: .left))]
+        let server = try TestServer(configuration, xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let xterm = try Self.x(["xterm"], on: server)
+        defer { xterm.stop() }
+        try Self.waitForColour(0xff_ffff, at: 640, 400, client: client)
+        let xinput = try Self.x(["xinput", "test-xi2", "--root"], on: server)
+        defer { xinput.stop() }
+        // Listening once it reports a motion of the pointer.
+        try xinput.waitUntil("(Motion)", within: 20) {
+            try client.inject { tactile_test_input_v1_pointer_motion($0, f(Double.random(in: 500...700)), f(400)) }
+        }
+
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(300), f(200))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let tap = XI2Events(try xinput.waitForOutput(containing: "(TouchEnd)", within: 10))
+        let tapped = try #require(tap.first("TouchBegin"), "\(tap)")
+        #expect(tapped.isNear(300, 200), "the tap at its root coordinates: \(tapped)")
+        #expect(tap.first("TouchEnd")?.detail == tapped.detail, "\(tap)")
+
+        // The finger stays down: only the cancel can end the X touch.
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 2, f(3), f(400))
+            tactile_test_input_v1_touch_frame(input)
+            for x in [30.0, 60, 120, 200] {
+                tactile_test_input_v1_touch_motion(input, 2, f(x), f(400))
+                tactile_test_input_v1_touch_frame(input)
+            }
+        }
+        let swipe = XI2Events(try xinput.waitForOutput(containing: "(TouchEnd)", after: "(TouchEnd)", within: 10))
+        let swiped = try #require(swipe.all("TouchBegin").last, "\(swipe)")
+        #expect(swiped.isNear(3, 400) && swiped.detail != tapped.detail, "the swipe's touch began at the edge: \(swiped)")
+        #expect(swipe.all("TouchEnd").last?.detail == swiped.detail, "the cancel ended it, the finger still down: \(swipe)")
+        try client.inject { input in
+            tactile_test_input_v1_touch_up(input, 2)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        try client.roundtrip()
+        usleep(300_000)
+        let log = XI2Events(try xinput.waitForOutput(containing: "(TouchEnd)"))
+        #expect(log.all("ButtonPress").isEmpty, "no click was made of the touches: \(log)")
+        #expect(!log.all("TouchUpdate").contains { $0.detail == swiped.detail && $0.x >= 199 }, "nothing of the swipe after the gesture won: \(log)")
+    }
+
+    /// Kiosk: xterm fills the output, takes keys typed through test input, and the
+    /// close-focused gesture closes it through WM_DELETE_WINDOW.
+    @Test func xtermFillsTheKioskOutputTakesKeysAndClosesOnCloseFocused() throws {
+        var configuration = ServerConfiguration(kioskMode: true)
+        configuration.gestures = [GestureBinding(name: "close", recognizer: EdgeSwipe(edge: .top), action: .closeFocused)]
+        let server = try TestServer(configuration, actions: true, xwayland: .eager)
+        let client = try TestClient(socket: server.socket)
+        let typed = TestServer.runtimeDirectory + "/xterm-\(UUID().uuidString.prefix(8))"
+        let xterm = try Self.x(["xterm", "-T", "kiosk-xterm", "-e", "sh", "-c", "read line; echo \"$line\" > \(typed); sleep 60"], on: server)
+        defer { xterm.stop() }
+        let tree = try Self.waitForWindow("kiosk-xterm", on: server)
+        #expect(tree.contains("1280x800+0+0"), "xterm fills the 1280x800 output: \(tree)")
+        try Self.waitForColour(0xff_ffff, at: 1200, 700, client: client)
+
+        // h, i, Enter.
+        try client.inject { input in
+            for key: UInt32 in [35, 23, 28] {
+                tactile_test_input_v1_key(input, key, 1)
+                tactile_test_input_v1_key(input, key, 0)
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: typed, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
+        #expect((try? String(contentsOfFile: typed, encoding: .utf8)) == "hi\n")
+
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(640), f(3))
+            tactile_test_input_v1_touch_motion(input, 1, f(640), f(200))
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        let closed = Date().addingTimeInterval(10)
+        while xterm.isRunning, Date() < closed { usleep(50_000) }
+        #expect(!xterm.isRunning, "xterm closed on WM_DELETE_WINDOW")
+    }
+
+    /// Not kiosk: the probe's 400x300 window where the cascade puts the first window; its
+    /// override-redirect menu shows where X put it, above the window, and takes the tap
+    /// under it; the window keeps the taps elsewhere.
+    @Test func anOverrideRedirectMenuOpensAboveItsWindowAndTakesTheTapUnderIt() throws {
+        let server = try TestServer(xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let probe = try Self.x([Self.probe, "menu", "150", "120"], on: server)
+        defer { probe.stop() }
+        try probe.waitForOutput(containing: "mapped toplevel", within: 20)
+        try Self.waitForColour(0x00_00ff, at: 50, 50, client: client)
+        try Self.tap(at: 50, 50, client: client)
+        try probe.waitForOutput(containing: "menu mapped")
+        try Self.waitForColour(0xff_0000, at: 160, 130, client: client)
+        #expect(try ScreencopyCapture.copied(client: client, waitingForDamage: false).colour(at: 380, 200) == 0x00_00ff, "the window beside the menu")
+        try Self.tap(at: 160, 130, client: client)
+        let log = try probe.waitForOutput(containing: "press menu")
+        #expect(log.components(separatedBy: "press toplevel").count == 2, "one press on the window, the other on the menu: \(log)")
+    }
+
+    /// Xwayland killed: Tactile and a Wayland client go on; the next X client starts a new
+    /// Xwayland, whose window is managed as before.
+    @Test func killingXwaylandLeavesTactileAndWaylandClientsRunning() throws {
+        let server = try TestServer(xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 200, height: 200, at: (600, 300))
+        let first = try Self.x(["xterm", "-T", "first-xterm"], on: server)
+        defer { first.stop() }
+        _ = try Self.waitForWindow("first-xterm", on: server)
+        let xwayland = try Self.xwaylandPID(on: server)
+        kill(xwayland, SIGKILL)
+        let gone = Date().addingTimeInterval(10)
+        while first.isRunning, Date() < gone { usleep(50_000) }
+        #expect(!first.isRunning, "xterm lost its X server")
+
+        try client.roundtrip()
+        #expect(try client.surfaceHit(at: 700, 400) == client.id(window.surface), "the Wayland window is still there")
+        let second = try Self.x(["xterm", "-T", "second-xterm"], on: server)
+        defer { second.stop() }
+        _ = try Self.waitForWindow("second-xterm", on: server)
+        #expect(try Self.xwaylandPID(on: server) != xwayland, "a new Xwayland")
+    }
+
+    /// A hostile X client (random windows, sizes, properties and client messages, dead
+    /// windows named, forged WL_SURFACE_IDs), seeded: Tactile neither crashes nor stalls,
+    /// and an X app started after it is managed and shown.
+    @Test(.timeLimit(.minutes(3)))
+    func aHostileXClientNeitherCrashesNorStallsTactile() throws {
+        // Kiosk: the window after the fuzz fills the output, wherever the cascade would be.
+        let server = try TestServer(ServerConfiguration(kioskMode: true), xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        for seed in ["20261127", "7"] {
+            let fuzz = try Self.x([Self.probe, "fuzz", seed, "2000"], on: server)
+            defer { fuzz.stop() }
+            _ = try? fuzz.waitForExit()
+            try client.roundtrip()
+        }
+        let probe = try Self.x([Self.probe, "menu", "150", "120"], on: server)
+        defer { probe.stop() }
+        try probe.waitForOutput(containing: "mapped toplevel", within: 20)
+        try Self.waitForColour(0x00_00ff, at: 640, 400, client: client)
+    }
+
+    /// The clipboard both ways, xterm told to select into CLIPBOARD: a word double-clicked
+    /// in xterm is pasted by a Wayland client, and a Wayland client's copy is pasted into
+    /// xterm with a middle click.
+    @Test func theClipboardGoesBothWaysBetweenXtermAndAWaylandClient() throws {
+        let server = try TestServer(xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let clipboard = ClipboardClient(client: client)
+        let pasted = TestServer.runtimeDirectory + "/pasted-\(UUID().uuidString.prefix(8))"
+        let xterm = try Self.x(["xterm", "-T", "clipboard-xterm", "-xrm", "XTerm*selectToClipboard: true", "-e", "sh", "-c",
+                                "echo tactilecopied; read line; echo \"$line\" > \(pasted); sleep 60"], on: server)
+        defer { xterm.stop() }
+        _ = try Self.waitForWindow("clipboard-xterm", on: server)
+        try Self.waitForColour(0xff_ffff, at: 200, 100, client: client)
+        let window = try client.toplevel(width: 200, height: 200, at: (800, 400))
+
+        // A double click on the word: xterm selects it.
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(20), f(8))
+            for _ in 0..<2 {
+                tactile_test_input_v1_pointer_button(input, 0x110, 1)
+                tactile_test_input_v1_pointer_button(input, 0x110, 0)
+            }
+        }
+        // The Wayland window takes focus, and is offered xterm's selection.
+        #expect(try client.surfaceHit(at: 900, 500) == client.id(window.surface))
+        let offered = Date().addingTimeInterval(10)
+        while !clipboard.selectionTypes.contains("text/plain;charset=utf-8"), Date() < offered {
+            try client.roundtrip()
+            usleep(50_000)
+        }
+        let fd = try #require(clipboard.paste(as: "text/plain;charset=utf-8"), "offered: \(clipboard.selectionTypes)")
+        defer { close(fd) }
+        try client.roundtrip()
+        var text = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while case let count = read(fd, &chunk, chunk.count), count > 0 { text += chunk.prefix(count) }
+        #expect(String(decoding: text, as: UTF8.self) == "tactilecopied")
+
+        // The reverse: the Wayland client copies, a middle click in xterm pastes, Enter ends the line.
+        clipboard.copy("from-wayland", as: "text/plain;charset=utf-8", client: client)
+        try client.roundtrip()
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(100), f(100))
+            tactile_test_input_v1_pointer_button(input, 0x112, 1)
+            tactile_test_input_v1_pointer_button(input, 0x112, 0)
+        }
+        // The copier answers xterm's request through the bridge while it is dispatched.
+        for _ in 0..<30 {
+            try client.roundtrip()
+            usleep(50_000)
+        }
+        try client.inject { input in
+            tactile_test_input_v1_key(input, 28, 1)
+            tactile_test_input_v1_key(input, 28, 0)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: pasted, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
+        #expect((try? String(contentsOfFile: pasted, encoding: .utf8)) == "from-wayland\n")
+    }
+
+    // MARK: Helpers
+
+    /// An X client on the server's X display.
+    static func x(_ command: [String], on server: TestServer) throws -> ClientProcess {
+        let display = try #require(server.x11Display)
+        return try ClientProcess(command, socket: server.socket, environment: ["DISPLAY": display])
+    }
+
+    /// xwininfo's line for the window titled `title`, once X has it.
+    static func waitForWindow(_ title: String, on server: TestServer, within seconds: Double = 20) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var tree = ""
+        while Date() < deadline {
+            tree = (try? runProcess("/usr/bin/xwininfo", ["-root", "-tree"], environment: ["DISPLAY": server.x11Display ?? ""]).output) ?? ""
+            if let line = tree.split(separator: "\n").first(where: { $0.contains("\"\(title)\"") }) { return String(line) }
+            usleep(100_000)
+        }
+        throw ClientProcess.Failure(description: "no X window \"\(title)\" within \(seconds) s:\n\(tree)")
+    }
+
+    static func waitForColour(_ colour: UInt32, at x: Int, _ y: Int, client: TestClient, within seconds: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var seen: UInt32 = 0
+        while Date() < deadline {
+            seen = try ScreencopyCapture.copied(client: client, waitingForDamage: false).colour(at: x, y)
+            if seen == colour { return }
+            usleep(100_000)
+        }
+        throw ClientProcess.Failure(description: "\(x),\(y) is 0x\(String(seen, radix: 16)), not 0x\(String(colour, radix: 16)), after \(seconds) s")
+    }
+
+    static func tap(at x: Double, _ y: Double, client: TestClient) throws {
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 9, f(x), f(y))
+            tactile_test_input_v1_touch_frame(input)
+            tactile_test_input_v1_touch_up(input, 9)
+            tactile_test_input_v1_touch_frame(input)
+        }
+    }
+
+
+    static func xwaylandPID(on server: TestServer) throws -> Int32 {
+        let display = try #require(server.x11Display)
+        let found = try runProcess("/usr/bin/pgrep", ["-f", "^Xwayland \(display) "])
+        return try #require(Int32(found.output.split(separator: "\n").first ?? ""), "no Xwayland on \(display)")
+    }
+}
+
+/// `xinput test-xi2`'s events: each one's type name, detail (the touch id) and root
+/// coordinates (Xwayland's fixed-point turns 400 into 399.99: compared within a tenth).
+struct XI2Events: CustomStringConvertible {
+    struct Event: CustomStringConvertible {
+        let type: String
+        var detail = -1
+        var x = Double.nan, y = Double.nan
+
+        func isNear(_ x: Double, _ y: Double) -> Bool { abs(self.x - x) < 0.1 && abs(self.y - y) < 0.1 }
+        var description: String { "\(type) \(detail) at \(x),\(y)" }
+    }
+
+    let events: [Event]
+
+    init(_ log: String) {
+        var events: [Event] = []
+        for line in log.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("EVENT type"), let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") {
+                events.append(Event(type: String(line[line.index(after: open)..<close])))
+            } else if line.hasPrefix("detail:"), !events.isEmpty {
+                events[events.count - 1].detail = Int(line.dropFirst(7).trimmingCharacters(in: .whitespaces)) ?? -1
+            } else if line.hasPrefix("root:"), !events.isEmpty {
+                let numbers = line.dropFirst(5).split(separator: "/").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                if numbers.count == 2 { (events[events.count - 1].x, events[events.count - 1].y) = (numbers[0], numbers[1]) }
+            }
+        }
+        self.events = events
+    }
+
+    func all(_ type: String) -> [Event] { events.filter { $0.type == type } }
+    func first(_ type: String) -> Event? { events.first { $0.type == type } }
+    var description: String { events.map(\.description).joined(separator: "; ") }
+}
