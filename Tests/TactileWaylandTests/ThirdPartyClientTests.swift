@@ -293,6 +293,20 @@ final class ClientProcess {
         return collected
     }
 
+    /// Everything printed so far, once it contains `marker` `count` times; fails after `seconds`.
+    @discardableResult
+    func waitForOutput(containing marker: String, times count: Int, within seconds: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while collected.components(separatedBy: marker).count - 1 < count {
+            guard Date() < deadline, process.isRunning else {
+                throw Failure(description: "not \(count) \"\(marker)\" within \(seconds) s; output so far:\n\(collected.suffix(4000))")
+            }
+            usleep(20_000)
+            collected += String(decoding: readAvailable(), as: UTF8.self)
+        }
+        return collected
+    }
+
     /// Repeats `probe` every 50 ms until the output contains `marker`; fails after `seconds`.
     func waitUntil(_ marker: String, within seconds: Double = 10, probing probe: () throws -> Void) throws {
         let deadline = Date().addingTimeInterval(seconds)

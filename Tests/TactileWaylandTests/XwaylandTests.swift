@@ -227,12 +227,100 @@ import WaylandProtocols
         #expect((try? String(contentsOfFile: pasted, encoding: .utf8)) == "from-wayland\n")
     }
 
+    /// A GTK 3 app on X11 (GDK_BACKEND=x11, through PyGObject) gets touch as GTK touch
+    /// events, from XI2, at the finger's root coordinates.
+    @Test func aGTK3AppOnX11GetsTouchEvents() throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: true), xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let gtk = try Self.x(["/usr/bin/python3", "-c", Self.gtkTouchApp], on: server, environment: ["GDK_BACKEND": "x11"])
+        defer { gtk.stop() }
+        try gtk.waitForOutput(containing: "shown", within: 30)
+        _ = try Self.waitForWindow("gtk-touch", on: server)
+        // Tapped until GTK has its window on screen and says so.
+        try gtk.waitUntil("touch-end", within: 20) { try Self.tap(at: 300, 200, client: client) }
+        let log = gtk.outputSoFar
+        #expect(log.contains("touch-begin 300 200"), "\(log)")
+        #expect(log.contains("touch-end 300 200"), "\(log)")
+    }
+
+    /// Chromium on X11 (--ozone-platform=x11): a tap is a DOM touchstart and touchend at the
+    /// finger; a winning edge swipe ends its touch while the finger is down (X has no touch
+    /// cancel: Xwayland ends the touch, and Chromium says touchend), and makes no click.
+    @Test func chromiumOnX11GetsTouchAndAWinningSwipeEndsIt() throws {
+        var configuration = ServerConfiguration(kioskMode: true)
+        configuration.gestures = [GestureBinding(name: "back", recognizer: EdgeSwipe(edge: .left))]
+        let server = try TestServer(configuration, xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let profile = NSTemporaryDirectory() + "tactile-chromium-x11-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let page = "data:text/html,<body style='margin:0;background:%2300ff00;height:100vh'><script>"
+            + "for (const t of ['touchstart','touchend','touchcancel','click']) document.addEventListener(t, e => { const p = e.changedTouches ? e.changedTouches[0] : e;"
+            + " console.log(t + ' ' + Math.round(p.screenX) + ' ' + Math.round(p.screenY)); }, {passive: false});</script></body>"
+        let chromium = try Self.x(["chromium", "--ozone-platform=x11", "--no-sandbox", "--disable-gpu", "--no-first-run", "--touch-events=enabled",
+                                   "--enable-logging=stderr", "--v=0", "--user-data-dir=\(profile)", page], on: server)
+        defer { chromium.stop() }
+        try Self.waitForColour(0x00_ff00, at: 640, 400, client: client, within: 60)
+        try chromium.waitUntil("\"touchend", within: 20) { try Self.tap(at: 300, 200, client: client) }
+        let tap = Self.domEvents(chromium.outputSoFar)
+        #expect(tap.contains { $0.name == "touchstart" && abs($0.x - 300) <= 1 && abs($0.y - 200) <= 1 }, "\(tap)")
+        let ends = tap.filter { $0.name == "touchend" }.count
+
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 2, f(3), f(400))
+            tactile_test_input_v1_touch_frame(input)
+            for x in [30.0, 60, 120, 200] {
+                tactile_test_input_v1_touch_motion(input, 2, f(x), f(400))
+                tactile_test_input_v1_touch_frame(input)
+            }
+        }
+        // The finger is still down: only the gesture's win ends the touch.
+        try chromium.waitForOutput(containing: "\"touchend", times: ends + 1, within: 20)
+        try client.inject { input in
+            tactile_test_input_v1_touch_up(input, 2)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        try client.roundtrip()
+        usleep(500_000)
+        let all = Self.domEvents(chromium.outputSoFar)
+        let swipe = all.drop { !($0.name == "touchstart" && $0.x <= 4) }
+        #expect(swipe.first.map { abs($0.y - 400) <= 1 } == true, "the swipe's touch began at the edge: \(all)")
+        #expect(swipe.contains { $0.name == "touchend" } && !swipe.contains { $0.name == "click" }, "ended, and no click made of it: \(all)")
+        #expect(!swipe.contains { $0.x >= 199 }, "nothing of the swipe after the gesture won: \(all)")
+    }
+
+    /// The page's console lines (`"NAME X Y"`, as Chromium logs them to standard error).
+    static func domEvents(_ log: String) -> [(name: String, x: Int, y: Int)] {
+        log.split(separator: "\n").compactMap { line in
+            guard line.contains(":CONSOLE"), let open = line.firstIndex(of: "\""), let close = line[line.index(after: open)...].firstIndex(of: "\"") else { return nil }
+            let words = line[line.index(after: open)..<close].split(separator: " ")
+            guard words.count == 3, let x = Int(words[1]), let y = Int(words[2]) else { return nil }
+            return (String(words[0]), x, y)
+        }
+    }
+
+    static let gtkTouchApp = """
+        import gi
+        gi.require_version("Gtk", "3.0")
+        from gi.repository import Gtk, Gdk
+        window = Gtk.Window(title="gtk-touch")
+        area = Gtk.DrawingArea()
+        area.add_events(Gdk.EventMask.TOUCH_MASK)
+        def touched(widget, event):
+            print(event.type.value_nick, round(event.x_root), round(event.y_root), flush=True)
+        area.connect("touch-event", touched)
+        window.add(area)
+        window.connect("destroy", Gtk.main_quit)
+        window.show_all()
+        print("shown", flush=True)
+        Gtk.main()
+        """
+
     // MARK: Helpers
 
     /// An X client on the server's X display.
-    static func x(_ command: [String], on server: TestServer) throws -> ClientProcess {
+    static func x(_ command: [String], on server: TestServer, environment: [String: String] = [:]) throws -> ClientProcess {
         let display = try #require(server.x11Display)
-        return try ClientProcess(command, socket: server.socket, environment: ["DISPLAY": display])
+        return try ClientProcess(command, socket: server.socket, environment: environment.merging(["DISPLAY": display]) { $1 })
     }
 
     /// xwininfo's line for the window titled `title`, once X has it.

@@ -45,10 +45,13 @@ protocol ListedWindow: AnyObject {
     func sizeState() -> (maximized: Bool, fullscreen: Bool)
     func request(maximized: Bool?, fullscreen: Bool?)
     func sendClose()
+    /// The area windows may use changed: a window the policy sizes takes its new size.
+    func layoutChanged()
 }
 
 extension ListedWindow {
     var pid: Int32? { nil }
+    func layoutChanged() {}
 
     /// Hides or shows the window; keyboard focus leaves a window that hides.
     func setMinimized(_ minimized: Bool) {

@@ -129,7 +129,7 @@ final class Windows: ServerPart {
     /// The area windows may use changed (outputs, layer surfaces' exclusive zones): toplevels
     /// that fill their output hear the new size.
     func windowAreasChanged() {
-        for (surface, _) in toplevelWindows() { surface.addon(XdgSurface.self)?.toplevel?.layoutChanged() }
+        for (surface, _) in toplevelWindows() { surface.listedWindow?.layoutChanged() }
     }
 
     /// Every window at the root, with where its window geometry starts, globally.

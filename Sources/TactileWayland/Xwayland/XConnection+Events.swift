@@ -37,7 +37,7 @@ extension XConnection {
         guard let window = windows.removeValue(forKey: id) else { return }
         if let surfaceID = window.surfaceID { unpaired[surfaceID] = nil }
         unlist(window)
-        window.role?.surface?.removeNode()
+        window.role?.unmapped()
     }
 
     /// A client maps a window: the policy places it, and it is mapped there.
@@ -70,7 +70,7 @@ extension XConnection {
             set(.wmState, of: id, type: atoms[.wmState], [0, UInt32(XCB_NONE)])  // WithdrawnState
             unlist(window)
         }
-        window.role?.surface?.removeNode()
+        window.role?.unmapped()
         window.role = nil
     }
 

@@ -40,11 +40,10 @@ extension XConnection {
         return Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
 
-    /// The outputs or their usable areas changed: windows whose frame the policy fixes follow.
-    func placeManagedWindowsAgain() {
-        for window in windows.values where window.isManaged {
-            if let frame = policyFrame(for: window), frame != window.frame { configure(window, to: frame) }
-        }
+    /// The outputs or their usable areas changed: a window whose frame the policy fixes follows.
+    func placeAgain(_ window: XWindow) {
+        guard window.isManaged, let frame = policyFrame(for: window), frame != window.frame else { return }
+        configure(window, to: frame)
         xcb_flush(xcb)
     }
 

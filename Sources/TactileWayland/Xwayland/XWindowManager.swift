@@ -57,11 +57,6 @@ final class XWindowManager: ServerPart {
         connection?.focus(window)
     }
 
-    /// Windows that fill their output follow its new size.
-    func layoutChanged() {
-        connection?.placeManagedWindowsAgain()
-    }
-
     func stop() {
         connection = nil
     }
@@ -78,6 +73,9 @@ final class XWindowManager: ServerPart {
     }
 
     func close(_ window: XWindow) { connection?.close(window) }
+
+    /// A window whose frame the policy fixes follows the area it may use.
+    func placeAgain(_ window: XWindow) { connection?.placeAgain(window) }
 }
 
 /// Why the window manager could not take charge of an Xwayland.

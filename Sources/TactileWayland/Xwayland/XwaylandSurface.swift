@@ -11,6 +11,8 @@ final class XwaylandSurface: SurfaceRole, ListedWindow {
     /// Unchecked: the window manager outlives every surface of its display.
     unowned(unsafe) let manager: XWindowManager
     private var hasMapped = false
+    /// Docks were told of it (a managed window's first buffer), and must hear it go.
+    private var isListed = false
     let roleName = "xwayland"
 
     init(window: XWindow, surface: Surface, manager: XWindowManager) {
@@ -42,16 +44,26 @@ final class XwaylandSurface: SurfaceRole, ListedWindow {
         if window.isManaged {
             windows.windowMapped(node, surface: surface)
             windows.foreignToplevels.mapped(self)
+            isListed = true
         } else {
             windows.context.updateScene { [position = windows.windowStackPosition] in _ = $0.restack(node, to: position) }
         }
         manager.restack()
     }
 
-    func surfaceDestroyed() {
-        if hasMapped, window.isManaged { windows.foreignToplevels.closed(self) }
-        hasMapped = false
+    /// X unmapped or destroyed the window: out of the scene and the docks' lists at once
+    /// (Xwayland destroys the surface in a moment).
+    func unmapped() {
+        surfaceDestroyed()
+        surface?.removeNode()
     }
+
+    func surfaceDestroyed() {
+        if isListed { windows.foreignToplevels.closed(self) }
+        isListed = false
+    }
+
+    func layoutChanged() { manager.placeAgain(window) }
 
     func sizeState() -> (maximized: Bool, fullscreen: Bool) { (window.state.isMaximized, window.state.isFullscreen) }
 
