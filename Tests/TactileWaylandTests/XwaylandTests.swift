@@ -11,9 +11,13 @@ import WaylandProtocols
 /// real X clients (xterm, xinput, xwininfo, and our XCB probe), and the window manager in
 /// between. Each test runs its own server on an X display of its own.
 @Suite(.serialized) struct XwaylandTests {
-    /// The products SwiftPM built beside this test bundle (the X11 probe).
-    static var probe: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("TactileX11Probe").path
+    /// The products SwiftPM built beside this test bundle: the X11 probe, and `tactile` (for
+    /// `tactile inspect`), its links resolved as the privilege policy reads executables.
+    static var probe: String { product("TactileX11Probe") }
+    static var tactile: String { product("tactile") }
+
+    static func product(_ name: String) -> String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).resolvingSymlinksInPath().path
     }
 
     /// A tap reaches an X client as XI 2.2 touch at its root coordinates; an edge swipe that
@@ -46,14 +50,7 @@ import WaylandProtocols
         #expect(tap.first("TouchEnd")?.detail == tapped.detail, "\(tap)")
 
         // The finger stays down: only the cancel can end the X touch.
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 2, f(3), f(400))
-            tactile_test_input_v1_touch_frame(input)
-            for x in [30.0, 60, 120, 200] {
-                tactile_test_input_v1_touch_motion(input, 2, f(x), f(400))
-                tactile_test_input_v1_touch_frame(input)
-            }
-        }
+        try Self.swipeFromTheLeftEdge(holding: 2, client: client)
         let swipe = XI2Events(try xinput.waitForOutput(containing: "(TouchEnd)", after: "(TouchEnd)", within: 10))
         let swiped = try #require(swipe.all("TouchBegin").last, "\(swipe)")
         #expect(swiped.isNear(3, 400) && swiped.detail != tapped.detail, "the swipe's touch began at the edge: \(swiped)")
@@ -74,6 +71,9 @@ import WaylandProtocols
     @Test func xtermFillsTheKioskOutputTakesKeysAndClosesOnCloseFocused() throws {
         var configuration = ServerConfiguration(kioskMode: true)
         configuration.gestures = [GestureBinding(name: "close", recognizer: EdgeSwipe(edge: .top), action: .closeFocused)]
+        configuration.offersInspector = true
+        // The inspector is privileged: granted to the built `tactile`, which the test runs.
+        configuration.privileges.grants[.inspector] = .only(started: true, executables: [Self.tactile])
         let server = try TestServer(configuration, actions: true, xwayland: .eager)
         let client = try TestClient(socket: server.socket)
         let typed = TestServer.runtimeDirectory + "/xterm-\(UUID().uuidString.prefix(8))"
@@ -82,6 +82,9 @@ import WaylandProtocols
         let tree = try Self.waitForWindow("kiosk-xterm", on: server)
         #expect(tree.contains("1280x800+0+0"), "xterm fills the 1280x800 output: \(tree)")
         try Self.waitForColour(0xff_ffff, at: 1200, 700, client: client)
+        // The inspector names the X window by its class, title and process.
+        let scene = try runProcess(Self.tactile, ["inspect", "--socket", server.socket], environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]).output
+        #expect(scene.contains("role=xwayland app_id=XTerm title=\"kiosk-xterm\" pid=\(xterm.pid) at=0,0 size=1280x800"), "\(scene)")
 
         // h, i, Enter.
         try client.inject { input in
@@ -265,14 +268,7 @@ import WaylandProtocols
         #expect(tap.contains { $0.name == "touchstart" && abs($0.x - 300) <= 1 && abs($0.y - 200) <= 1 }, "\(tap)")
         let ends = tap.filter { $0.name == "touchend" }.count
 
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 2, f(3), f(400))
-            tactile_test_input_v1_touch_frame(input)
-            for x in [30.0, 60, 120, 200] {
-                tactile_test_input_v1_touch_motion(input, 2, f(x), f(400))
-                tactile_test_input_v1_touch_frame(input)
-            }
-        }
+        try Self.swipeFromTheLeftEdge(holding: 2, client: client)
         // The finger is still down: only the gesture's win ends the touch.
         try chromium.waitForOutput(containing: "\"touchend", times: ends + 1, within: 20)
         try client.inject { input in
@@ -344,6 +340,19 @@ import WaylandProtocols
             usleep(100_000)
         }
         throw ClientProcess.Failure(description: "\(x),\(y) is 0x\(String(seen, radix: 16)), not 0x\(String(colour, radix: 16)), after \(seconds) s")
+    }
+
+    /// Touch `id` down at (3, 400) and across to 200, where it stays: past the edge swipe's
+    /// 80 px, so the gesture wins with the finger still down.
+    static func swipeFromTheLeftEdge(holding id: Int32, client: TestClient) throws {
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, id, f(3), f(400))
+            tactile_test_input_v1_touch_frame(input)
+            for x in [30.0, 60, 120, 200] {
+                tactile_test_input_v1_touch_motion(input, id, f(x), f(400))
+                tactile_test_input_v1_touch_frame(input)
+            }
+        }
     }
 
     static func tap(at x: Double, _ y: Double, client: TestClient) throws {
