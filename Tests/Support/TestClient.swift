@@ -51,6 +51,7 @@ final class TestClient {
     var virtualKeyboardManager: OpaquePointer?
     var textInputManager: OpaquePointer?
     var dataDeviceManager: OpaquePointer?
+    var primarySelectionManager: OpaquePointer?
     var relativePointerManager: OpaquePointer?
     var pointerConstraints: OpaquePointer?
     var pointerGestures: OpaquePointer?
@@ -268,6 +269,7 @@ final class TestClient {
         case "zxdg_shell_v6": shellV6 = bind(tactile_zxdg_shell_v6_interface(), 1)
         case "wl_shell": shell = bind(tactile_client_wl_shell_interface(), 1)
         case "wl_data_device_manager": dataDeviceManager = bind(tactile_client_wl_data_device_manager_interface(), 3)
+        case "zwp_primary_selection_device_manager_v1": primarySelectionManager = bind(tactile_zwp_primary_selection_device_manager_v1_interface(), 1)
         case "wl_seat": seat = bind(tactile_client_wl_seat_interface(), 8)
         case "wl_output":
             let output = bind(tactile_client_wl_output_interface(), 4)!

@@ -294,6 +294,60 @@ import WaylandProtocols
         }
     }
 
+    /// The primary selection both ways, xterm's selection being PRIMARY: a word double-clicked
+    /// in xterm is offered to a Wayland client (offered to every client, focused or not) and
+    /// read, and a Wayland client's primary selection is pasted into xterm with a middle click.
+    @Test func thePrimarySelectionGoesBothWaysBetweenXtermAndAWaylandClient() throws {
+        let server = try TestServer(xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let primary = PrimarySelectionClient(client: client)
+        let pasted = TestServer.runtimeDirectory + "/primary-\(UUID().uuidString.prefix(8))"
+        let xterm = try Self.x(["xterm", "-T", "primary-xterm", "-e", "sh", "-c", "echo tactilecopied; read line; echo \"$line\" > \(pasted); sleep 60"],
+                               on: server)
+        defer { xterm.stop() }
+        _ = try Self.waitForWindow("primary-xterm", on: server)
+        try Self.waitForColour(0xff_ffff, at: 200, 100, client: client)
+
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(20), f(8))
+            for _ in 0..<2 {
+                tactile_test_input_v1_pointer_button(input, 0x110, 1)
+                tactile_test_input_v1_pointer_button(input, 0x110, 0)
+            }
+        }
+        let offered = Date().addingTimeInterval(10)
+        while !primary.selectionTypes.contains("text/plain;charset=utf-8"), Date() < offered {
+            try client.roundtrip()
+            usleep(50_000)
+        }
+        let fd = try #require(primary.paste(as: "text/plain;charset=utf-8"), "offered: \(primary.selectionTypes)")
+        defer { close(fd) }
+        try client.roundtrip()
+        var text = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while case let count = read(fd, &chunk, chunk.count), count > 0 { text += chunk.prefix(count) }
+        #expect(String(decoding: text, as: UTF8.self) == "tactilecopied")
+
+        primary.select("from-wayland-primary", as: "text/plain;charset=utf-8", client: client)
+        try client.roundtrip()
+        try client.inject { input in
+            tactile_test_input_v1_pointer_button(input, 0x112, 1)
+            tactile_test_input_v1_pointer_button(input, 0x112, 0)
+        }
+        // The selecting client answers xterm's request through the bridge while it is dispatched.
+        for _ in 0..<30 {
+            try client.roundtrip()
+            usleep(50_000)
+        }
+        try client.inject { input in
+            tactile_test_input_v1_key(input, 28, 1)
+            tactile_test_input_v1_key(input, 28, 0)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: pasted, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
+        #expect((try? String(contentsOfFile: pasted, encoding: .utf8)) == "from-wayland-primary\n")
+    }
+
     static let gtkTouchApp = """
         import gi
         gi.require_version("Gtk", "3.0")
