@@ -61,7 +61,9 @@ private final class Callback {
     init(_ fire: @escaping () -> Void) { self.fire = fire }
 
     static func run(_ data: UnsafeMutableRawPointer?) -> Int32 {
-        Unmanaged<Callback>.fromOpaque(data!).takeUnretainedValue().fire()
+        // Kept for the call: an owner may release its source from the callback itself.
+        let callback = Unmanaged<Callback>.fromOpaque(data!).takeUnretainedValue()
+        withExtendedLifetime(callback) { callback.fire() }
         return 0
     }
 }

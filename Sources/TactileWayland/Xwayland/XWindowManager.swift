@@ -30,10 +30,10 @@ final class XWindowManager: ServerPart {
     /// (the other end of its `-wm` fd; taken over, closed when done). `ended` hears why the
     /// connection ended, unless the server stopped it.
     func manage(socket: Int32, xwayland client: OpaquePointer, ended: @escaping (String) -> Void) {
-        connection = nil
+        dropConnection()
         do {
             connection = try XConnection(socket: socket, xwayland: client, manager: self, selections: selections, loop: loop) { [unowned self] reason in
-                connection = nil
+                dropConnection()
                 ended(reason)
             }
         } catch {
@@ -58,7 +58,15 @@ final class XWindowManager: ServerPart {
     }
 
     func stop() {
+        dropConnection()
+    }
+
+    /// Forgets the connection, which goes once `connection` no longer names it: its X
+    /// selections leave Wayland's, and the parts that hear of that may ask for `connection`.
+    private func dropConnection() {
+        let old = connection
         connection = nil
+        withExtendedLifetime(old) {}
     }
 
     /// Once the scene's changes are made, X stacks its windows as the scene does.
