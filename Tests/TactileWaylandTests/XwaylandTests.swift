@@ -186,13 +186,7 @@ import WaylandProtocols
         let window = try client.toplevel(width: 200, height: 200, at: (800, 400))
 
         // A double click on the word: xterm selects it.
-        try client.inject { input in
-            tactile_test_input_v1_pointer_motion(input, f(20), f(8))
-            for _ in 0..<2 {
-                tactile_test_input_v1_pointer_button(input, 0x110, 1)
-                tactile_test_input_v1_pointer_button(input, 0x110, 0)
-            }
-        }
+        try Self.doubleClickTheFirstWord(client: client)
         // The Wayland window takes focus, and is offered xterm's selection.
         #expect(try client.surfaceHit(at: 900, 500) == client.id(window.surface))
         let offered = Date().addingTimeInterval(10)
@@ -201,33 +195,12 @@ import WaylandProtocols
             usleep(50_000)
         }
         let fd = try #require(clipboard.paste(as: "text/plain;charset=utf-8"), "offered: \(clipboard.selectionTypes)")
-        defer { close(fd) }
-        try client.roundtrip()
-        var text = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 256)
-        while case let count = read(fd, &chunk, chunk.count), count > 0 { text += chunk.prefix(count) }
-        #expect(String(decoding: text, as: UTF8.self) == "tactilecopied")
+        #expect(try Self.readToEnd(fd, client: client) == "tactilecopied")
 
         // The reverse: the Wayland client copies, a middle click in xterm pastes, Enter ends the line.
         clipboard.copy("from-wayland", as: "text/plain;charset=utf-8", client: client)
         try client.roundtrip()
-        try client.inject { input in
-            tactile_test_input_v1_pointer_motion(input, f(100), f(100))
-            tactile_test_input_v1_pointer_button(input, 0x112, 1)
-            tactile_test_input_v1_pointer_button(input, 0x112, 0)
-        }
-        // The copier answers xterm's request through the bridge while it is dispatched.
-        for _ in 0..<30 {
-            try client.roundtrip()
-            usleep(50_000)
-        }
-        try client.inject { input in
-            tactile_test_input_v1_key(input, 28, 1)
-            tactile_test_input_v1_key(input, 28, 0)
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: pasted, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
-        #expect((try? String(contentsOfFile: pasted, encoding: .utf8)) == "from-wayland\n")
+        #expect(try Self.middleClickPasteIntoXterm(client: client, line: pasted) == "from-wayland\n")
     }
 
     /// A GTK 3 app on X11 (GDK_BACKEND=x11, through PyGObject) gets touch as GTK touch
@@ -308,44 +281,18 @@ import WaylandProtocols
         _ = try Self.waitForWindow("primary-xterm", on: server)
         try Self.waitForColour(0xff_ffff, at: 200, 100, client: client)
 
-        try client.inject { input in
-            tactile_test_input_v1_pointer_motion(input, f(20), f(8))
-            for _ in 0..<2 {
-                tactile_test_input_v1_pointer_button(input, 0x110, 1)
-                tactile_test_input_v1_pointer_button(input, 0x110, 0)
-            }
-        }
+        try Self.doubleClickTheFirstWord(client: client)
         let offered = Date().addingTimeInterval(10)
         while !primary.selectionTypes.contains("text/plain;charset=utf-8"), Date() < offered {
             try client.roundtrip()
             usleep(50_000)
         }
         let fd = try #require(primary.paste(as: "text/plain;charset=utf-8"), "offered: \(primary.selectionTypes)")
-        defer { close(fd) }
-        try client.roundtrip()
-        var text = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 256)
-        while case let count = read(fd, &chunk, chunk.count), count > 0 { text += chunk.prefix(count) }
-        #expect(String(decoding: text, as: UTF8.self) == "tactilecopied")
+        #expect(try Self.readToEnd(fd, client: client) == "tactilecopied")
 
         primary.select("from-wayland-primary", as: "text/plain;charset=utf-8", client: client)
         try client.roundtrip()
-        try client.inject { input in
-            tactile_test_input_v1_pointer_button(input, 0x112, 1)
-            tactile_test_input_v1_pointer_button(input, 0x112, 0)
-        }
-        // The selecting client answers xterm's request through the bridge while it is dispatched.
-        for _ in 0..<30 {
-            try client.roundtrip()
-            usleep(50_000)
-        }
-        try client.inject { input in
-            tactile_test_input_v1_key(input, 28, 1)
-            tactile_test_input_v1_key(input, 28, 0)
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: pasted, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
-        #expect((try? String(contentsOfFile: pasted, encoding: .utf8)) == "from-wayland-primary\n")
+        #expect(try Self.middleClickPasteIntoXterm(client: client, line: pasted) == "from-wayland-primary\n")
     }
 
     static let gtkTouchApp = """
@@ -394,6 +341,49 @@ import WaylandProtocols
             usleep(100_000)
         }
         throw ClientProcess.Failure(description: "\(x),\(y) is 0x\(String(seen, radix: 16)), not 0x\(String(colour, radix: 16)), after \(seconds) s")
+    }
+
+    /// A double click on the first word of xterm's first line: xterm selects it.
+    static func doubleClickTheFirstWord(client: TestClient) throws {
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(20), f(8))
+            for _ in 0..<2 {
+                tactile_test_input_v1_pointer_button(input, 0x110, 1)
+                tactile_test_input_v1_pointer_button(input, 0x110, 0)
+            }
+        }
+    }
+
+    /// A middle click in xterm (at 100, 100) pastes its selection, and Enter ends the line
+    /// xterm's shell reads and writes to `line`: the file's text, once written.
+    static func middleClickPasteIntoXterm(client: TestClient, line: String) throws -> String? {
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(100), f(100))
+            tactile_test_input_v1_pointer_button(input, 0x112, 1)
+            tactile_test_input_v1_pointer_button(input, 0x112, 0)
+        }
+        // The Wayland source answers xterm's request through the bridge while it is dispatched.
+        for _ in 0..<30 {
+            try client.roundtrip()
+            usleep(50_000)
+        }
+        try client.inject { input in
+            tactile_test_input_v1_key(input, 28, 1)
+            tactile_test_input_v1_key(input, 28, 0)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: line, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
+        return try? String(contentsOfFile: line, encoding: .utf8)
+    }
+
+    /// What a selection's source wrote into `fd` (closed after), the client dispatched first.
+    static func readToEnd(_ fd: Int32, client: TestClient) throws -> String {
+        defer { close(fd) }
+        try client.roundtrip()
+        var text = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while case let count = read(fd, &chunk, chunk.count), count > 0 { text += chunk.prefix(count) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Touch `id` down at (3, 400) and across to 200, where it stays: past the edge swipe's
