@@ -108,6 +108,52 @@ import WaylandProtocols
         #expect(!xterm.isRunning, "xterm closed on WM_DELETE_WINDOW")
     }
 
+    /// EWMH requests of X clients, not kiosk: xterm -fullscreen (_NET_WM_STATE) fills the
+    /// output; xdotool's windowactivate (_NET_ACTIVE_WINDOW) raises and focuses the other
+    /// xterm, which takes the keys; windowminimize (WM_CHANGE_STATE) hides it, and X hears
+    /// _NET_WM_STATE_HIDDEN.
+    @Test func fullscreenActivateAndMinimizeRequestsOfXClientsAreHonoured() throws {
+        let server = try TestServer(xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let typed = TestServer.runtimeDirectory + "/activated-\(UUID().uuidString.prefix(8))"
+        let first = try Self.x(["xterm", "-T", "first-xterm", "-e", "sh", "-c", "read line; echo \"$line\" > \(typed); sleep 60"], on: server)
+        defer { first.stop() }
+        let firstLine = try Self.waitForWindow("first-xterm", on: server)
+        let second = try Self.x(["xterm", "-T", "second-xterm", "-fullscreen"], on: server)
+        defer { second.stop() }
+        let deadline = Date().addingTimeInterval(20)
+        var secondLine = try Self.waitForWindow("second-xterm", on: server)
+        while !secondLine.contains("1280x800+0+0"), Date() < deadline {
+            usleep(100_000)
+            secondLine = try Self.waitForWindow("second-xterm", on: server)
+        }
+        #expect(secondLine.contains("1280x800+0+0"), "fullscreen fills the output: \(secondLine)")
+
+        let id = String(firstLine.split(separator: " ").first ?? "")
+        let display = ["DISPLAY": server.x11Display ?? ""]
+        _ = try runProcess("/usr/bin/xdotool", ["windowactivate", id], environment: display)
+        try client.roundtrip()
+        usleep(300_000)
+        try client.inject { input in
+            for key: UInt32 in [35, 23, 28] {
+                tactile_test_input_v1_key(input, key, 1)
+                tactile_test_input_v1_key(input, key, 0)
+            }
+        }
+        let typedBy = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: typed, encoding: .utf8)) == nil, Date() < typedBy { usleep(50_000) }
+        #expect((try? String(contentsOfFile: typed, encoding: .utf8)) == "hi\n", "the activated xterm took the keys")
+
+        _ = try runProcess("/usr/bin/xdotool", ["windowminimize", id], environment: display)
+        var state = ""
+        let hiddenBy = Date().addingTimeInterval(10)
+        while !state.contains("_NET_WM_STATE_HIDDEN"), Date() < hiddenBy {
+            usleep(100_000)
+            state = try runProcess("/usr/bin/xprop", ["-id", id, "_NET_WM_STATE"], environment: display).output
+        }
+        #expect(state.contains("_NET_WM_STATE_HIDDEN"), "\(state)")
+    }
+
     /// Not kiosk: the probe's 400x300 window where the cascade puts the first window; its
     /// override-redirect menu shows where X put it, above the window, and takes the tap
     /// under it; the window keeps the taps elsewhere.
