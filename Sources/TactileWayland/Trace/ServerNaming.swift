@@ -46,7 +46,7 @@ struct ServerNaming: TraceNaming {
         let window = context.scene.toplevel(containing: node) ?? node
         guard let surface = context.surface(at: window) else { return nil }
         if let toplevel = surface.addon(XdgSurface.self)?.toplevel { return (toplevel.appID, toplevel.title, nil) }
-        if let listed = surface.listedWindow { return (listed.appID, listed.title, listed.pid) }
+        if let shell = surface.role as? ShellSurface { return (shell.appID, shell.title, nil) }
         if let x = surface.role as? XwaylandSurface { return (x.appID, x.title, x.pid) }
         return nil
     }
