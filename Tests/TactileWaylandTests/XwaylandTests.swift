@@ -230,11 +230,7 @@ import WaylandProtocols
         try Self.doubleClickTheFirstWord(client: client)
         // The Wayland window takes focus, and is offered xterm's selection.
         #expect(try client.surfaceHit(at: 900, 500) == client.id(window.surface))
-        let offered = Date().addingTimeInterval(10)
-        while !clipboard.selectionTypes.contains("text/plain;charset=utf-8"), Date() < offered {
-            try client.roundtrip()
-            usleep(50_000)
-        }
+        try Self.dispatch(client) { clipboard.selectionTypes.contains("text/plain;charset=utf-8") }
         let fd = try #require(clipboard.paste(as: "text/plain;charset=utf-8"), "offered: \(clipboard.selectionTypes)")
         #expect(try Self.readToEnd(fd, client: client) == "tactilecopied")
 
@@ -323,11 +319,7 @@ import WaylandProtocols
         try Self.waitForColour(0xff_ffff, at: 200, 100, client: client)
 
         try Self.doubleClickTheFirstWord(client: client)
-        let offered = Date().addingTimeInterval(10)
-        while !primary.selectionTypes.contains("text/plain;charset=utf-8"), Date() < offered {
-            try client.roundtrip()
-            usleep(50_000)
-        }
+        try Self.dispatch(client) { primary.selectionTypes.contains("text/plain;charset=utf-8") }
         let fd = try #require(primary.paste(as: "text/plain;charset=utf-8"), "offered: \(primary.selectionTypes)")
         #expect(try Self.readToEnd(fd, client: client) == "tactilecopied")
 
@@ -416,6 +408,16 @@ import WaylandProtocols
         let deadline = Date().addingTimeInterval(10)
         while (try? String(contentsOfFile: line, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
         return try? String(contentsOfFile: line, encoding: .utf8)
+    }
+
+    /// Round trips every 50 ms until `done` (at most 10 s): the client hears what the bridge
+    /// offers it.
+    static func dispatch(_ client: TestClient, until done: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !done(), Date() < deadline {
+            try client.roundtrip()
+            usleep(50_000)
+        }
     }
 
     /// What a selection's source wrote into `fd` (closed after), the client dispatched first.
