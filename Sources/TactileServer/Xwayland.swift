@@ -30,8 +30,6 @@ public final class Xwayland {
     private var running: Run?
     /// How often an Xwayland whose connections closed is looked for among ended processes.
     private var reaping: EventSource?
-    /// Runs started since Tactile did, for the log.
-    private var runs = 0
 
     /// One Xwayland process, from its start until it is reaped. A class, so that a watch is
     /// always removed before its fd is closed (a watch outliving its fd would later remove
@@ -107,7 +105,6 @@ public final class Xwayland {
             kill(running.pid, SIGTERM)
             var status: Int32 = 0
             waitpid(running.pid, &status, 0)
-            running.closeAll()
         }
     }
 
@@ -120,7 +117,6 @@ public final class Xwayland {
     private func start(because reason: String) {
         waiting = []
         guard running == nil else { return }
-        runs += 1
         var wm: [Int32] = [-1, -1], pipe: [Int32] = [-1, -1]
         guard let clientSocket = server.port.connectClientSocket() else { return failedToStart("no socket for its Wayland connection") }
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &wm) == 0 else {

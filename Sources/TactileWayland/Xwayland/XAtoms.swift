@@ -32,15 +32,9 @@ enum XAtom: String, CaseIterable {
     case netWMStateHidden = "_NET_WM_STATE_HIDDEN"
     case netWMStateFocused = "_NET_WM_STATE_FOCUSED"
     case netWMWindowType = "_NET_WM_WINDOW_TYPE"
-    case netWMWindowTypeNormal = "_NET_WM_WINDOW_TYPE_NORMAL"
     case netWMWindowTypeDialog = "_NET_WM_WINDOW_TYPE_DIALOG"
     case netWMWindowTypeUtility = "_NET_WM_WINDOW_TYPE_UTILITY"
     case netWMWindowTypeSplash = "_NET_WM_WINDOW_TYPE_SPLASH"
-    case netWMWindowTypeMenu = "_NET_WM_WINDOW_TYPE_MENU"
-    case netWMWindowTypeDropdownMenu = "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU"
-    case netWMWindowTypePopupMenu = "_NET_WM_WINDOW_TYPE_POPUP_MENU"
-    case netWMWindowTypeTooltip = "_NET_WM_WINDOW_TYPE_TOOLTIP"
-    case netWMWindowTypeNotification = "_NET_WM_WINDOW_TYPE_NOTIFICATION"
 }
 
 /// The atoms of one connection, both ways.

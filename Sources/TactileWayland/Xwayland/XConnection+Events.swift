@@ -35,7 +35,6 @@ extension XConnection {
 
     private func destroyed(_ id: xcb_window_t) {
         guard let window = windows.removeValue(forKey: id) else { return }
-        if let surfaceID = window.surfaceID { unpaired[surfaceID] = nil }
         unlist(window)
         window.role?.unmapped()
     }

@@ -23,7 +23,8 @@ extension XConnection {
         // WM_HINTS: flags, then input; InputHint is flag 1.
         if hints.count >= 2, hints[0] & 1 != 0 { properties.acceptsInput = hints[1] != 0 }
         if let parent = words(values[5]).first, parent != 0, parent != id { properties.transientFor = parent }
-        properties.types = Set(words(values[6]).compactMap(windowType))
+        let dialogTypes = [atoms[.netWMWindowTypeDialog], atoms[.netWMWindowTypeUtility], atoms[.netWMWindowTypeSplash]]
+        properties.isDialogType = words(values[6]).contains(where: dialogTypes.contains)
         properties.pid = words(values[7]).first.flatMap { Int32(exactly: $0) } ?? clientPID(of: id)
         return properties
     }
@@ -59,19 +60,6 @@ extension XConnection {
     private func printable(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         return text.withCString { printableLabel($0) }
-    }
-
-    private func windowType(_ atom: xcb_atom_t) -> XWindowType? {
-        switch atoms.named(atom) {
-        case .netWMWindowTypeNormal: .normal
-        case .netWMWindowTypeDialog: .dialog
-        case .netWMWindowTypeUtility: .utility
-        case .netWMWindowTypeSplash: .splash
-        case .netWMWindowTypeMenu, .netWMWindowTypeDropdownMenu, .netWMWindowTypePopupMenu: .menu
-        case .netWMWindowTypeTooltip: .tooltip
-        case .netWMWindowTypeNotification: .notification
-        default: nil
-        }
     }
 
     /// The pid of the client behind a window, as the X server knows it (XRes), for a client

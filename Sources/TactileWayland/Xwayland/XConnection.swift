@@ -18,8 +18,6 @@ final class XConnection {
     let xwayland: OpaquePointer
     unowned(unsafe) let manager: XWindowManager
     var windows: [xcb_window_t: XWindow] = [:]
-    /// Windows whose WL_SURFACE_ID came before Xwayland's wl_surface reached the server.
-    var unpaired: [UInt32: XWindow] = [:]
     /// Managed windows in the order they were mapped, for _NET_CLIENT_LIST.
     var clientList: [xcb_window_t] = []
     /// The longest side a window the window manager sizes is given: what Tactile shows.
@@ -117,16 +115,13 @@ final class XConnection {
 
     // MARK: Pairing windows with surfaces
 
-    /// WL_SURFACE_ID: the surface may already be on the server, or come in a moment. A
-    /// window is waiting for one surface at most, so what waits is bounded by X's windows.
+    /// WL_SURFACE_ID: the surface may already be on the server, or come in a moment (the
+    /// window then waits with its `surfaceID`, one at most).
     func announced(surfaceID: UInt32, for window: XWindow) {
-        if let previous = window.surfaceID { unpaired[previous] = nil }
-        window.surfaceID = nil
         if let surface = surface(withID: surfaceID) {
             pair(window, with: surface)
         } else {
             window.surfaceID = surfaceID
-            unpaired[surfaceID] = window
         }
     }
 
@@ -139,8 +134,8 @@ final class XConnection {
     }
 
     func surfaceCreated(_ surface: Surface) {
-        guard !unpaired.isEmpty, surface.owner.client == xwayland, let resource = surface.resource,
-              let window = unpaired.removeValue(forKey: wl_resource_get_id(resource)) else { return }
+        guard surface.owner.client == xwayland, let resource = surface.resource,
+              let window = windows.values.first(where: { $0.surfaceID == wl_resource_get_id(resource) }) else { return }
         // Its handler runs as the request is read; the surface is ready once the loop turns.
         manager.context.afterScene { [weak self, weak surface] in
             guard let self, let surface, window.surfaceID == wl_resource_get_id(resource) else { return }

@@ -54,6 +54,11 @@ final class XSelectionBridge {
         kind == .clipboard ? connection.atoms[.clipboard] : xcb_atom_t(XCB_ATOM_PRIMARY.rawValue)
     }
 
+    /// The targets text is asked for as in X: UTF8_STRING first.
+    private var textTargets: [xcb_atom_t] {
+        [connection.atoms[.utf8String], xcb_atom_t(XCB_ATOM_STRING.rawValue), connection.atoms[.text]]
+    }
+
     private func kind(of selection: xcb_atom_t) -> SelectionKind? {
         SelectionKind.allCases.first { atom($0) == selection }
     }
@@ -106,8 +111,7 @@ final class XSelectionBridge {
         switch read {
         case .targets:
             let atoms = value.map { connection.words($0.data) } ?? []
-            let text: [XAtom] = [.utf8String, .text]
-            guard atoms.contains(where: { $0 == xcb_atom_t(XCB_ATOM_STRING.rawValue) || text.map { connection.atoms[$0] }.contains($0) }) else {
+            guard atoms.contains(where: textTargets.contains) else {
                 return connection.logger.info("X \(kind) selection offers no text: not offered to Wayland clients")
             }
             let prefersUTF8 = atoms.contains(connection.atoms[.utf8String])
@@ -184,10 +188,10 @@ final class XSelectionBridge {
         let atoms = connection.atoms
         let string = xcb_atom_t(XCB_ATOM_STRING.rawValue)
         if event.target == atoms[.targets] {
-            connection.set(property, of: event.requestor, type: xcb_atom_t(XCB_ATOM_ATOM.rawValue), [atoms[.targets], atoms[.utf8String], string, atoms[.text]])
+            connection.set(property, of: event.requestor, type: xcb_atom_t(XCB_ATOM_ATOM.rawValue), [atoms[.targets]] + textTargets)
             return notify(event, property: property)
         }
-        guard [atoms[.utf8String], string, atoms[.text]].contains(event.target) else { return notify(event, property: xcb_atom_t(XCB_NONE)) }
+        guard textTargets.contains(event.target) else { return notify(event, property: xcb_atom_t(XCB_NONE)) }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return notify(event, property: xcb_atom_t(XCB_NONE)) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }

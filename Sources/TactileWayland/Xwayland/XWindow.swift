@@ -31,7 +31,7 @@ final class XWindow {
     /// A dialog, a transient of another window, or a splash: shown at its own size over its
     /// parent (or centred on the output), never stretched to fill it.
     var isDialog: Bool {
-        properties.transientFor != nil || properties.types.contains(.dialog) || properties.types.contains(.splash) || properties.types.contains(.utility)
+        properties.transientFor != nil || properties.isDialogType
     }
 }
 
@@ -48,12 +48,9 @@ struct XWindowProperties {
     /// WM_HINTS' input field: false for windows that take focus only through WM_TAKE_FOCUS.
     var acceptsInput = true
     var transientFor: xcb_window_t?
-    var types: Set<XWindowType> = []
+    /// _NET_WM_WINDOW_TYPE names a dialog, a utility window or a splash.
+    var isDialogType = false
 
     /// In 32-bit units: 64 KiB of title is far more than any window shows.
     static let longestRead: UInt32 = 16_384
-}
-
-enum XWindowType: Hashable {
-    case normal, dialog, utility, splash, menu, tooltip, notification
 }
