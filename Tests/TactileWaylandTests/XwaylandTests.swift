@@ -86,16 +86,8 @@ import WaylandProtocols
         let scene = try runProcess(Self.tactile, ["inspect", "--socket", server.socket], environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]).output
         #expect(scene.contains("role=xwayland app_id=XTerm title=\"kiosk-xterm\" pid=\(xterm.pid) at=0,0 size=1280x800"), "\(scene)")
 
-        // h, i, Enter.
-        try client.inject { input in
-            for key: UInt32 in [35, 23, 28] {
-                tactile_test_input_v1_key(input, key, 1)
-                tactile_test_input_v1_key(input, key, 0)
-            }
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: typed, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
-        #expect((try? String(contentsOfFile: typed, encoding: .utf8)) == "hi\n")
+        try Self.typeHiAndEnter(client: client)
+        #expect(Self.waitForFile(typed) == "hi\n")
 
         try client.inject { input in
             tactile_test_input_v1_touch_down(input, 1, f(640), f(3))
@@ -129,15 +121,8 @@ import WaylandProtocols
         _ = try runProcess("/usr/bin/xdotool", ["windowactivate", id], environment: display)
         try client.roundtrip()
         usleep(300_000)
-        try client.inject { input in
-            for key: UInt32 in [35, 23, 28] {
-                tactile_test_input_v1_key(input, key, 1)
-                tactile_test_input_v1_key(input, key, 0)
-            }
-        }
-        let typedBy = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: typed, encoding: .utf8)) == nil, Date() < typedBy { usleep(50_000) }
-        #expect((try? String(contentsOfFile: typed, encoding: .utf8)) == "hi\n", "the activated xterm took the keys")
+        try Self.typeHiAndEnter(client: client)
+        #expect(Self.waitForFile(typed) == "hi\n", "the activated xterm took the keys")
 
         _ = try runProcess("/usr/bin/xdotool", ["windowminimize", id], environment: display)
         var state = ""
@@ -405,9 +390,24 @@ import WaylandProtocols
             tactile_test_input_v1_key(input, 28, 1)
             tactile_test_input_v1_key(input, 28, 0)
         }
+        return waitForFile(line)
+    }
+
+    /// h, i, Enter, typed to the focused window.
+    static func typeHiAndEnter(client: TestClient) throws {
+        try client.inject { input in
+            for key: UInt32 in [35, 23, 28] {
+                tactile_test_input_v1_key(input, key, 1)
+                tactile_test_input_v1_key(input, key, 0)
+            }
+        }
+    }
+
+    /// The file's text once something wrote it (a shell in xterm), or nil after 10 s.
+    static func waitForFile(_ path: String) -> String? {
         let deadline = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: line, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
-        return try? String(contentsOfFile: line, encoding: .utf8)
+        while (try? String(contentsOfFile: path, encoding: .utf8)) == nil, Date() < deadline { usleep(50_000) }
+        return try? String(contentsOfFile: path, encoding: .utf8)
     }
 
     /// Round trips every 50 ms until `done` (at most 10 s): the client hears what the bridge
