@@ -56,7 +56,9 @@ final class XDisplay {
         for _ in 0..<2 {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)
             if fd >= 0 {
-                let text = Array(String(repeating: " ", count: max(0, 10 - "\(getpid())".count)) + "\(getpid())\n").map { CChar(bitPattern: $0.asciiValue ?? 32) }
+                // The pid right-aligned in 10 columns, as X servers write it ("%10d\n").
+                let pid = "\(getpid())"
+                let text = Array((String(repeating: " ", count: max(0, 10 - pid.count)) + pid + "\n").utf8)
                 _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 close(fd)
                 return true
@@ -74,7 +76,7 @@ final class XDisplay {
         var buffer = [UInt8](repeating: 0, count: 11)
         let count = read(fd, &buffer, buffer.count)
         guard count > 0 else { return nil }
-        return pid_t(String(decoding: buffer.prefix(count), as: UTF8.self).trimmingWhitespace())
+        return String(decoding: buffer.prefix(count), as: UTF8.self).split(whereSeparator: \.isWhitespace).first.flatMap { pid_t($0) }
     }
 
     private static func listen(at path: String, abstract: Bool) -> Int32? {
@@ -95,11 +97,5 @@ final class XDisplay {
             return nil
         }
         return fd
-    }
-}
-
-extension String {
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop { $0 == " " }.prefix { $0 != "\n" && $0 != " " })
     }
 }
