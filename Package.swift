@@ -24,10 +24,11 @@ let package = Package(
             name: "TactileWayland",
             dependencies: ["Responder", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
-        // Layer 2's renderer: surfaces composed into output frames with pixman, damage only,
-        // and the damage history the backends' buffers catch up with. Knows pixels and
-        // rectangles, not Wayland, so it is measured and tested on its own.
-        .target(name: "TactileRender", dependencies: ["Responder", "CPixman"]),
+        // Layer 2's renderers: surfaces composed into output frames, damage only, with pixman
+        // on the CPU or GLES through EGL, and the damage history the backends' buffers catch
+        // up with. Knows pixels and rectangles, not Wayland, so it is measured and tested on
+        // its own.
+        .target(name: "TactileRender", dependencies: ["Responder", "CPixman", "CEGL"]),
         // Layer 3: backends, through the server's `BackendHost` seam: headless outputs (and the
         // test-input protocol), libinput (udev seat or device paths, opened through libseat),
         // nested (a wayland-client window in a parent compositor).
@@ -41,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CLibseat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
@@ -56,7 +58,7 @@ let package = Package(
         .target(
             name: "TactileServer",
             dependencies: [
-                "Responder", "TactileWayland", "TactileBackends", "CSpawn",
+                "Responder", "TactileWayland", "TactileRender", "TactileBackends", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -103,7 +105,7 @@ let package = Package(
         // server with: a server on its own thread, and a libwayland-client test client.
         .target(
             name: "TactileTestSupport",
-            dependencies: ["TactileWayland", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TactileWayland", "TactileRender", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support"
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),

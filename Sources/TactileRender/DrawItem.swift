@@ -90,6 +90,13 @@ public struct Affine: Equatable, Sendable {
         return corners.allSatisfy { 0 <= $0.x && $0.x <= Double(size.width) && 0 <= $0.y && $0.y <= Double(size.height) }
     }
 
+    /// The map as pixman holds it: each coefficient to the nearest 65536th.
+    var roundedToFixed: Affine {
+        let m = pixman.matrix
+        let value = { (v: pixman_fixed_t) in Double(v) / 65536 }
+        return Affine(a: value(m.0.0), b: value(m.0.1), c: value(m.0.2), d: value(m.1.0), e: value(m.1.1), f: value(m.1.2))
+    }
+
     var pixman: pixman_transform {
         var matrix = pixman_f_transform()
         matrix.m = ((a, b, c), (d, e, f), (0, 0, 1))

@@ -25,7 +25,8 @@ public final class Image {
     public private(set) var generation = Image.nextGeneration()
     /// Where a borrowed image's pixels live; nil once they are Tactile's own.
     private var lender: (any PixelLender)?
-    private let format: PixelFormat
+    /// How `pixels` are laid out (Tactile's own images are ARGB8888 or XRGB8888).
+    public private(set) var format: PixelFormat
 
     private static let generations = Atomic<Int>(0)
     private static func nextGeneration() -> Int { generations.add(1, ordering: .relaxed).newValue }
@@ -110,6 +111,7 @@ public final class Image {
         }
         pixman_image_unref(pixman)
         pixman = own
+        format = isOpaque ? .xrgb8888 : .argb8888
         lender = nil
         return true
     }

@@ -1,5 +1,6 @@
 import CWaylandServer
 import Responder
+import TactileRender
 
 /// One output's wl_output global, the resources clients bound of it, and its frame state.
 final class Output {
@@ -18,13 +19,14 @@ final class Output {
     /// false while its panel sleeps (set only through `Outputs.setPower`): composed, for
     /// screenshots, but not presented, and frame callbacks wait for an output that is on.
     var poweredOn = true
-    let screen = OutputScreen()
+    let screen: OutputScreen
     private var global: Global?
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.
     private(set) var resources: [OpaquePointer] = []
 
-    init(id: OutputID, announced: OutputDescription, placed: PlacedOutput, presenter: any OutputPresenter) {
+    init(id: OutputID, announced: OutputDescription, placed: PlacedOutput, presenter: any OutputPresenter, renderer: any Renderer) {
         self.id = id
+        screen = OutputScreen(renderer: renderer)
         self.announced = announced
         self.placed = placed
         self.presenter = presenter

@@ -11,7 +11,7 @@ public struct OutputFrame {
     /// frame only paces clients' frame callbacks: the backend may show nothing new, but still
     /// answers `outputPresented` when the output would have shown a frame.
     public let damage: [Rect]
-    let canvas: Canvas
+    let canvas: any Canvas
     /// The pointer's cursor on this output, drawn over the composed pixels.
     let cursor: DrawItem?
 
@@ -35,7 +35,7 @@ public struct OutputFrame {
     /// `size` (a cursor plane's); false when there is no cursor or it does not fit.
     public func drawCursor(into pixels: UnsafeMutableRawPointer, size: Size, stride: Int) -> Bool {
         guard let cursor, cursor.bounds.width <= size.width, cursor.bounds.height <= size.height else { return false }
-        Canvas.drawAlone(cursor, into: pixels, format: .argb8888, size: size, stride: stride)
+        PixmanCanvas.drawAlone(cursor, into: pixels, format: .argb8888, size: size, stride: stride)
         return true
     }
 }

@@ -4,7 +4,8 @@ import TactileRender
 /// What one output shows: its canvas, the surfaces it drew there last time, and what changed
 /// since.
 final class OutputScreen {
-    private(set) var canvas: Canvas?
+    private let renderer: any Renderer
+    private(set) var canvas: (any Canvas)?
     /// The surfaces drawn by the last repaint, bottom to top, with the canvas rectangles they
     /// covered: the next repaint compares with it to find what moved, came, went or restacked.
     var shown: [(surface: ObjectIdentifier, bounds: Rect)] = []
@@ -21,6 +22,14 @@ final class OutputScreen {
     private var turned: [ObjectIdentifier: (generation: Int, map: Affine, image: Image)] = [:]
     /// The images turned or reused during the repaint under way; the others are dropped after.
     private var turnedNow: Set<ObjectIdentifier> = []
+
+    init(renderer: any Renderer) {
+        self.renderer = renderer
+    }
+
+    /// Whether a window on a turned output is drawn from a turned copy of its image: with
+    /// pixman, whose turns cost more than copies; a GPU samples through the turn.
+    var turnsImages: Bool { !renderer.turnsForFree }
 
     /// `image` turned by `map` (canvas pixel to image pixel) into an image that lands
     /// translated at `bounds`: the cached one while the image is unchanged.
@@ -43,9 +52,9 @@ final class OutputScreen {
     }
 
     /// The canvas at `size`; a new one (everything damaged) when the size changed.
-    func canvas(size: Size) -> Canvas? {
+    func canvas(size: Size) -> (any Canvas)? {
         if let canvas, canvas.size == size { return canvas }
-        canvas = Canvas(size: size)
+        canvas = renderer.makeCanvas(size: size)
         shown = []
         damage = [Rect(size: size)]
         return canvas

@@ -1,6 +1,7 @@
 import CWaylandServer
 import Logging
 import Responder
+import TactileRender
 
 /// The outputs backends announced, laid out in one global coordinate space, and the frame
 /// callbacks waiting for the next frame one of them shows.
@@ -34,10 +35,13 @@ final class Outputs {
 
     private let display: OpaquePointer
     private let logger: Logger
+    /// What composes every output's frames.
+    let renderer: any Renderer
 
-    init(settings: [OutputSettings], display: OpaquePointer, logger: Logger) {
+    init(settings: [OutputSettings], display: OpaquePointer, renderer: any Renderer, logger: Logger) {
         self.settings = settings
         self.display = display
+        self.renderer = renderer
         self.logger = logger
     }
 
@@ -64,7 +68,7 @@ final class Outputs {
         nextID += 1
         let wanted = self.wanted(for: description)
         let announced = switching(description, of: presenter, to: wanted.mode)
-        let output = Output(id: id, announced: announced, placed: place(announced, id: id, rightOf: live), presenter: presenter)
+        let output = Output(id: id, announced: announced, placed: place(announced, id: id, rightOf: live), presenter: presenter, renderer: renderer)
         if wanted.enabled == false {
             disabled.append(output)
             presenter.setEnabled(false)
@@ -152,7 +156,7 @@ final class Outputs {
             // The same output, with a new global: clients bind it afresh.
             disabled.removeAll { $0 === output }
             retired.append(output)
-            let back = Output(id: output.id, announced: output.announced, placed: output.placed, presenter: presenter)
+            let back = Output(id: output.id, announced: output.announced, placed: output.placed, presenter: presenter, renderer: renderer)
             back.announce(on: display)
             live.insert(back, at: live.firstIndex { $0.id.raw > back.id.raw } ?? live.endIndex)
             presenter.setEnabled(true)

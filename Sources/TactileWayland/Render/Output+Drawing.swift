@@ -64,7 +64,7 @@ extension Output {
             // On a turned output a window is turned once per change of its pixels, then
             // copied: repaints (the cursor, other windows, overlays) cost what they cost
             // unturned.
-            if case .transformed = sampling, transform != .normal, map.isPixelExact, map.covers(bounds, within: image.size),
+            if case .transformed = sampling, transform != .normal, screen.turnsImages, map.isPixelExact, map.covers(bounds, within: image.size),
                let turned = screen.turned(image, map: map, bounds: bounds) {
                 image = turned
                 sampling = .translated(bounds.origin)

@@ -38,7 +38,7 @@ final class Screencopy: ServerPart {
 
     /// `output` was repainted (`damage` in canvas pixels, empty when nothing changed): the
     /// frames waiting for it are copied, except copies with damage while nothing changed.
-    func repainted(_ output: Output, canvas: Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
+    func repainted(_ output: Output, canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
         for key in unseen.keys where key.output == ObjectIdentifier(output) {
             unseen[key]! += damage
             // Past a few dozen rectangles, the whole output says it as well.

@@ -52,7 +52,7 @@ final class ScreencopyFrame: ResourceObject {
 
     /// Copies the frame into the client's buffer, reports `damage` (canvas pixels) when asked
     /// to, and says it is ready.
-    func fulfil(canvas: Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
+    func fulfil(canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
         guard let resource else { return }
         guard let shm = buffer?.shmBuffer else { return fail() }
         wl_shm_buffer_begin_access(shm)

@@ -1,5 +1,6 @@
 import CWaylandServer
 import Logging
+import TactileRender
 
 /// The server's parts (`ServerPart`), made once with it, and what several of them are given
 /// (the seat, the outputs, the gestures, the tracer). A new protocol family is one more part
@@ -61,7 +62,7 @@ final class Parts {
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
 
-    init(display: OpaquePointer, configuration: ServerConfiguration, context: any PartContext, inspected: any Inspectable,
+    init(display: OpaquePointer, configuration: ServerConfiguration, renderer: any Renderer, context: any PartContext, inspected: any Inspectable,
          logger: Logger, makeSurface: @escaping (ClientState) -> Surface) {
         privileges = Privileges(display: display, policy: configuration.privileges, logger: logger)
         securityContexts = SecurityContexts(display: display, logger: logger)
@@ -69,7 +70,7 @@ final class Parts {
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
         seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger))
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
-        let outputs = Outputs(settings: configuration.outputs, display: display, logger: logger)
+        let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)

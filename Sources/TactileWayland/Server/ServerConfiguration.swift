@@ -1,4 +1,5 @@
 import Responder
+import TactileRender
 
 /// What the server is told at start-up (by the CLI, or by a test); the outputs and input
 /// devices are the backends'.
@@ -38,6 +39,9 @@ public struct ServerConfiguration: Sendable {
     public var privileges = PrivilegePolicy.standard
     /// How much one client may make the server hold.
     public var limits = ClientLimits()
+    /// What composes the outputs' frames (`--renderer`): pixman unless asked, as the tests
+    /// want; `tactile serve` asks for `auto`.
+    public var renderer = RendererChoice.pixman
 
     public init(
         kioskMode: Bool = false,

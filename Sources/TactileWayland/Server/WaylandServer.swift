@@ -15,6 +15,8 @@ public final class WaylandServer {
     let display: OpaquePointer
     public let configuration: ServerConfiguration
     let logger: Logger
+    /// What composes the outputs' frames (`ServerConfiguration.renderer`).
+    public let renderer: any Renderer
     var router: InputRouter
     let clients: Clients
     /// The surface behind each scene node.
@@ -24,7 +26,7 @@ public final class WaylandServer {
     private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts: Parts = Parts(
-        display: display, configuration: configuration, context: self, inspected: self, logger: logger,
+        display: display, configuration: configuration, renderer: renderer, context: self, inspected: self, logger: logger,
         makeSurface: { [unowned self] owner in Surface(host: self, outputs: parts.outputs, owner: owner) })
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), logger: Logger = Logger(label: "tactile")) throws {
@@ -36,6 +38,14 @@ public final class WaylandServer {
         self.display = display
         self.logger = logger
         self.configuration = configuration
+        do {
+            let (renderer, why) = try configuration.renderer.make()
+            self.renderer = renderer
+            logger.info("\(why)")
+        } catch {
+            wl_display_destroy(display)
+            throw ServerError.rendererUnavailable(error.description)
+        }
         // The root grows with the outputs' layout (`addOutput`); without one, nothing is hit.
         router = InputRouter(scene: Scene(root: .compositor(size: .zero)), policy: configuration.routingPolicy)
         // Filled in below, once every stored property is: they call back into the server.
@@ -151,11 +161,13 @@ private final class StopRequest: Sendable {
 public enum ServerError: Error, CustomStringConvertible {
     case displayCreationFailed
     case socketUnavailable(String)
+    case rendererUnavailable(String)
 
     public var description: String {
         switch self {
         case .displayCreationFailed: "could not create a Wayland display"
         case .socketUnavailable(let name): "could not listen on socket \(name) (is XDG_RUNTIME_DIR set and writable, and the name free?)"
+        case .rendererUnavailable(let why): "--renderer gles: GLES cannot compose here: \(why)"
         }
     }
 }

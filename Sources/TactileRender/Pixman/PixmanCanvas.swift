@@ -1,11 +1,17 @@
 import CPixman
 import Responder
 
-/// An output's frame: composed from draw items where it is damaged, and read from by the
-/// output backend (into its own buffer) and by screenshots.
-public final class Canvas {
+/// The CPU's renderer: every frame composed with pixman into memory of Tactile's own.
+public final class PixmanRenderer: Renderer {
+    public init() {}
+    public var name: String { "pixman" }
+    public var turnsForFree: Bool { false }
+    public func makeCanvas(size: Size) -> (any Canvas)? { PixmanCanvas(size: size) }
+}
+
+/// A frame in memory, composed by pixman.
+public final class PixmanCanvas: Canvas {
     public let image: Image
-    /// What shows where no surface is.
     public var background: UInt32 = 0xff20_2020
     /// Each item's clip while composing, kept between frames so a steady frame allocates
     /// nothing.
@@ -22,9 +28,6 @@ public final class Canvas {
 
     public var size: Size { image.size }
 
-    /// Repaints `damage` (canvas pixels) with `items`, bottom to top. Items are clipped top
-    /// down first, each losing what opaque items above it hide, so a covered pixel is never
-    /// composed and the background is filled only where nothing opaque lies.
     public func render(_ items: [DrawItem], damage: [Rect]) {
         var uncovered = pixman_region32_t()
         initRegion(&uncovered, damage)
@@ -48,10 +51,6 @@ public final class Canvas {
         }
     }
 
-    /// Writes `rect` of the frame into memory of `format` (an output's buffer, a screenshot),
-    /// its top-left corner landing `at` there, with `overlay` (the cursor) drawn over it.
-    /// When the target is a client's buffer (a screenshot), the overlay must be Tactile's own
-    /// image (`Image.keepCopy`): the target's guard is open while it is drawn.
     public func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,
                       at origin: Position, overlay: DrawItem?) {
         let r = rect.intersection(image.bounds)
@@ -62,7 +61,16 @@ public final class Canvas {
         let (dx, dy) = (origin.x - rect.x, origin.y - rect.y)
         pixman_image_composite32(PIXMAN_OP_SRC, image.pixman, nil, destination, Int32(r.x), Int32(r.y), 0, 0,
                                  Int32(r.x + dx), Int32(r.y + dy), Int32(r.width), Int32(r.height))
-        guard var overlay, !overlay.bounds.intersection(r).isEmpty else { return }
+        if let overlay { Self.draw(overlay, over: r, shiftedBy: Position(x: dx, y: dy), on: destination) }
+    }
+
+    /// Draws `overlay` (the cursor) where it meets `r` (canvas pixels) onto `destination`, a
+    /// copy of the canvas shifted by `shift`: every renderer's frames get their cursor here,
+    /// on the CPU, after they are read.
+    static func draw(_ overlay: DrawItem, over r: Rect, shiftedBy shift: Position, on destination: OpaquePointer) {
+        var overlay = overlay
+        let (dx, dy) = (shift.x, shift.y)
+        guard !overlay.bounds.intersection(r).isEmpty else { return }
         // The overlay in the target's coordinates, clipped to what was written.
         overlay.bounds = overlay.bounds.intersection(r).offset(by: Position(x: dx, y: dy))
         switch overlay.sampling {
@@ -71,7 +79,7 @@ public final class Canvas {
         }
         var clip = pixman_region32_t()
         pixman_region32_init_rect(&clip, Int32(overlay.bounds.x), Int32(overlay.bounds.y), UInt32(overlay.bounds.width), UInt32(overlay.bounds.height))
-        _ = overlay.image.reading { draw(overlay, clip: &clip, on: destination) }
+        _ = overlay.image.reading { drawItem(overlay, clip: &clip, on: destination) }
         pixman_region32_fini(&clip)
     }
 
@@ -99,12 +107,8 @@ public final class Canvas {
     }
 
     private func draw(_ item: DrawItem, clip: inout pixman_region32_t) {
-        draw(item, clip: &clip, on: image.pixman)
+        Self.drawItem(item, clip: &clip, on: image.pixman)
         pixman_image_set_clip_region32(image.pixman, nil)
-    }
-
-    private func draw(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {
-        Self.drawItem(item, clip: &clip, on: target)
     }
 
     private static func drawItem(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {

@@ -1,0 +1,74 @@
+import Responder
+
+/// What composes output frames: pixman on the CPU, or GLES on a GPU (or Mesa's llvmpipe).
+/// The server knows only this and `Canvas`; a new renderer is one more conformance.
+public protocol Renderer: AnyObject {
+    /// How the log and the inspector name it ("pixman", "GLES 3.2 on llvmpipe …").
+    var name: String { get }
+    /// Whether sampling an image through a quarter turn costs no more than copying it: then
+    /// a turned output draws windows as they are, and no turned copy is made per commit.
+    var turnsForFree: Bool { get }
+    /// A cleared canvas of `size`; nil when the size is empty, too large, or memory runs out.
+    func makeCanvas(size: Size) -> (any Canvas)?
+}
+
+/// An output's frame, kept between repaints: composed from draw items where it is damaged,
+/// and read from by the output's backend (into its own buffer) and by screenshots.
+public protocol Canvas: AnyObject {
+    var size: Size { get }
+    /// What shows where no surface is (0xAARRGGBB; alpha ignored).
+    var background: UInt32 { get set }
+    /// Repaints `damage` (canvas pixels) with `items`, bottom to top. Items are clipped top
+    /// down first, each losing what opaque items above it hide, so a covered pixel is never
+    /// composed and the background is filled only where nothing opaque lies.
+    func render(_ items: [DrawItem], damage: [Rect])
+    /// Writes `rect` of the frame into memory of `format` (an output's buffer, a screenshot),
+    /// its top-left corner landing `at` there, with `overlay` (the cursor) drawn over it.
+    /// When the target is a client's buffer (a screenshot), the overlay must be Tactile's own
+    /// image (`Image.keepCopy`): the target's guard is open while it is drawn.
+    func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,
+               at origin: Position, overlay: DrawItem?)
+}
+
+extension Canvas {
+    /// The colour at a pixel, 0xffRRGGBB (0 outside the canvas); for tests and diagnostics.
+    public func pixel(at p: Position) -> UInt32 {
+        guard p.x >= 0, p.y >= 0, p.x < size.width, p.y < size.height else { return 0 }
+        var value: UInt32 = 0
+        withUnsafeMutableBytes(of: &value) {
+            write(Rect(x: p.x, y: p.y, width: 1, height: 1), into: $0.baseAddress!, format: .xrgb8888, size: Size(width: 1, height: 1),
+                  stride: 4, at: .zero, overlay: nil)
+        }
+        return value | 0xff00_0000
+    }
+}
+
+/// `--renderer`: which renderer composes.
+public enum RendererChoice: String, Sendable, CaseIterable {
+    /// GLES where EGL gives a usable display, else pixman.
+    case auto
+    case gles
+    case pixman
+
+    /// The renderer chosen, and a line saying which and why; throws for `gles` when EGL
+    /// gives no usable display.
+    public func make() throws(GLESUnavailable) -> (renderer: any Renderer, why: String) {
+        switch self {
+        case .pixman:
+            return (PixmanRenderer(), "renderer: pixman (--renderer pixman)")
+        case .gles:
+            let renderer = try GLESRenderer()
+            return (renderer, "renderer: \(renderer.name) (--renderer gles)")
+        case .auto:
+            do {
+                let renderer = try GLESRenderer()
+                guard !renderer.isSoftware else {
+                    return (PixmanRenderer(), "renderer: pixman (auto: EGL gives only \(renderer.device), a CPU rasterizer dearer than pixman)")
+                }
+                return (renderer, "renderer: \(renderer.name) (auto: EGL gave a usable display)")
+            } catch {
+                return (PixmanRenderer(), "renderer: pixman (auto: no GLES, \(error))")
+            }
+        }
+    }
+}
