@@ -1,6 +1,7 @@
 import Foundation
 import Responder
 import TactileBackends
+import TactileRender
 import TactileWayland
 import Yams
 
@@ -25,6 +26,8 @@ public struct ConfigurationFile: Sendable {
     public var showInputRegions: Bool?
     /// When the cursor shows (`--cursor`).
     public var cursor: CursorPolicy?
+    /// What composes the frames (`--renderer`).
+    public var renderer: RendererChoice?
     /// When the screens sleep, and what the input that wakes them does.
     public var idle: IdleSettings?
     /// Who may bind each privileged family; the families not named keep the server's default.
@@ -77,6 +80,7 @@ public struct ConfigurationFile: Sendable {
         if let focusNewWindows { result.newWindowFocus = focusNewWindows }
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }
+        if let renderer { result.renderer = renderer }
         if let idle { result.idle = idle }
         result.privileges.grants.merge(privileges) { $1 }
         if let bufferSide { result.limits.bufferSide = bufferSide }

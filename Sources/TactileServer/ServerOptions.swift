@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import Responder
 import TactileBackends
+import TactileRender
 import TactileWayland
 
 /// The options that configure a server, shared by `tactile serve` and the WLCS integration
@@ -52,6 +53,9 @@ public struct ServerOptions: ParsableArguments {
     @Option(help: "X11 apps through Xwayland: lazy (started by the first X client), eager (started with Tactile) or off (default: lazy, or the configuration file's xwayland).")
     public var xwayland: XwaylandMode?
 
+    @Option(help: "What composes the frames: auto (GLES where EGL gives a GPU, else pixman), gles or pixman (default: auto, or the configuration file's renderer).")
+    public var renderer: RendererChoice?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel: Logger.Level = .info
 
@@ -61,7 +65,7 @@ public struct ServerOptions: ParsableArguments {
     /// with a command line of its own (WLCS) can pass it whole.
     public static func recognized(in arguments: [String]) -> [String] {
         let flags = ["--test-input", "--kiosk", "--pointer-emulation", "--no-pointer-emulation", "--trace", "--show-touches", "--show-input-regions", "--inspect"]
-        let valued = ["--output-size", "--outputs", "--transform", "--cursor", "--keyboard-layout", "--log-level", "--config"]
+        let valued = ["--output-size", "--outputs", "--transform", "--cursor", "--keyboard-layout", "--log-level", "--config", "--renderer"]
         var kept: [String] = []
         var k = 0
         while k < arguments.count {
@@ -97,7 +101,9 @@ public struct ServerOptions: ParsableArguments {
     /// settings too).
     public func configuration(from file: ConfigurationFile?) -> ServerConfiguration {
         var result = ServerConfiguration(kioskMode: kiosk, keyboardLayout: KeyboardLayout(layout: keyboardLayout))
+        result.renderer = .auto
         if let file { result = file.applied(to: result) }
+        if let renderer { result.renderer = renderer }
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let transform { result.outputs.append(OutputSettings(transform: transform)) }
         if let cursor { result.cursor = cursor }
@@ -173,3 +179,4 @@ extension OutputTransform: ExpressibleByArgument {
 }
 
 extension CursorPolicy: ExpressibleByArgument {}
+extension RendererChoice: ExpressibleByArgument {}

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import Synchronization
 import TactileBackends
+import TactileRender
 import TactileServer
 import TactileWayland
 
@@ -41,6 +42,7 @@ final class TestServer: Sendable {
         let finished = self.finished
         var withTestInput = configuration
         withTestInput.offersTestInput = testInput
+        if let renderer = Self.rendererFromEnvironment { withTestInput.renderer = renderer }
         let configured = withTestInput
         let thread = Thread {
             do {
@@ -60,6 +62,12 @@ final class TestServer: Sendable {
         ready.wait()
         (handle, x11Display) = try started.withLock { $0! }.get()
         self.socket = socket
+    }
+
+    /// `TACTILE_TEST_RENDERER=gles` (scripts/test's GLES step): every test server composes
+    /// with that renderer, failing to start where it cannot, rather than passing with another.
+    static var rendererFromEnvironment: RendererChoice? {
+        ProcessInfo.processInfo.environment["TACTILE_TEST_RENDERER"].map { RendererChoice(rawValue: $0) ?? .gles }
     }
 
     /// Runs `job` on the server's thread, between client requests, and waits for it.

@@ -60,16 +60,21 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: Self.wlcs), "WLCS is not installed (scripts/setup installs it)")
         try #require(FileManager.default.fileExists(atPath: Self.library), "\(Self.library) was not built")
         let filter = Self.inputFilter.joined(separator: ":") + "-" + Self.knownFailures.joined(separator: ":")
-        let output = try runProcess(Self.wlcs, [Self.library, "--gtest_filter=\(filter)"]).output
+        let output = try runProcess(Self.wlcs, [Self.library] + Self.rendererArguments + ["--gtest_filter=\(filter)"]).output
         let failed = output.split(separator: "\n").filter { $0.hasPrefix("[  FAILED  ]") && !$0.contains("tests failed") && !$0.contains("test failed") }
         #expect(failed.isEmpty, "WLCS failures:\n\(failed.joined(separator: "\n"))")
         #expect(output.contains("[  SKIPPED ] 4 tests"), "only SelfTest's four expected-failure tests may skip")
         #expect(output.contains("[  PASSED  ] 1058 tests"), "\(output.suffix(2000))")
     }
 
+    /// `--renderer` for the integration, when scripts/test's GLES step asks for one.
+    static var rendererArguments: [String] {
+        ProcessInfo.processInfo.environment["TACTILE_TEST_RENDERER"].map { ["--renderer", $0] } ?? []
+    }
+
     @Test func theExclusionsStillFail() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.wlcs), "WLCS is not installed (scripts/setup installs it)")
-        let output = try runProcess(Self.wlcs, [Self.library, "--gtest_filter=" + Self.knownFailures.joined(separator: ":")]).output
+        let output = try runProcess(Self.wlcs, [Self.library] + Self.rendererArguments + ["--gtest_filter=" + Self.knownFailures.joined(separator: ":")]).output
         #expect(output.contains("[  FAILED  ] 12 tests"), "an excluded WLCS test passes now: take it off the list\n\(output.suffix(2000))")
     }
 
@@ -93,7 +98,7 @@ import Testing
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let excluded = Self.knownFailures.filter { $0.contains("Subsurface") }
         let filter = "AllSurfaceTypes/TouchTest.*:TouchInputSubsurfaces/*-" + excluded.joined(separator: ":")
-        let output = try runProcess(Self.wlcs, [Self.library, "--config", config, "--gtest_filter=\(filter)"]).output
+        let output = try runProcess(Self.wlcs, [Self.library] + Self.rendererArguments + ["--config", config, "--gtest_filter=\(filter)"]).output
         #expect(output.contains("[  PASSED  ] 45 tests") && !output.contains("FAILED"), "\(output.suffix(2000))")
         var taps: [Substring] = []
         for _ in 0..<50 where taps.isEmpty {
