@@ -8,117 +8,117 @@ import Testing
     static let size = Size(width: 32, height: 24)
     static var everything: Rect { Rect(size: size) }
 
-    func canvas() -> Canvas { Canvas(size: Self.size)! }
+    func canvas(_ kind: RendererKind) throws -> any Canvas { try kind.canvas(size: Self.size) }
 
-    @Test func onlyTheDamageIsRepainted() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func onlyTheDamageIsRepainted(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         let red = DrawItem.at(.zero, .solid(Self.size, Colour.red, opaque: true))
         canvas.render([red], damage: [Rect(x: 8, y: 8, width: 4, height: 4)])
-        #expect(canvas.image.pixel(at: Position(x: 8, y: 8)) == Colour.red)
-        #expect(canvas.image.pixel(at: Position(x: 11, y: 11)) == Colour.red)
+        #expect(canvas.pixel(at: Position(x: 8, y: 8)) == Colour.red)
+        #expect(canvas.pixel(at: Position(x: 11, y: 11)) == Colour.red)
         // Outside the damage (its far edges are outside too) the canvas is as it was: black.
         for p in [Position(x: 0, y: 0), Position(x: 12, y: 12), Position(x: 7, y: 9), Position(x: 9, y: 12)] {
-            #expect(canvas.image.pixel(at: p) == 0xff00_0000, "\(p)")
+            #expect(canvas.pixel(at: p) == 0xff00_0000, "\(p)")
         }
     }
 
-    @Test func theBackgroundShowsWhereNoItemIs() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func theBackgroundShowsWhereNoItemIs(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         let green = DrawItem.at(.zero, .solid(Size(width: 10, height: 24), Colour.green, opaque: true))
         canvas.render([green], damage: [Self.everything])
-        #expect(canvas.image.pixel(at: Position(x: 9, y: 23)) == Colour.green)
-        #expect(canvas.image.pixel(at: Position(x: 10, y: 0)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 9, y: 23)) == Colour.green)
+        #expect(canvas.pixel(at: Position(x: 10, y: 0)) == Colour.background)
         canvas.background = 0xff12_3456
         canvas.render([green], damage: [Self.everything])
-        #expect(canvas.image.pixel(at: Position(x: 31, y: 23)) == 0xff12_3456)
+        #expect(canvas.pixel(at: Position(x: 31, y: 23)) == 0xff12_3456)
     }
 
-    @Test func itemsAreDrawnBottomToTop() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func itemsAreDrawnBottomToTop(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         let bottom = DrawItem.at(.zero, .solid(Self.size, Colour.green, opaque: true))
         let top = DrawItem.at(Position(x: 10, y: 10), .solid(Size(width: 8, height: 8), Colour.red, opaque: true))
         canvas.render([bottom, top], damage: [Self.everything])
-        #expect(canvas.image.pixel(at: Position(x: 10, y: 10)) == Colour.red)
-        #expect(canvas.image.pixel(at: Position(x: 17, y: 17)) == Colour.red)
-        #expect(canvas.image.pixel(at: Position(x: 18, y: 17)) == Colour.green)
+        #expect(canvas.pixel(at: Position(x: 10, y: 10)) == Colour.red)
+        #expect(canvas.pixel(at: Position(x: 17, y: 17)) == Colour.red)
+        #expect(canvas.pixel(at: Position(x: 18, y: 17)) == Colour.green)
         canvas.render([top, bottom], damage: [Self.everything])
-        #expect(canvas.image.pixel(at: Position(x: 12, y: 12)) == Colour.green, "the order is the list's")
+        #expect(canvas.pixel(at: Position(x: 12, y: 12)) == Colour.green, "the order is the list's")
     }
 
-    @Test func translucentItemsBlendOverWhatIsBelow() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func translucentItemsBlendOverWhatIsBelow(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         canvas.render([.at(.zero, .solid(Self.size, Colour.halfRed))], damage: [Self.everything])
         // Half red over the 0x20 grey: red 0x80 + 0x20 / 2, green and blue 0x20 / 2.
-        expect(canvas.image.pixel(at: Position(x: 5, y: 5)), near: 0xff90_1010)
+        expect(canvas.pixel(at: Position(x: 5, y: 5)), near: 0xff90_1010)
         canvas.render([.at(.zero, .solid(Self.size, Colour.blue, opaque: true)), .at(.zero, .solid(Self.size, Colour.halfRed))],
                       damage: [Self.everything])
-        expect(canvas.image.pixel(at: Position(x: 5, y: 5)), near: 0xff80_0080)
+        expect(canvas.pixel(at: Position(x: 5, y: 5)), near: 0xff80_0080)
     }
 
-    @Test func anItemIsClippedToItsBounds() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func anItemIsClippedToItsBounds(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         let image = Image.solid(Size(width: 20, height: 20), Colour.red, opaque: true)
         let item = DrawItem(image: image, bounds: Rect(x: 0, y: 0, width: 8, height: 6), sampling: .translated(.zero))
         canvas.render([item], damage: [Self.everything])
-        #expect(canvas.image.pixel(at: Position(x: 7, y: 5)) == Colour.red)
-        #expect(canvas.image.pixel(at: Position(x: 8, y: 5)) == Colour.background)
-        #expect(canvas.image.pixel(at: Position(x: 7, y: 6)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 7, y: 5)) == Colour.red)
+        #expect(canvas.pixel(at: Position(x: 8, y: 5)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 7, y: 6)) == Colour.background)
     }
 
-    @Test func aTranslatedItemLandsWithItsCornerAtItsOrigin() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func aTranslatedItemLandsWithItsCornerAtItsOrigin(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         canvas.render([.at(Position(x: 5, y: 6), .numbered(Size(width: 4, height: 3)))], damage: [Self.everything])
-        #expect(canvas.image.pixel(at: Position(x: 5, y: 6)) == Image.numbered(0, 0))
-        #expect(canvas.image.pixel(at: Position(x: 8, y: 8)) == Image.numbered(3, 2))
-        #expect(canvas.image.pixel(at: Position(x: 4, y: 6)) == Colour.background)
-        #expect(canvas.image.pixel(at: Position(x: 9, y: 8)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 5, y: 6)) == Image.numbered(0, 0))
+        #expect(canvas.pixel(at: Position(x: 8, y: 8)) == Image.numbered(3, 2))
+        #expect(canvas.pixel(at: Position(x: 4, y: 6)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 9, y: 8)) == Colour.background)
     }
 
-    @Test func anItemPartlyOffTheCanvasShowsItsVisiblePart() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func anItemPartlyOffTheCanvasShowsItsVisiblePart(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         let item = DrawItem.at(Position(x: -2, y: -1), .numbered(Size(width: 4, height: 4)))
         // Damage reaching past the canvas is clipped to it.
         canvas.render([item], damage: [Rect(x: -50, y: -50, width: 500, height: 500)])
-        #expect(canvas.image.pixel(at: Position(x: 0, y: 0)) == Image.numbered(2, 1))
-        #expect(canvas.image.pixel(at: Position(x: 1, y: 2)) == Image.numbered(3, 3))
-        #expect(canvas.image.pixel(at: Position(x: 2, y: 0)) == Colour.background)
-        #expect(canvas.image.pixel(at: Position(x: 31, y: 23)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 0, y: 0)) == Image.numbered(2, 1))
+        #expect(canvas.pixel(at: Position(x: 1, y: 2)) == Image.numbered(3, 3))
+        #expect(canvas.pixel(at: Position(x: 2, y: 0)) == Colour.background)
+        #expect(canvas.pixel(at: Position(x: 31, y: 23)) == Colour.background)
     }
 
-    @Test func aHalfTurnMirrorsBothWaysExactly() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func aHalfTurnMirrorsBothWaysExactly(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         let image = Image.numbered(Size(width: 4, height: 3))
         // Canvas to image: (x, y) ↦ (4 - x, 3 - y), pixel for pixel.
         let item = DrawItem(image: image, bounds: Rect(x: 0, y: 0, width: 4, height: 3), sampling: .transformed(Affine(a: -1, b: 0, c: 4, d: 0, e: -1, f: 3)))
         canvas.render([item], damage: [Self.everything])
         for y in 0..<3 {
-            for x in 0..<4 { #expect(canvas.image.pixel(at: Position(x: x, y: y)) == Image.numbered(3 - x, 2 - y), "\(x),\(y)") }
+            for x in 0..<4 { #expect(canvas.pixel(at: Position(x: x, y: y)) == Image.numbered(3 - x, 2 - y), "\(x),\(y)") }
         }
     }
 
-    @Test func aScaledItemFillsItsBoundsUpToItsEdges() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func aScaledItemFillsItsBoundsUpToItsEdges(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         // A buffer of scale 2 at (4, 4): each image pixel covers two by two canvas pixels.
         let map = Affine.translation(-4, -4).then(.scale(0.5, 0.5))
         let item = DrawItem(image: .solid(Size(width: 3, height: 3), Colour.red, opaque: true), bounds: Rect(x: 4, y: 4, width: 6, height: 6),
                             sampling: .transformed(map))
         canvas.render([item], damage: [Self.everything])
-        for y in 5..<9 { for x in 5..<9 { #expect(canvas.image.pixel(at: Position(x: x, y: y)) == Colour.red, "\(x),\(y)") } }
+        for y in 5..<9 { for x in 5..<9 { #expect(canvas.pixel(at: Position(x: x, y: y)) == Colour.red, "\(x),\(y)") } }
         // The outermost canvas pixels sample half beyond the image's edge pixels, which they
         // take (a stretched buffer keeps its edges, rather than fading into the background).
         for p in [Position(x: 4, y: 6), Position(x: 9, y: 6), Position(x: 6, y: 4), Position(x: 4, y: 4)] {
-            #expect(canvas.image.pixel(at: p) == Colour.red, "\(p)")
+            #expect(canvas.pixel(at: p) == Colour.red, "\(p)")
         }
-        #expect(canvas.image.pixel(at: Position(x: 10, y: 6)) == Colour.background, "nothing past the bounds")
+        #expect(canvas.pixel(at: Position(x: 10, y: 6)) == Colour.background, "nothing past the bounds")
     }
 
     /// What a compositor relies on: repainting only what changed gives the frame a full
     /// repaint would.
-    @Test func repaintingTheDamageGivesWhatRepaintingEverythingGives() {
+    @Test(arguments: RendererKind.allCases) func repaintingTheDamageGivesWhatRepaintingEverythingGives(_ kind: RendererKind) throws {
         let window = DrawItem.at(Position(x: 2, y: 2), .numbered(Size(width: 12, height: 10)))
         let dialog = DrawItem.at(Position(x: 8, y: 6), .solid(Size(width: 10, height: 8), Colour.halfRed))
         let cursor = DrawItem.at(Position(x: 20, y: 4), .solid(Size(width: 3, height: 3), Colour.blue))
-        let incremental = canvas()
+        let incremental = try canvas(kind)
         incremental.render([window, dialog, cursor], damage: [Self.everything])
 
         // The window moves, the dialog turns opaque green, the cursor moves.
@@ -128,20 +128,20 @@ import Testing
         let damage = [window.bounds, moved.bounds, dialog.bounds, cursor.bounds, cursor2.bounds]
         incremental.render([moved, dialog2, cursor2], damage: damage)
 
-        let full = canvas()
+        let full = try canvas(kind)
         full.render([moved, dialog2, cursor2], damage: [Self.everything])
         for y in 0..<Self.size.height {
             for x in 0..<Self.size.width {
                 let p = Position(x: x, y: y)
-                #expect(incremental.image.pixel(at: p) == full.image.pixel(at: p), "\(x),\(y)")
+                #expect(incremental.pixel(at: p) == full.pixel(at: p), "\(x),\(y)")
             }
         }
     }
 
     // MARK: Reading frames out
 
-    @Test func writeCopiesOneRectangleWhereItIsAsked() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func writeCopiesOneRectangleWhereItIsAsked(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         canvas.render([.at(.zero, .numbered(Self.size))], damage: [Self.everything])
         let target = Buffer(size: Size(width: 10, height: 10), fill: 0xee)
         canvas.write(Rect(x: 4, y: 3, width: 5, height: 2), into: target.memory, format: .xrgb8888, size: target.size, stride: target.stride,
@@ -151,8 +151,8 @@ import Testing
         for (x, y) in [(0, 6), (6, 6), (1, 5), (1, 8)] { #expect(target[x, y] == 0xeeee_eeee, "\(x),\(y) untouched") }
     }
 
-    @Test func theCursorIsDrawnOverWhatIsWrittenAndNowhereElse() {
-        let canvas = canvas()
+    @Test(arguments: RendererKind.allCases) func theCursorIsDrawnOverWhatIsWrittenAndNowhereElse(_ kind: RendererKind) throws {
+        let canvas = try canvas(kind)
         canvas.render([.at(.zero, .solid(Self.size, Colour.green, opaque: true))], damage: [Self.everything])
         let cursor = DrawItem.at(Position(x: 6, y: 6), .solid(Size(width: 4, height: 4), Colour.blue))
         let target = Buffer(size: Self.size, fill: 0xee)
@@ -162,7 +162,7 @@ import Testing
         #expect(target[6, 6] & 0xff_ffff == 0x00_00ff)
         #expect(target[7, 7] & 0xff_ffff == 0x00_00ff)
         #expect(target[8, 8] == 0xeeee_eeee, "the cursor reaches past the rectangle written, but is not drawn there")
-        #expect(canvas.image.pixel(at: Position(x: 7, y: 7)) == Colour.green, "the canvas keeps no cursor")
+        #expect(canvas.pixel(at: Position(x: 7, y: 7)) == Colour.green, "the canvas keeps no cursor")
 
         // A rectangle written elsewhere in the target takes the cursor along.
         let moved = Buffer(size: Size(width: 4, height: 4), fill: 0xee)
@@ -176,7 +176,7 @@ import Testing
     @Test func aCursorPlaneGetsTheCursorAloneAtItsCorner() {
         let plane = Buffer(size: Size(width: 8, height: 8), fill: 0xee)
         let cursor = DrawItem.at(Position(x: 50, y: 60), .numbered(Size(width: 3, height: 2)))
-        Canvas.drawAlone(cursor, into: plane.memory, format: .argb8888, size: plane.size, stride: plane.stride)
+        PixmanCanvas.drawAlone(cursor, into: plane.memory, format: .argb8888, size: plane.size, stride: plane.stride)
         #expect(plane[0, 0] == Image.numbered(0, 0))
         #expect(plane[2, 1] == Image.numbered(2, 1))
         #expect(plane[3, 0] == 0, "transparent around it")

@@ -1,5 +1,6 @@
 import Responder
 import TactileRender
+import Testing
 
 /// Premultiplied ARGB colours the tests draw with.
 enum Colour {
@@ -72,4 +73,40 @@ final class Buffer {
             }
         }
     }
+}
+
+/// Each renderer, for suites that hold both to the same behaviour. GLES is Mesa's llvmpipe
+/// here (EGL surfaceless) and a GPU where there is one; where EGL gives no display its tests
+/// fail, saying why, rather than pass unrun.
+enum RendererKind: String, CaseIterable, CustomTestStringConvertible {
+    case pixman, gles
+
+    func make() throws -> any Renderer {
+        switch self {
+        case .pixman: PixmanRenderer()
+        case .gles: try GLESRenderer()
+        }
+    }
+
+    func canvas(size: Size) throws -> any Canvas {
+        try #require(try make().makeCanvas(size: size))
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// Lends memory as a client's wl_shm pool is lent, logging each guarded read.
+final class Lender: PixelLender {
+    var memory: UnsafeMutableRawPointer?
+    var log: [String] = []
+
+    init(_ memory: UnsafeMutableRawPointer) { self.memory = memory }
+
+    func beginReading() -> UnsafeMutableRawPointer? {
+        guard let memory else { return nil }
+        log.append("begin")
+        return memory
+    }
+
+    func endReading() { log.append("end") }
 }

@@ -74,17 +74,17 @@ import Testing
         for y in 0..<2 { for x in 0..<4 { first[x, y] = Colour.red; second[x, y] = Colour.green } }
         let lender = Lender(first.memory)
         let image = try #require(Image(borrowing: first.memory, from: lender, size: size, format: .xrgb8888, stride: first.stride))
-        let canvas = try #require(Canvas(size: size))
-        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [canvas.image.bounds])
-        #expect(canvas.image.pixel(at: Position(x: 3, y: 1)) == Colour.red)
+        let canvas = try #require(PixmanCanvas(size: size))
+        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [Rect(size: size)])
+        #expect(canvas.pixel(at: Position(x: 3, y: 1)) == Colour.red)
         #expect(lender.log == ["begin", "end"], "one guarded read per item drawn")
         lender.memory = second.memory
-        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [canvas.image.bounds])
-        #expect(canvas.image.pixel(at: Position(x: 3, y: 1)) == Colour.green, "read where the memory lies now")
+        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [Rect(size: size)])
+        #expect(canvas.pixel(at: Position(x: 3, y: 1)) == Colour.green, "read where the memory lies now")
         // Unreadable (the buffer is gone): nothing is drawn, the background stays.
         lender.memory = nil
-        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [canvas.image.bounds])
-        #expect(canvas.image.pixel(at: .zero) == canvas.background)
+        canvas.render([DrawItem(image: image, bounds: image.bounds, sampling: .translated(.zero))], damage: [Rect(size: size)])
+        #expect(canvas.pixel(at: .zero) == canvas.background)
     }
 
     /// A kept copy no longer reads the client's memory: what the client writes after does
@@ -103,19 +103,4 @@ import Testing
         #expect(image.pixel(at: Position(x: 1, y: 1)) == Image.numbered(1, 1))
         #expect(image.reading { true } == true && lender.log.isEmpty, "no guard needed any more")
     }
-}
-
-private final class Lender: PixelLender {
-    var memory: UnsafeMutableRawPointer?
-    var log: [String] = []
-
-    init(_ memory: UnsafeMutableRawPointer) { self.memory = memory }
-
-    func beginReading() -> UnsafeMutableRawPointer? {
-        guard let memory else { return nil }
-        log.append("begin")
-        return memory
-    }
-
-    func endReading() { log.append("end") }
 }

@@ -94,6 +94,30 @@ import Testing
         }
     }
 
+    /// A client's buffer of each format, read where it lies and composed by each renderer
+    /// (GLES uploads the 8-bit RGBA layouts as they are and has pixman convert the rest).
+    @Test(arguments: layouts, RendererKind.allCases) func composedAsTheClientMeantThem(_ layout: Layout, _ kind: RendererKind) throws {
+        let format = try #require(PixelFormat(shm: Self.shm(layout.code)))
+        let colours: [(r: Bool, g: Bool, b: Bool, shown: UInt32)] = [
+            (true, false, false, 0xffff_0000), (false, true, false, 0xff00_ff00), (false, false, true, 0xff00_00ff),
+            (true, true, true, 0xffff_ffff), (false, false, false, 0xff00_0000),
+        ]
+        let size = Size(width: colours.count, height: 2)
+        let client = Buffer(size: size, bytesPerPixel: layout.bytes, fill: 0x5a)
+        for y in 0..<2 {
+            for (x, c) in colours.enumerated() { client[x, y] = layout.encode(red: c.r, green: c.g, blue: c.b) }
+        }
+        let image = try #require(Image(borrowing: client.memory, from: Lender(client.memory), size: size, format: format, stride: client.stride))
+        let canvas = try kind.canvas(size: size)
+        canvas.render([.at(.zero, image)], damage: [Rect(size: size)])
+        for y in 0..<2 {
+            for (x, c) in colours.enumerated() {
+                let shown = canvas.pixel(at: Position(x: x, y: y))
+                #expect(shown == c.shown, "\(layout) at \(x),\(y): \(String(shown, radix: 16))")
+            }
+        }
+    }
+
     @Test func aTransparentPixelStaysTransparent() {
         for layout in Self.layouts where layout.alpha != 0 {
             let format = PixelFormat(shm: Self.shm(layout.code))!
