@@ -60,12 +60,9 @@ final class GLESCanvas: Canvas {
             glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
             glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
             fill(uncovered)
-            let program = renderer.program
-            glUseProgram(program.id)
-            glUniform2f(program.canvasSize, Float(size.width), Float(size.height))
             glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
             for (item, clip) in zip(items, clips) where !clip.isEmpty {
-                draw(item, clip: clip, program: program)
+                draw(item, clip: clip)
             }
             renderer.textures.sweep()
             glFlush()
@@ -87,7 +84,7 @@ final class GLESCanvas: Canvas {
     /// `item` inside `clip`, copied or blended as pixman would: an opaque image is copied; a
     /// transform that turns whole pixels inside the image copies the opaque region and blends
     /// the rest; everything else blends.
-    private func draw(_ item: DrawItem, clip: Region, program: GLESProgram) {
+    private func draw(_ item: DrawItem, clip: Region) {
         guard let texture = renderer.textures.texture(for: item.image) else { return }
         let map: Affine
         var exact = true
@@ -109,12 +106,13 @@ final class GLESCanvas: Canvas {
                 }
             }
         }
+        let program = renderer.programs[GLESProgram.Sampling(bilinear: !exact, wide: GLESTextures.isWide(item.image.format))]!
+        glUseProgram(program.id)
+        glUniform2f(program.canvasSize, Float(size.width), Float(size.height))
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glUniform1i(program.smoothed, exact ? 0 : 1)
-        glUniform1i(program.wide, GLESTextures.isWide(item.image.format) ? 1 : 0)
         // pixman's fixed-point map (16.16), so both sample the same points.
         let fixed = exact ? map : map.roundedToFixed
         glUniform3f(program.mapX, Float(fixed.a), Float(fixed.b), Float(fixed.c))

@@ -1,8 +1,9 @@
 import CEGL
 
-/// The one shader pair every item is drawn with: a quad per clip rectangle in canvas pixels,
-/// each fragment finding its image pixel through the item's map (canvas → image), as
-/// pixman's transforms do, so both renderers sample the same points.
+/// A shader pair items are drawn with: a quad per clip rectangle in canvas pixels, each
+/// fragment finding its image pixel through the item's map (canvas → image), as pixman's
+/// transforms do, so both renderers sample the same points. One program per way of sampling
+/// (`Sampling`), not one with branches: a CPU rasterizer (llvmpipe) runs every branch.
 struct GLESProgram {
     let id: GLuint
     let canvasSize: GLint
@@ -10,9 +11,21 @@ struct GLESProgram {
     let mapY: GLint
     let imageSize: GLint
     let opaque: GLint
-    let smoothed: GLint
-    let wide: GLint
     let position: GLuint
+
+    /// How a program samples its image.
+    struct Sampling: Hashable, CaseIterable {
+        /// Scaled: pixman's bilinear filter; else whole pixels (a copy, a turn), the nearest.
+        var bilinear: Bool
+        /// 10-bit channels, interpolated and stored as pixman's wide path does.
+        var wide: Bool
+
+        static let allCases = [false, true].flatMap { bilinear in [false, true].map { Sampling(bilinear: bilinear, wide: $0) } }
+
+        var defines: String {
+            (bilinear ? (wide ? "#define BILINEAR_WIDE 1\n" : "#define BILINEAR 1\n") : "#define NEAREST 1\n") + (wide ? "#define WIDE 1\n" : "")
+        }
+    }
 
     /// The canvas's row 0 is the framebuffer's row 0, as it is in memory once read back: no
     /// flip anywhere. A fragment's centre (x + 0.5, y + 0.5) maps to the image point sampled.
@@ -24,11 +37,11 @@ struct GLESProgram {
         """
     /// A scaled image is sampled as pixman samples it, not with the GPU's filtering: the
     /// four pixels around the point, weighted in 128ths (pixman's 7-bit bilinear weights) and
-    /// summed in 65536ths, truncated (or, for 10-bit channels, in floating point, as pixman's
-    /// wide path does); so both renderers agree within rounding even on the sharpest content,
-    /// where the GPU's finer weights would differ by several levels.
+    /// summed in 65536ths, truncated (or, for 10-bit channels, in floating point, stored to 8
+    /// bits by truncating 256ths, as pixman's wide path does); so both renderers agree within
+    /// rounding even on the sharpest content, where the GPU's finer weights would differ by
+    /// several levels.
     private static let fragment = """
-        #version 300 es
         precision highp float;
         precision highp int;
         uniform sampler2D image;
@@ -36,47 +49,42 @@ struct GLESProgram {
         uniform vec3 mapY;
         uniform vec2 imageSize;
         uniform bool opaque;
-        uniform bool smoothed;
-        uniform bool wide;
         out vec4 colour;
-        // A pixel's channels as the integers they were uploaded as.
-        ivec4 levels(ivec2 p) {
-            return ivec4(texelFetch(image, clamp(p, ivec2(0), ivec2(imageSize) - 1), 0) * 255.0 + 0.5);
+        vec4 texel(ivec2 p) {
+            return texelFetch(image, clamp(p, ivec2(0), ivec2(imageSize) - 1), 0);
         }
         void main() {
             vec3 p = vec3(gl_FragCoord.xy, 1.0);
             vec2 point = vec2(dot(mapX, p), dot(mapY, p));
-            vec4 c;
-            if (smoothed && wide) {
-                // 10-bit channels, interpolated at their depth as pixman's wide path does.
-                vec2 corner = point - 0.5;
-                vec2 base = floor(corner);
-                vec2 w = floor((corner - base) * 128.0) / 128.0;
-                ivec2 i = ivec2(base);
-                ivec2 last = ivec2(imageSize) - 1;
-                vec4 top = mix(texelFetch(image, clamp(i, ivec2(0), last), 0), texelFetch(image, clamp(i + ivec2(1, 0), ivec2(0), last), 0), w.x);
-                vec4 bottom = mix(texelFetch(image, clamp(i + ivec2(0, 1), ivec2(0), last), 0), texelFetch(image, clamp(i + ivec2(1, 1), ivec2(0), last), 0), w.x);
-                c = mix(top, bottom, w.y);
-            } else if (smoothed) {
-                vec2 corner = point - 0.5;
-                vec2 base = floor(corner);
-                ivec2 w = ivec2((corner - base) * 128.0) * 2;
-                ivec2 i = ivec2(base);
-                ivec4 sum = levels(i) * ((256 - w.x) * (256 - w.y)) + levels(i + ivec2(1, 0)) * (w.x * (256 - w.y))
-                    + levels(i + ivec2(0, 1)) * ((256 - w.x) * w.y) + levels(i + ivec2(1, 1)) * (w.x * w.y);
-                c = vec4(sum >> 16) / 255.0;
-            } else {
-                c = texture(image, point / imageSize);
-            }
-            // pixman's wide path stores to 8 bits by truncating 256ths, not by rounding.
-            if (wide) c = min(floor(c * 256.0), 255.0) / 255.0;
+        #ifdef NEAREST
+            vec4 c = texture(image, point / imageSize);
+        #else
+            vec2 corner = point - 0.5;
+            vec2 base = floor(corner);
+            ivec2 i = ivec2(base);
+        #endif
+        #ifdef BILINEAR
+            ivec2 w = ivec2((corner - base) * 128.0) * 2;
+            ivec4 sum = ivec4(texel(i) * 255.0 + 0.5) * ((256 - w.x) * (256 - w.y))
+                + ivec4(texel(i + ivec2(1, 0)) * 255.0 + 0.5) * (w.x * (256 - w.y))
+                + ivec4(texel(i + ivec2(0, 1)) * 255.0 + 0.5) * ((256 - w.x) * w.y)
+                + ivec4(texel(i + ivec2(1, 1)) * 255.0 + 0.5) * (w.x * w.y);
+            vec4 c = vec4(sum >> 16) / 255.0;
+        #endif
+        #ifdef BILINEAR_WIDE
+            vec2 w = floor((corner - base) * 128.0) / 128.0;
+            vec4 c = mix(mix(texel(i), texel(i + ivec2(1, 0)), w.x), mix(texel(i + ivec2(0, 1)), texel(i + ivec2(1, 1)), w.x), w.y);
+        #endif
+        #ifdef WIDE
+            c = min(floor(c * 256.0), 255.0) / 255.0;
+        #endif
             colour = opaque ? vec4(c.rgb, 1.0) : c;
         }
         """
 
-    init() throws(GLESUnavailable) {
+    init(_ sampling: Sampling) throws(GLESUnavailable) {
         let vertex = try Self.compile(GLenum(GL_VERTEX_SHADER), Self.vertex)
-        let fragment = try Self.compile(GLenum(GL_FRAGMENT_SHADER), Self.fragment)
+        let fragment = try Self.compile(GLenum(GL_FRAGMENT_SHADER), "#version 300 es\n\(sampling.defines)\(Self.fragment)")
         let program = glCreateProgram()
         glAttachShader(program, vertex)
         glAttachShader(program, fragment)
@@ -96,8 +104,6 @@ struct GLESProgram {
         mapY = glGetUniformLocation(program, "mapY")
         imageSize = glGetUniformLocation(program, "imageSize")
         opaque = glGetUniformLocation(program, "opaque")
-        smoothed = glGetUniformLocation(program, "smoothed")
-        wide = glGetUniformLocation(program, "wide")
         position = GLuint(bitPattern: glGetAttribLocation(program, "position"))
     }
 

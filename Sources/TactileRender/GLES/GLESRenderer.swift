@@ -17,7 +17,7 @@ public final class GLESRenderer: Renderer {
 
     private let egl: EGLDisplayConnection
     private let context: EGLContext
-    let program: GLESProgram
+    let programs: [GLESProgram.Sampling: GLESProgram]
     let textures = GLESTextures()
 
     public init() throws(GLESUnavailable) {
@@ -43,12 +43,15 @@ public final class GLESRenderer: Renderer {
             eglDestroyContext(egl.display, context)
             throw GLESUnavailable("\(device) lacks \(needed)")
         }
+        var programs: [GLESProgram.Sampling: GLESProgram] = [:]
         do {
-            program = try GLESProgram()
+            for sampling in GLESProgram.Sampling.allCases { programs[sampling] = try GLESProgram(sampling) }
         } catch {
+            for program in programs.values { program.delete() }
             eglDestroyContext(egl.display, context)
             throw error
         }
+        self.programs = programs
         self.egl = egl
         self.context = context
         name = "GLES (\(version) on \(device), \(egl.platform))"
@@ -57,7 +60,7 @@ public final class GLESRenderer: Renderer {
     deinit {
         current {
             textures.removeAll()
-            program.delete()
+            for program in programs.values { program.delete() }
         }
         eglDestroyContext(egl.display, context)
     }
