@@ -17,6 +17,12 @@ import TactileRender
 /// Setup renders one frame and checks a pixel, so a benchmark never measures a canvas that
 /// draws nothing. "In client memory": the toplevels' pixels are borrowed, as a client's
 /// wl_shm buffers are (each read between its lender's begin and end), not Tactile's own.
+///
+/// Both renderers, at 1280x800 and 3840x2160 ("pixman" / "GLES …"): a frame, and a frame
+/// after a commit of new pixels in the full-screen window (GLES uploads them; pixman reads
+/// them where they lie, or, as Tactile did before, copies them at the commit first). A GLES
+/// frame ends with a one-pixel read, which waits for the GPU: the time is the work done.
+/// GLES runs where EGL gives a display (llvmpipe without a GPU).
 let benchmarks: @Sendable () -> Void = {
     let damages: [(name: String, rect: Rect)] = [
         ("full", Rect(x: 0, y: 0, width: 1280, height: 800)),
@@ -39,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
                         scene.canvas.render(scene.items, damage: damaged)
                     }
                     benchmark.stopMeasurement()
-                    blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
+                    blackHole(scene.canvas.pixel(at: Position(x: 640, y: 400)))
                 }
             }
         }
@@ -70,7 +76,50 @@ let benchmarks: @Sendable () -> Void = {
                     scene.canvas.render(scene.items, damage: [damage])
                 }
                 benchmark.stopMeasurement()
-                blackHole(scene.canvas.image.pixel(at: Position(x: 640, y: 400)))
+                blackHole(scene.canvas.pixel(at: Position(x: 640, y: 400)))
+            }
+        }
+    }
+    var renderers: [any Renderer] = [PixmanRenderer()]
+    if let gles = try? GLESRenderer() { renderers.append(gles) }
+    for renderer in renderers {
+        let label = renderer is GLESRenderer ? "GLES" : "pixman"
+        for panel in [Size(width: 1280, height: 800), Size(width: 3840, height: 2160)] {
+            let full = Rect(size: panel)
+            let square = Rect(x: panel.width / 2, y: panel.height / 2, width: 64, height: 64)
+            let scene = Scene(translucent: false, borrowed: true, renderer: renderer, panel: panel)
+            let centre = Position(x: panel.width / 2, y: panel.height / 2)
+            for (name, damage) in [("full", full), ("64x64", square)] {
+                Benchmark(
+                    "\(label) frame \(panel.width)x\(panel.height), \(name) damage",
+                    configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal], maxDuration: .seconds(2),
+                                         setup: { try scene.verify(damage: damage) })
+                ) { benchmark in
+                    for _ in benchmark.scaledIterations {
+                        scene.canvas.render(scene.items, damage: [damage])
+                        blackHole(scene.canvas.pixel(at: centre))
+                    }
+                }
+            }
+            // A full-screen client's frame at 60 Hz: a commit of new pixels, then the repaint.
+            var commits: [(String, () -> Void)] = [("commit", { scene.items.last!.image.changed() })]
+            if !(renderer is GLESRenderer) {
+                let own = Image(size: panel, opaque: false)!
+                let source = scene.items.last!.image
+                commits.append(("commit copied", { _ = source.reading { own.copy(from: source.pixels, format: .argb8888, stride: source.stride, rects: [full]) } }))
+            }
+            for (name, commit) in commits {
+                Benchmark(
+                    "\(label) \(name) and frame \(panel.width)x\(panel.height), full damage",
+                    configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal], maxDuration: .seconds(2),
+                                         setup: { try scene.verify(damage: full) })
+                ) { benchmark in
+                    for _ in benchmark.scaledIterations {
+                        commit()
+                        scene.canvas.render(scene.items, damage: [full])
+                        blackHole(scene.canvas.pixel(at: centre))
+                    }
+                }
             }
         }
     }
@@ -78,16 +127,16 @@ let benchmarks: @Sendable () -> Void = {
 
 /// Three toplevels filling the output, each a solid colour; the top one is drawn last.
 final class Scene: @unchecked Sendable {
-    let canvas: Canvas
+    let canvas: any Canvas
     let items: [DrawItem]
     let translucent: Bool
 
     /// `transform`: how the panel is mounted; the windows are drawn upright through it.
     /// `borrowed`: the windows' pixels are read where they lie, through a lender.
-    init(translucent: Bool, transform: OutputTransform = .normal, borrowed: Bool = false) {
+    init(translucent: Bool, transform: OutputTransform = .normal, borrowed: Bool = false, renderer: any Renderer = PixmanRenderer(),
+         panel: Size = Size(width: 1280, height: 800)) {
         self.translucent = translucent
-        let panel = Size(width: 1280, height: 800)
-        canvas = Canvas(size: panel)!
+        canvas = renderer.makeCanvas(size: panel)!
         let output = Rect(x: 0, y: 0, width: panel.width, height: panel.height)
         let size = transform.applied(to: panel)
         // Canvas pixel → upright pixel, the window's own.
@@ -125,7 +174,7 @@ final class Scene: @unchecked Sendable {
     func verify(damage: Rect) throws {
         canvas.render(items, damage: [damage])
         let centre = Position(x: damage.x + damage.width / 2, y: damage.y + damage.height / 2)
-        let shown = canvas.image.pixel(at: centre) & 0xff_ffff
+        let shown = canvas.pixel(at: centre) & 0xff_ffff
         // Opaque: the top one only. Translucent: each layer adds 0x80 to its channel and halves
         // what lies below, from the background's 0x20 grey up: red, green, blue =
         // ((0x80 + 0x10) / 2) / 2, (0x80 + 0x10 / 2) / 2, 0x80 + 0x10 / 2 / 2.
