@@ -23,6 +23,10 @@ public final class Image {
     /// stale once it differs. Unique across images, so a new image at a freed one's address
     /// is never mistaken for it.
     public private(set) var generation = Image.nextGeneration()
+    /// The surface history this image is a picture of, and which of its versions: a
+    /// renderer's copy of an earlier version catches up with the damage between.
+    public private(set) weak var history: PixelHistory?
+    public private(set) var historyVersion = 0
     /// Where a borrowed image's pixels live; nil once they are Tactile's own.
     private var lender: (any PixelLender)?
     /// How `pixels` are laid out (Tactile's own images are ARGB8888 or XRGB8888).
@@ -71,6 +75,12 @@ public final class Image {
     /// The client changed the pixels (a commit of the same buffer): copies made from them
     /// are stale.
     public func changed() { generation = Self.nextGeneration() }
+
+    /// Called by `PixelHistory.record`.
+    func joined(_ history: PixelHistory, at version: Int) {
+        self.history = history
+        historyVersion = version
+    }
 
     /// Runs `body` while the pixels can be read: at once for Tactile's own; for a client's,
     /// inside its lender's guard, with the image following memory that moved. Nil when the

@@ -9,47 +9,61 @@ import Responder
 /// lie; the other formats wl_shm advertises are converted to ARGB8888 by pixman on the way
 /// (GLES samples none of them as they are).
 final class GLESTextures {
+    /// A texture and what it holds: a picture of a surface's history (its version), or of an
+    /// image of Tactile's own (its generation).
     private final class Entry {
-        weak var image: Image?
+        weak var owner: AnyObject?
         let id: GLuint
-        var generation: Int
-        init(image: Image, id: GLuint) {
-            self.image = image
+        var version = 0
+        var size = Size(width: 0, height: 0)
+        var format: UInt32 = 0
+        init(owner: AnyObject, id: GLuint) {
+            self.owner = owner
             self.id = id
-            generation = image.generation
         }
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Bytes uploaded, for the benchmarks and tests: what damage-only uploads save.
+    private(set) var uploadedBytes = 0
 
     /// `image`'s texture with its current pixels; nil when they cannot be read (a client's
-    /// pool gone bad, a picture lost).
+    /// pool gone bad, a picture lost). A surface's picture updates its history's texture
+    /// where the commits since damaged it; anything else is uploaded whole when it changed.
     func texture(for image: Image) -> GLuint? {
         guard !image.isLost else { return nil }
-        let key = ObjectIdentifier(image)
-        if let entry = entries[key], entry.image === image {
-            guard entry.generation != image.generation else { return entry.id }
-            guard upload(image, into: entry.id) else { return nil }
-            entry.generation = image.generation
-            return entry.id
+        let owner: AnyObject = image.history ?? image
+        let version = image.history == nil ? image.generation : image.historyVersion
+        let key = ObjectIdentifier(owner)
+        let entry: Entry
+        if let existing = entries[key], existing.owner === owner {
+            guard existing.version != version else { return existing.id }
+            entry = existing
+        } else {
+            if let stale = entries.removeValue(forKey: key) { delete(stale.id) }
+            var id: GLuint = 0
+            glGenTextures(1, &id)
+            glBindTexture(GLenum(GL_TEXTURE_2D), id)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+            entry = Entry(owner: owner, id: id)
+            entries[key] = entry
         }
-        if let stale = entries.removeValue(forKey: key) { delete(stale.id) }
-        var id: GLuint = 0
-        glGenTextures(1, &id)
-        glBindTexture(GLenum(GL_TEXTURE_2D), id)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-        guard upload(image, into: id) else {
-            delete(id)
+        // Only forward, at the same size and layout, with every commit's damage known.
+        let sameStorage = entry.size == image.size && entry.format == image.format.shm
+        let rects = sameStorage && entry.version < version ? image.history?.damage(since: entry.version) : nil
+        guard upload(image, into: entry.id, rects: rects) else {
+            entries[key] = nil
+            delete(entry.id)
             return nil
         }
-        entries[key] = Entry(image: image, id: id)
-        return id
+        (entry.version, entry.size, entry.format) = (version, image.size, image.format.shm)
+        return entry.id
     }
 
-    /// Deletes the textures of images nobody holds any more.
+    /// Deletes the textures of images and histories nobody holds any more.
     func sweep() {
-        for (key, entry) in entries where entry.image == nil {
+        for (key, entry) in entries where entry.owner == nil {
             delete(entry.id)
             entries[key] = nil
         }
@@ -65,27 +79,52 @@ final class GLESTextures {
         glDeleteTextures(1, &id)
     }
 
-    /// The whole image into texture `id`, (re)allocated at its size.
-    private func upload(_ image: Image, into id: GLuint) -> Bool {
+    /// `rects` of the image (all of it, (re)allocating the texture at its size, when nil)
+    /// into texture `id`.
+    private func upload(_ image: Image, into id: GLuint, rects: [Rect]?) -> Bool {
         image.reading { () -> Bool in
             glBindTexture(GLenum(GL_TEXTURE_2D), id)
-            let (width, height) = (GLsizei(image.size.width), GLsizei(image.size.height))
+            let whole = Rect(size: image.size)
+            let pieces = (rects ?? [whole]).map { $0.intersection(whole) }.filter { !$0.isEmpty }
             if let layout = Self.direct(image.format), image.stride % 4 == 0 {
                 glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), GLint(image.stride / 4))
-                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, layout.storage, width, height, 0, layout.format, layout.type, image.pixels)
+                if rects == nil {
+                    glTexImage2D(GLenum(GL_TEXTURE_2D), 0, layout.storage, GLsizei(whole.width), GLsizei(whole.height), 0, layout.format, layout.type,
+                                 image.pixels)
+                    // DRM's 10-bit RGB keeps red where GL's packed type keeps blue.
+                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_R), layout.redAndBlueSwapped ? GL_BLUE : GL_RED)
+                    glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), layout.redAndBlueSwapped ? GL_RED : GL_BLUE)
+                } else {
+                    for r in pieces {
+                        glPixelStorei(GLenum(GL_UNPACK_SKIP_PIXELS), GLint(r.x))
+                        glPixelStorei(GLenum(GL_UNPACK_SKIP_ROWS), GLint(r.y))
+                        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height), layout.format, layout.type,
+                                        image.pixels)
+                    }
+                    glPixelStorei(GLenum(GL_UNPACK_SKIP_PIXELS), 0)
+                    glPixelStorei(GLenum(GL_UNPACK_SKIP_ROWS), 0)
+                }
                 glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
-                // DRM's 10-bit RGB keeps red where GL's packed type keeps blue.
-                let swapped = layout.redAndBlueSwapped ? GL_BLUE : GL_RED
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_R), swapped)
-                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), layout.redAndBlueSwapped ? GL_RED : GL_BLUE)
+                uploadedBytes += pieces.reduce(0) { $0 + $1.width * $1.height * 4 }
                 return true
             }
-            // Through an ARGB8888 copy pixman makes (alpha 1 where the format has none).
-            guard let converted = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), nil, 0) else { return false }
-            defer { pixman_image_unref(converted) }
-            pixman_image_composite32(PIXMAN_OP_SRC, image.pixman, nil, converted, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
-            let layout = GLenum(GL_BGRA_EXT)
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(layout), width, height, 0, layout, GLenum(GL_UNSIGNED_BYTE), pixman_image_get_data(converted))
+            // Through ARGB8888 copies pixman makes (alpha 1 where the format has none).
+            let bgra = GLenum(GL_BGRA_EXT), byte = GLenum(GL_UNSIGNED_BYTE)
+            if rects == nil {
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(bgra), GLsizei(whole.width), GLsizei(whole.height), 0, bgra, byte, nil)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_R), GL_RED)
+                glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_SWIZZLE_B), GL_BLUE)
+            }
+            for r in pieces {
+                guard let converted = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(r.width), Int32(r.height), nil, 0) else { return false }
+                defer { pixman_image_unref(converted) }
+                pixman_image_composite32(PIXMAN_OP_SRC, image.pixman, nil, converted, Int32(r.x), Int32(r.y), 0, 0, 0, 0, Int32(r.width), Int32(r.height))
+                glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), pixman_image_get_stride(converted) / 4)
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height), bgra, byte,
+                                pixman_image_get_data(converted))
+                uploadedBytes += r.width * r.height * 4
+            }
+            glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 0)
             return true
         } ?? false
     }

@@ -44,6 +44,9 @@ final class Surface: ResourceObject {
     let owner: ClientState
     var pending = SurfaceState()
     private(set) var current = SurfaceState()
+    /// Its pictures, commit by commit, with their damage: a renderer's texture of the last
+    /// one is updated where a new buffer differs, not uploaded whole.
+    private let pictures = PixelHistory()
     /// The outputs the client was told the surface is on (wl_surface.enter).
     private(set) var enteredOutputs: [OutputID] = []
     /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
@@ -214,6 +217,7 @@ final class Surface: ResourceObject {
         current.opaqueRegion = state.opaqueRegion
         current.viewport = state.viewport
         let damage = state.damage
+        if state.attachment != nil, let content { pictures.record(content.image, damage: content.bufferRects(damage)) }
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.
             host.updateScene { [unowned self] scene in

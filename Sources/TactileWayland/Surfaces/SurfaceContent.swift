@@ -87,6 +87,21 @@ struct SurfaceContent {
         return map.then(Affine(state.bufferTransform, upright: (tw, th))).then(.scale(Double(max(1, state.bufferScale)), Double(max(1, state.bufferScale))))
     }
 
+    /// `damage` in the image's pixels (nil: all of it): buffer damage as it is, surface
+    /// damage through the map to the buffer, every pixel it touches.
+    func bufferRects(_ damage: SurfaceDamage) -> [Rect]? {
+        guard !damage.isEverything else { return nil }
+        let map = surfaceToBuffer
+        let bounds = Rect(size: image.size)
+        return damage.buffer.map { $0.intersection(bounds) } + damage.surface.map { rect in
+            let a = map.apply(Double(rect.x), Double(rect.y)), b = map.apply(Double(rect.maxX), Double(rect.maxY))
+            let clamp = { (v: Double, limit: Int) in Int(min(max(v, 0), Double(limit))) }
+            let x0 = clamp(min(a.x, b.x).rounded(.down), bounds.width), x1 = clamp(max(a.x, b.x).rounded(.up), bounds.width)
+            let y0 = clamp(min(a.y, b.y).rounded(.down), bounds.height), y1 = clamp(max(a.y, b.y).rounded(.up), bounds.height)
+            return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }.filter { !$0.isEmpty }
+    }
+
     /// Whether surface pixels are buffer pixels one to one.
     var isPlain: Bool {
         state.bufferTransform == .normal && state.bufferScale == 1 && !state.viewport.isSet
