@@ -95,6 +95,8 @@ private struct Item {
     let image: Image
     let format: PixelFormat
     var drawn: DrawItem
+    /// Client buffers' commits, so GLES uploads only what each repaint changed.
+    let history = PixelHistory()
 
     static func random(_ random: inout Random, canvas: Size, copiesOnly: Bool, formats: [PixelFormat]) -> Item {
         let format = formats[random.int(0...(formats.count - 1))]
@@ -131,12 +133,18 @@ private struct Item {
         return item
     }
 
-    /// New pixels: random, and premultiplied where the format has alpha (a client's colour
-    /// never exceeds its alpha).
+    /// New pixels, the first time everywhere, after in a random rectangle (a commit's
+    /// damage): random, and premultiplied where the format has alpha (a client's colour never
+    /// exceeds its alpha).
     mutating func repaint(_ random: inout Random) {
         let size = image.size
-        for y in 0..<size.height {
-            for x in 0..<size.width {
+        var area = Rect(size: size)
+        if history.version > 0 {
+            area = Rect(x: random.int(0...(size.width - 1)), y: random.int(0...(size.height - 1)), width: random.int(1...size.width), height: random.int(1...size.height))
+                .intersection(area)
+        }
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX {
                 if let buffer {
                     var value = UInt32(truncatingIfNeeded: random.next())
                     if !format.isOpaque, format.bytesPerPixel == 4, format.shm <= 1 {
@@ -151,6 +159,7 @@ private struct Item {
             }
         }
         image.changed()
+        if buffer != nil { history.record(image, damage: history.version == 0 ? nil : [area]) }
     }
 
     /// ARGB8888 with each colour channel scaled by the alpha.
