@@ -19,10 +19,11 @@ import TactileRender
 /// wl_shm buffers are (each read between its lender's begin and end), not Tactile's own.
 ///
 /// Both renderers, at 1280x800 and 3840x2160 ("pixman" / "GLES …"): a frame, and a frame
-/// after a commit of new pixels in the full-screen window (GLES uploads them; pixman reads
-/// them where they lie, or, as Tactile did before, copies them at the commit first). A GLES
-/// frame ends with a one-pixel read, which waits for the GPU: the time is the work done.
-/// GLES runs where EGL gives a display (llvmpipe without a GPU).
+/// after a commit of new pixels in the full-screen window, all of it or a 64x64 square
+/// (GLES uploads the damage into the window's texture; pixman reads the pixels where they
+/// lie, or, as Tactile did before, copies them at the commit first). A GLES frame ends with
+/// a one-pixel read, which waits for the GPU: the time is the work done. GLES runs where EGL
+/// gives a display (llvmpipe without a GPU).
 let benchmarks: @Sendable () -> Void = {
     let damages: [(name: String, rect: Rect)] = [
         ("full", Rect(x: 0, y: 0, width: 1280, height: 800)),
@@ -101,23 +102,27 @@ let benchmarks: @Sendable () -> Void = {
                     }
                 }
             }
-            // A full-screen client's frame at 60 Hz: a commit of new pixels, then the repaint.
-            var commits: [(String, () -> Void)] = [("commit", { scene.items.last!.image.changed() })]
-            if !(renderer is GLESRenderer) {
-                let own = Image(size: panel, opaque: false)!
-                let source = scene.items.last!.image
-                commits.append(("commit copied", { _ = source.reading { own.copy(from: source.pixels, format: .argb8888, stride: source.stride, rects: [full]) } }))
-            }
-            for (name, commit) in commits {
-                Benchmark(
-                    "\(label) \(name) and frame \(panel.width)x\(panel.height), full damage",
-                    configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal], maxDuration: .seconds(2),
-                                         setup: { try scene.verify(damage: full) })
-                ) { benchmark in
-                    for _ in benchmark.scaledIterations {
-                        commit()
-                        scene.canvas.render(scene.items, damage: [full])
-                        blackHole(scene.canvas.pixel(at: centre))
+            // A full-screen client's frame at 60 Hz: a commit of new pixels (the whole buffer,
+            // or a 64x64 square of it), then the repaint.
+            let top = scene.items.last!.image
+            let history = PixelHistory()
+            for (name, damage) in [("full", full), ("64x64", square)] {
+                var commits: [(String, () -> Void)] = [("commit", { top.changed(); history.record(top, damage: [damage]) })]
+                if !(renderer is GLESRenderer) {
+                    let own = Image(size: panel, opaque: false)!
+                    commits.append(("commit copied", { _ = top.reading { own.copy(from: top.pixels, format: .argb8888, stride: top.stride, rects: [damage]) } }))
+                }
+                for (kind, commit) in commits {
+                    Benchmark(
+                        "\(label) \(kind) and frame \(panel.width)x\(panel.height), \(name) damage",
+                        configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal], maxDuration: .seconds(2),
+                                             setup: { try scene.verify(damage: full) })
+                    ) { benchmark in
+                        for _ in benchmark.scaledIterations {
+                            commit()
+                            scene.canvas.render(scene.items, damage: [damage])
+                            blackHole(scene.canvas.pixel(at: centre))
+                        }
                     }
                 }
             }
