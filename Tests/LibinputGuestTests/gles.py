@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""The GLES renderer on the guest's own screen: runs inside the QEMU guest (scripts/guest/run),
+as root.
+
+Runs `tactile serve --backend drm --kiosk --renderer R --transform T -- weston-simple-touch`
+on bochs-drm for each renderer (pixman, gles: Mesa's llvmpipe through EGL surfaceless) upright
+and turned 90, with a uinput touchscreen; screendumps the screen, taps it, screendumps again
+(simple-touch draws its red cross where the touch landed) and stops Tactile. GLESGuestTests
+(on the host) compares each GLES screendump with the pixman one, pixel by pixel.
+
+Usage: gles.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from guest_input import Journal, Touchscreen, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+RUNS = [("pixman", "normal"), ("gles", "normal"), ("pixman", "90"), ("gles", "90")]
+# A raw touchscreen point (of 0...4095) inside simple-touch's window in each layout.
+TAPS = {"normal": (1024, 1024), "90": (480, 3072)}
+
+journal = Journal(OUT)
+log, screendump = journal.log, journal.screendump
+
+
+def main():
+    with open("/dev/tty1", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25l")
+    touch = Touchscreen("Tactile Test Touchscreen")
+    for renderer, transform in RUNS:
+        name = f"{renderer}-{transform}"
+        tactile_log = os.path.join(OUT, f"tactile-{name}.log")
+        with open(tactile_log, "w") as stream:
+            tactile = subprocess.Popen(
+                [TACTILE, "serve", "--backend", "drm", "--kiosk", "--renderer", renderer, "--transform", transform,
+                 "--socket", f"wayland-{name}", "--", "weston-simple-touch"],
+                stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+        wait_for(tactile_log, ".commit()", timeout=120)
+        wait_for(tactile_log, "device added: Tactile Test Touchscreen")
+        time.sleep(2)
+        screendump(f"{name}-before")
+        touch.down(0, *TAPS[transform]); touch.frame()
+        touch.up(0); touch.frame()
+        wait_for(tactile_log, ".up(")
+        time.sleep(2)
+        screendump(f"{name}-after")
+        tactile.send_signal(signal.SIGTERM)
+        tactile.wait(timeout=60)
+        log(f"{name} done")
+        time.sleep(1)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
