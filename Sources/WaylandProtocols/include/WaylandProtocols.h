@@ -1,7 +1,7 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
 // wlr-virtual-pointer, wlr-output-management, primary selection (zwp and GTK), relative pointer, pointer constraints,
-// input-method v2, virtual-keyboard, idle inhibit, idle notify, session lock, wlr-output-power and our protocols, server and client sides (the generated headers and code
+// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -55,6 +55,8 @@
 #include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "ext-idle-notify-v1-server-protocol.h"
 #include "ext-idle-notify-v1-client-protocol.h"
+#include "linux-dmabuf-unstable-v1-server-protocol.h"
+#include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "ext-session-lock-v1-server-protocol.h"
 #include "ext-session-lock-v1-client-protocol.h"
 #include "wlr-output-power-management-unstable-v1-server-protocol.h"
@@ -123,6 +125,9 @@ TACTILE_PROTOCOL_INTERFACE(zwp_locked_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_confined_pointer_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_pointer_gestures_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_single_pixel_buffer_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_linux_dmabuf_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_linux_buffer_params_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_linux_dmabuf_feedback_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_fractional_scale_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_fractional_scale_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_idle_inhibit_manager_v1)
