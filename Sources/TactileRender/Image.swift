@@ -29,6 +29,9 @@ public final class Image {
     public private(set) var historyVersion = 0
     /// Where a borrowed image's pixels live; nil once they are Tactile's own.
     private var lender: (any PixelLender)?
+    /// Pixels only the renderer that made this reads (a client's dmabuf, imported by the
+    /// GPU); the CPU sees none, and pixman draws nothing of it.
+    public let external: AnyObject?
     /// How `pixels` are laid out (Tactile's own images are ARGB8888 or XRGB8888).
     public private(set) var format: PixelFormat
 
@@ -47,6 +50,17 @@ public final class Image {
         self.size = size
         isOpaque = opaque
         format = opaque ? .xrgb8888 : .argb8888
+        external = nil
+    }
+
+    /// Pixels a renderer holds (`external`), for its own drawing.
+    public init(external: AnyObject, size: Size, opaque: Bool) {
+        var nothing = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)
+        pixman = pixman_image_create_solid_fill(&nothing)
+        self.size = size
+        isOpaque = opaque
+        format = opaque ? .xrgb8888 : .argb8888
+        self.external = external
     }
 
     /// A client's pixels, read in place: `memory` is where they lie now, which `lender`
@@ -61,6 +75,7 @@ public final class Image {
         isOpaque = format.isOpaque
         self.format = format
         self.lender = lender
+        external = nil
     }
 
     deinit { pixman_image_unref(pixman) }
@@ -87,7 +102,7 @@ public final class Image {
     /// memory cannot be read. Never nest two borrowed images' reads: libwayland guards one
     /// pool at a time.
     public func reading<R>(_ body: () -> R) -> R? {
-        guard !isLost else { return nil }
+        guard !isLost, external == nil else { return nil }
         guard let lender else { return body() }
         guard let memory = lender.beginReading() else { return nil }
         defer { lender.endReading() }
@@ -166,7 +181,7 @@ public final class Image {
     /// The colour at a pixel, as 0xAARRGGBB (alpha 0xff for an opaque image); for tests and
     /// diagnostics.
     public func pixel(at p: Position) -> UInt32 {
-        guard !isLost, p.x >= 0, p.y >= 0, p.x < size.width, p.y < size.height else { return 0 }
+        guard !isLost, external == nil, p.x >= 0, p.y >= 0, p.x < size.width, p.y < size.height else { return 0 }
         let value = pixels.load(fromByteOffset: p.y * stride + p.x * 4, as: UInt32.self)
         return isOpaque ? value | 0xff00_0000 : value
     }

@@ -10,6 +10,16 @@ public protocol Renderer: AnyObject {
     var turnsForFree: Bool { get }
     /// A cleared canvas of `size`; nil when the size is empty, too large, or memory runs out.
     func makeCanvas(size: Size) -> (any Canvas)?
+    /// The clients' GPU buffers it samples without a copy; nil when it imports none.
+    var dmabuf: DmabufSupport? { get }
+    /// `attributes` as an image it draws; nil when the GPU refuses them.
+    func importDmabuf(_ attributes: DmabufAttributes) -> Image?
+}
+
+extension Renderer {
+    /// Most renderers (pixman) read only memory they can map: no GPU buffers.
+    public var dmabuf: DmabufSupport? { nil }
+    public func importDmabuf(_ attributes: DmabufAttributes) -> Image? { nil }
 }
 
 /// An output's frame, kept between repaints: composed from draw items where it is damaged,

@@ -1,4 +1,5 @@
 import CEGL
+import Glibc
 
 /// Why GLES cannot compose here, as the log and `--renderer gles` say it.
 public struct GLESUnavailable: Error, CustomStringConvertible {
@@ -6,14 +7,18 @@ public struct GLESUnavailable: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The process's EGL display, without a window system: Mesa's surfaceless platform (llvmpipe
-/// when there is no GPU), else the device platform (NVIDIA's, headless). Initialized once and
-/// never terminated: an EGL display is one per process, not counted, and terminating it
-/// would pull it from under every other renderer's context.
+/// The process's EGL display, without a window system: a DRM device's render node through
+/// the device platform (a GPU's, or Mesa's llvmpipe on vgem's), whose memory clients'
+/// dmabufs live in; else Mesa's surfaceless platform (llvmpipe when there is no GPU); else
+/// the first device (NVIDIA's, headless). Initialized once and never terminated: an EGL
+/// display is one per process, not counted, and terminating it would pull it from under
+/// every other renderer's context.
 struct EGLDisplayConnection: @unchecked Sendable {
     let display: EGLDisplay
     /// Which platform gave it, for the log.
     let platform: String
+    /// The DRM render node it renders on, when it says.
+    let renderNode: String?
 
     static let shared: Result<EGLDisplayConnection, GLESUnavailable> = {
         do throws(GLESUnavailable) { return .success(try open()) } catch { return .failure(error) }
@@ -22,15 +27,29 @@ struct EGLDisplayConnection: @unchecked Sendable {
     private static func open() throws(GLESUnavailable) -> EGLDisplayConnection {
         let clientExtensions = eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
         var tried: [String] = []
+        let devices = clientExtensions.contains("EGL_EXT_platform_device") ? Self.devices() : []
+        for (device, node, card) in devices {
+            guard let node else { continue }
+            // A CPU rasterizer on a DRM device (llvmpipe on vgem) maps clients' dumb buffers
+            // only through the card's primary node: GBM there. A GPU renders on its node.
+            if let card, clientExtensions.contains("EGL_KHR_platform_gbm") || clientExtensions.contains("EGL_MESA_platform_gbm"),
+               let display = onCard(card, renderNode: node) {
+                return display
+            }
+            if let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)) {
+                return EGLDisplayConnection(display: display, platform: "EGL device \(node)", renderNode: node)
+            }
+            tried.append("\(node) did not initialize (\(errorName()))")
+        }
         if clientExtensions.contains("EGL_MESA_platform_surfaceless") {
             if let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil)) {
-                return EGLDisplayConnection(display: display, platform: "EGL surfaceless")
+                return EGLDisplayConnection(display: display, platform: "EGL surfaceless", renderNode: nil)
             }
             tried.append("the surfaceless platform did not initialize (\(errorName()))")
         }
-        if clientExtensions.contains("EGL_EXT_platform_device"), let device = firstDevice() {
+        if let (device, _, _) = devices.first {
             if let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)) {
-                return EGLDisplayConnection(display: display, platform: "EGL device")
+                return EGLDisplayConnection(display: display, platform: "EGL device", renderNode: nil)
             }
             tried.append("the device platform did not initialize (\(errorName()))")
         }
@@ -38,20 +57,42 @@ struct EGLDisplayConnection: @unchecked Sendable {
         throw GLESUnavailable(tried.joined(separator: "; "))
     }
 
+    /// A GBM display on `card`, kept open for the process; nil where it does not initialize.
+    private static func onCard(_ card: String, renderNode: String) -> EGLDisplayConnection? {
+        let fd = Glibc.open(card, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let device = gbm_create_device(fd),
+              let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil))
+        else {
+            close(fd)
+            return nil
+        }
+        return EGLDisplayConnection(display: display, platform: "EGL GBM \(card)", renderNode: renderNode)
+    }
+
+    /// EGL's devices, each with its DRM render node and card where it has them.
+    private static func devices() -> [(EGLDeviceEXT, String?, String?)] {
+        typealias QueryDevices = @convention(c) (EGLint, UnsafeMutablePointer<EGLDeviceEXT?>?, UnsafeMutablePointer<EGLint>?) -> EGLBoolean
+        typealias QueryString = @convention(c) (EGLDeviceEXT?, EGLint) -> UnsafePointer<CChar>?
+        guard let queryAddress = eglGetProcAddress("eglQueryDevicesEXT"), let stringAddress = eglGetProcAddress("eglQueryDeviceStringEXT") else { return [] }
+        let query = unsafeBitCast(queryAddress, to: QueryDevices.self), string = unsafeBitCast(stringAddress, to: QueryString.self)
+        var found = [EGLDeviceEXT?](repeating: nil, count: 16)
+        var count: EGLint = 0
+        guard query(EGLint(found.count), &found, &count) == EGL_TRUE else { return [] }
+        return found.prefix(Int(count)).compactMap { device in
+            guard let device else { return nil }
+            let extensions = string(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+            let node = extensions.contains("EGL_EXT_device_drm_render_node") ? string(device, EGLint(EGL_DRM_RENDER_NODE_FILE_EXT)).map { String(cString: $0) } : nil
+            let card = extensions.contains("EGL_EXT_device_drm ") || extensions.hasSuffix("EGL_EXT_device_drm")
+                ? string(device, EGLint(EGL_DRM_DEVICE_FILE_EXT)).map { String(cString: $0) } : nil
+            return (device, node, card)
+        }
+    }
+
     private static func initialized(_ display: EGLDisplay?) -> EGLDisplay? {
         guard let display else { return nil }
         var major: EGLint = 0, minor: EGLint = 0
         return eglInitialize(display, &major, &minor) == EGL_TRUE ? display : nil
-    }
-
-    private static func firstDevice() -> EGLDeviceEXT? {
-        guard let address = eglGetProcAddress("eglQueryDevicesEXT") else { return nil }
-        typealias QueryDevices = @convention(c) (EGLint, UnsafeMutablePointer<EGLDeviceEXT?>?, UnsafeMutablePointer<EGLint>?) -> EGLBoolean
-        let query = unsafeBitCast(address, to: QueryDevices.self)
-        var device: EGLDeviceEXT?
-        var count: EGLint = 0
-        guard query(1, &device, &count) == EGL_TRUE, count > 0 else { return nil }
-        return device
     }
 
     /// The last EGL error as its name's number, for a log line.

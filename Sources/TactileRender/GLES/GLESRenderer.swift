@@ -18,7 +18,9 @@ public final class GLESRenderer: Renderer {
     private let egl: EGLDisplayConnection
     private let context: EGLContext
     let programs: [GLESProgram.Sampling: GLESProgram]
-    let textures = GLESTextures()
+    let textures: GLESTextures
+    /// Clients' dmabufs, where EGL imports them.
+    private let importer: GLESDmabufImporter?
 
     public init() throws(GLESUnavailable) {
         let egl = try EGLDisplayConnection.shared.get()
@@ -52,6 +54,9 @@ public final class GLESRenderer: Renderer {
             throw error
         }
         self.programs = programs
+        let eglExtensions = eglQueryString(egl.display, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+        importer = GLESDmabufImporter(display: egl.display, renderNode: egl.renderNode, extensions: (eglExtensions, extensions))
+        textures = GLESTextures(importer: importer)
         self.egl = egl
         self.context = context
         name = "GLES (\(version) on \(device), \(egl.platform))"
@@ -68,6 +73,23 @@ public final class GLESRenderer: Renderer {
     public func makeCanvas(size: Size) -> (any Canvas)? {
         guard size.width > 0, size.height > 0, size.width <= Image.maximumSide, size.height <= Image.maximumSide else { return nil }
         return current { GLESCanvas(renderer: self, size: size) }
+    }
+
+    public var dmabuf: DmabufSupport? { importer?.support }
+
+    public func importDmabuf(_ attributes: DmabufAttributes) -> Image? {
+        guard let importer, attributes.width > 0, attributes.height > 0, attributes.width <= Image.maximumSide, attributes.height <= Image.maximumSide
+        else { return nil }
+        return current {
+            guard let image = importer.importImage(attributes) else { return nil }
+            let imported = GLESDmabufImage(image: image, renderer: self)
+            return Image(external: imported, size: Size(width: Int(attributes.width), height: Int(attributes.height)), opaque: attributes.isOpaque)
+        }
+    }
+
+    /// An imported dmabuf nothing shows any more.
+    func destroyImage(_ image: EGLImageKHR) {
+        current { importer?.destroy(image) }
     }
 
     /// Runs `body` with the context current on this thread, and releases it after.

@@ -24,14 +24,21 @@ final class GLESTextures {
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Binds clients' dmabufs to textures.
+    private let importer: GLESDmabufImporter?
     /// Bytes uploaded, for the benchmarks and tests: what damage-only uploads save.
     private(set) var uploadedBytes = 0
 
     /// `image`'s texture with its current pixels; nil when they cannot be read (a client's
     /// pool gone bad, a picture lost). A surface's picture updates its history's texture
     /// where the commits since damaged it; anything else is uploaded whole when it changed.
+    init(importer: GLESDmabufImporter?) {
+        self.importer = importer
+    }
+
     func texture(for image: Image) -> GLuint? {
         guard !image.isLost else { return nil }
+        if let imported = image.external { return texture(for: image, importedAs: imported) }
         let owner: AnyObject = image.history ?? image
         let version = image.history == nil ? image.generation : image.historyVersion
         let key = ObjectIdentifier(owner)
@@ -59,6 +66,28 @@ final class GLESTextures {
         }
         (entry.version, entry.size, entry.format) = (version, image.size, image.format.shm)
         return entry.id
+    }
+
+    /// A client's dmabuf: a texture bound to its EGL image once, which samples the buffer
+    /// where it lies, its latest pixels included, with nothing uploaded.
+    private func texture(for image: Image, importedAs imported: AnyObject) -> GLuint? {
+        guard let imported = imported as? GLESDmabufImage, let importer else { return nil }
+        let key = ObjectIdentifier(image)
+        if let entry = entries[key], entry.owner === image { return entry.id }
+        if let stale = entries.removeValue(forKey: key) { delete(stale.id) }
+        var id: GLuint = 0
+        glGenTextures(1, &id)
+        glBindTexture(GLenum(GL_TEXTURE_2D), id)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        _ = glGetError()
+        importer.bindTexture(to: imported.image)
+        guard glGetError() == GLenum(GL_NO_ERROR) else {
+            delete(id)
+            return nil
+        }
+        entries[key] = Entry(owner: image, id: id)
+        return id
     }
 
     /// Deletes the textures of images and histories nobody holds any more.
