@@ -38,6 +38,8 @@ final class Parts {
     let xdgOutputs: XdgOutputs
     let outputManagement: OutputManagement
     let singlePixelBuffers: SinglePixelBuffers
+    /// Clients' GPU buffers, where the renderer imports them.
+    let linuxDmabuf: LinuxDmabuf?
     let cursorShapes: CursorShapes
     let fractionalScales: FractionalScales
     let sessionLocks: SessionLocks
@@ -97,6 +99,7 @@ final class Parts {
         xdgOutputs = XdgOutputs(display: display)
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
         singlePixelBuffers = SinglePixelBuffers(display: display)
+        linuxDmabuf = LinuxDmabuf(display: display, renderer: renderer, logger: logger)
         cursorShapes = CursorShapes(display: display, seat: seat)
         fractionalScales = FractionalScales(display: display)
         outputPower = OutputPowerControls(display: display, outputs: outputs)
@@ -119,7 +122,7 @@ final class Parts {
         viewporter = Viewporter(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
-        let optional: [(any ServerPart)?] = [inspector, testInput]
+        let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
             compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,

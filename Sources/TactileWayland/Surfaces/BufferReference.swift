@@ -5,7 +5,8 @@ import TactileRender
 
 /// A client's wl_buffer, from its attach until Tactile no longer needs it.
 ///
-/// A committed wl_shm buffer is not copied: composition reads the client's memory at each
+/// A dmabuf is sampled by the GPU where it lies (`LinuxDmabuf`). A committed wl_shm buffer
+/// is not copied either: composition reads the client's memory at each
 /// repaint, under libwayland's SIGBUS guard, and `wl_buffer.release` goes out when nothing
 /// refers to the buffer any more (the client's next buffer replaced it, the surface went).
 /// So a client double-buffers, as it must on weston and wlroots, and a file truncated under
@@ -49,6 +50,10 @@ final class BufferReference: PixelLender {
         self.logger = logger
         self.keptCopyLimit = keptCopyLimit
         guard let shm = wl_shm_buffer_get(buffer) else {
+            if let image = DmabufBuffer.of(buffer)?.image {
+                self.image = image
+                return BufferAttachment(width: image.size.width, height: image.size.height, image: image, reference: self)
+            }
             guard let image = SinglePixelBuffer.of(buffer)?.image else {
                 return BufferAttachment(width: 0, height: 0, image: nil, reference: self)
             }
