@@ -42,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CLibseat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
-        .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev"])]),
+        .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
@@ -96,6 +96,9 @@ let package = Package(
         // A full-screen client with a tablet seat that prints what pens tell it (C): the
         // guest's kiosk scenario checks a real pen's tool, pressure and tilt with it.
         .executableTarget(name: "TactileTabletProbe", dependencies: ["TactileProbeClient"]),
+        // A client that hands the compositor real dmabufs (vgem dumb buffers, exported with
+        // PRIME) and misuses linux-dmabuf's params (C): the guest's GLES scenario runs it.
+        .executableTarget(name: "TactileDmabufProbe", dependencies: ["TactileProbeClient", "CDRM"], linkerSettings: [.linkedLibrary("drm")]),
         // An X11 client (C, XCB) for the window manager's tests: a window with an
         // override-redirect menu, and a seeded hostile mode.
         .executableTarget(name: "TactileX11Probe", linkerSettings: [.linkedLibrary("xcb")]),

@@ -1,0 +1,239 @@
+// tactile-dmabuf-probe: a client that makes real dmabufs and hands them to the compositor
+// through zwp_linux_dmabuf_v1, as GPU-rendering clients (browsers, video players) do. Its
+// buffers are dumb buffers of a DRM device that has them without a display (vgem, in the
+// QEMU guest), filled through their mapping and exported with PRIME, and sent with the
+// implied modifier (DRM_FORMAT_MOD_INVALID: the driver's own layout, linear for dumb
+// buffers), which every importer takes.
+//
+// Usage:
+//   tactile-dmabuf-probe feedback      prints `main_device MAJOR:MINOR`, `formats N` (the
+//                                      table's entries), `XR24 implicit yes|no` (XRGB8888 with
+//                                      the driver's implied layout), `tranches N`
+//   tactile-dmabuf-probe show RRGGBB   a full-screen window showing a 256x256 dmabuf of that
+//                                      colour (`created` or `failed` printed), until killed
+//   tactile-dmabuf-probe bad CASE      one wrong use, printing `error CODE` (the protocol
+//                                      error it got), `created` or `failed`. CASE: plane-idx,
+//                                      plane-set, incomplete, format, dimensions, bounds,
+//                                      used, not-dmabuf, flags, immed-not-dmabuf
+// Exits 2 when the compositor offers no linux-dmabuf or no vgem device is found.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include <xf86drm.h>
+#include <drm_fourcc.h>
+
+#include "linux-dmabuf-unstable-v1-client-protocol.h"
+#include "probe_client.h"
+
+static struct {
+    struct probe_globals globals;
+    struct zwp_linux_dmabuf_v1 *dmabuf;
+    struct wl_buffer *buffer;
+    int result;  // 0 waiting, 1 created, -1 failed
+    int formats, tranches;
+    bool xr24_implicit, configured, closed;
+    struct wl_surface *surface;
+    unsigned char *table;
+    size_t table_size;
+} app;
+
+static void registry_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
+    if (probe_bind(&app.globals, registry, name, interface, version)) return;
+    if (strcmp(interface, "zwp_linux_dmabuf_v1") == 0 && version >= 4)
+        app.dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 4);
+}
+static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
+static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
+
+// A dumb buffer of the vgem device, `width` x `height` XRGB8888 of `colour`, as a PRIME fd.
+static int make_dmabuf(int width, int height, uint32_t colour, uint32_t *stride) {
+    DIR *dri = opendir("/dev/dri");
+    struct dirent *entry;
+    int card = -1;
+    while (dri && (entry = readdir(dri))) {
+        if (strncmp(entry->d_name, "card", 4) != 0) continue;
+        char path[300];
+        snprintf(path, sizeof path, "/dev/dri/%s", entry->d_name);
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) continue;
+        drmVersionPtr version = drmGetVersion(fd);
+        bool vgem = version && strcmp(version->name, "vgem") == 0;
+        drmFreeVersion(version);
+        if (vgem) { card = fd; break; }
+        close(fd);
+    }
+    if (dri) closedir(dri);
+    if (card < 0) {
+        fprintf(stderr, "tactile-dmabuf-probe: no vgem device in /dev/dri (modprobe vgem)\n");
+        exit(2);
+    }
+    struct drm_mode_create_dumb create = { .width = width, .height = height, .bpp = 32 };
+    struct drm_mode_map_dumb map = { 0 };
+    if (drmIoctl(card, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0) { perror("create dumb"); exit(1); }
+    map.handle = create.handle;
+    if (drmIoctl(card, DRM_IOCTL_MODE_MAP_DUMB, &map) != 0) { perror("map dumb"); exit(1); }
+    uint32_t *pixels = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED, card, map.offset);
+    if (pixels == MAP_FAILED) { perror("mmap"); exit(1); }
+    for (uint32_t y = 0; y < (uint32_t)height; y++)
+        for (uint32_t x = 0; x < (uint32_t)width; x++) pixels[y * (create.pitch / 4) + x] = 0xff000000 | colour;
+    munmap(pixels, create.size);
+    int prime = -1;
+    if (drmPrimeHandleToFD(card, create.handle, DRM_CLOEXEC | DRM_RDWR, &prime) != 0) { perror("prime export"); exit(1); }
+    *stride = create.pitch;
+    return prime;
+}
+
+static void params_created(void *data, struct zwp_linux_buffer_params_v1 *params, struct wl_buffer *buffer) {
+    app.buffer = buffer;
+    app.result = 1;
+}
+static void params_failed(void *data, struct zwp_linux_buffer_params_v1 *params) { app.result = -1; }
+static const struct zwp_linux_buffer_params_v1_listener params_listener = { params_created, params_failed };
+
+static void feedback_done(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback) { app.result = 1; }
+static void feedback_table(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, int32_t fd, uint32_t size) {
+    app.table = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    app.table_size = app.table == MAP_FAILED ? 0 : size;
+    app.formats = (int)(size / 16);
+    close(fd);
+}
+static void feedback_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, struct wl_array *device) {
+    dev_t dev;
+    if (device->size != sizeof dev) { printf("main_device size %zu\n", device->size); return; }
+    memcpy(&dev, device->data, sizeof dev);
+    printf("main_device %u:%u\n", major(dev), minor(dev));
+}
+static void tranche_done(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback) { app.tranches++; }
+static void tranche_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, struct wl_array *device) {}
+static void tranche_formats(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, struct wl_array *indices) {
+    uint16_t *index;
+    wl_array_for_each(index, indices) {
+        if (app.table_size == 0 || (size_t)*index * 16 + 16 > app.table_size) continue;
+        uint32_t format;
+        uint64_t modifier;
+        memcpy(&format, app.table + *index * 16, 4);
+        memcpy(&modifier, app.table + *index * 16 + 8, 8);
+        if (format == DRM_FORMAT_XRGB8888 && modifier == DRM_FORMAT_MOD_INVALID) app.xr24_implicit = true;
+    }
+}
+static void tranche_flags(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, uint32_t flags) {}
+static const struct zwp_linux_dmabuf_feedback_v1_listener feedback_listener = {
+    feedback_done, feedback_table, feedback_device, tranche_done, tranche_device, tranche_formats, tranche_flags,
+};
+
+static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height, struct wl_array *states) {}
+static void toplevel_close(void *data, struct xdg_toplevel *toplevel) { app.closed = true; }
+static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
+static void surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+    xdg_surface_ack_configure(xdg_surface, serial);
+    if (app.configured) return;
+    app.configured = true;
+    wl_surface_attach(app.surface, app.buffer, 0, 0);
+    wl_surface_damage_buffer(app.surface, 0, 0, 256, 256);
+    wl_surface_commit(app.surface);
+    printf("shown\n");
+    fflush(stdout);
+}
+static const struct xdg_surface_listener surface_listener = { surface_configure };
+
+#define HIGH (uint32_t)(DRM_FORMAT_MOD_INVALID >> 32)
+#define LOW (uint32_t)(DRM_FORMAT_MOD_INVALID & 0xffffffff)
+
+// One wrong use of the params, by name; what the compositor answered.
+static void bad(struct wl_display *display, const char *name) {
+    uint32_t stride;
+    int fd = make_dmabuf(64, 64, 0x00ff00, &stride);
+    struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
+    zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
+    uint32_t format = DRM_FORMAT_XRGB8888, flags = 0;
+    int32_t width = 64, height = 64;
+    bool immediate = false;
+    if (strcmp(name, "plane-idx") == 0) {
+        zwp_linux_buffer_params_v1_add(params, fd, 4, 0, stride, HIGH, LOW);
+    } else if (strcmp(name, "plane-set") == 0) {
+        zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride, HIGH, LOW);
+        zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride, HIGH, LOW);
+    } else if (strcmp(name, "incomplete") == 0) {
+        zwp_linux_buffer_params_v1_add(params, fd, 1, 0, stride, HIGH, LOW);
+    } else {
+        int plane = fd;
+        uint32_t offset = 0;
+        if (strcmp(name, "not-dmabuf") == 0 || strcmp(name, "immed-not-dmabuf") == 0) {
+            // A memfd as large as the buffer: every check passes but the import.
+            plane = memfd_create("not-a-dmabuf", MFD_CLOEXEC);
+            if (ftruncate(plane, (off_t)stride * 64) != 0) perror("ftruncate");
+            immediate = strcmp(name, "immed-not-dmabuf") == 0;
+        }
+        if (strcmp(name, "bounds") == 0) offset = stride * 60;
+        if (strcmp(name, "format") == 0) format = fourcc_code('Z', 'Z', 'Z', 'Z');
+        if (strcmp(name, "dimensions") == 0) width = 0;
+        if (strcmp(name, "flags") == 0) flags = ZWP_LINUX_BUFFER_PARAMS_V1_FLAGS_Y_INVERT;
+        zwp_linux_buffer_params_v1_add(params, plane, 0, offset, stride, HIGH, LOW);
+        if (strcmp(name, "used") == 0) zwp_linux_buffer_params_v1_create(params, width, height, format, flags);
+    }
+    if (immediate)
+        zwp_linux_buffer_params_v1_create_immed(params, width, height, format, flags);
+    else
+        zwp_linux_buffer_params_v1_create(params, width, height, format, flags);
+    while (app.result == 0 && wl_display_roundtrip(display) >= 0) {
+        if (immediate) break;
+    }
+    int error = wl_display_get_error(display);
+    if (error == EPROTO) {
+        const struct wl_interface *interface;
+        uint32_t id;
+        printf("error %u\n", wl_display_get_protocol_error(display, &interface, &id));
+    } else if (app.result != 0) {
+        printf("%s\n", app.result > 0 ? "created" : "failed");
+    } else {
+        printf("nothing\n");
+    }
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | bad CASE\n"); return 1; }
+    struct wl_display *display = wl_display_connect(NULL);
+    if (!display) { fprintf(stderr, "tactile-dmabuf-probe: no Wayland display\n"); return 1; }
+    struct wl_registry *registry = wl_display_get_registry(display);
+    wl_registry_add_listener(registry, &registry_listener, NULL);
+    wl_display_roundtrip(display);
+    if (!app.dmabuf) { printf("no linux-dmabuf v4\n"); return 2; }
+
+    if (strcmp(argv[1], "feedback") == 0) {
+        struct zwp_linux_dmabuf_feedback_v1 *feedback = zwp_linux_dmabuf_v1_get_default_feedback(app.dmabuf);
+        zwp_linux_dmabuf_feedback_v1_add_listener(feedback, &feedback_listener, NULL);
+        while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
+        printf("formats %d\nXR24 implicit %s\ntranches %d\n", app.formats, app.xr24_implicit ? "yes" : "no", app.tranches);
+        return 0;
+    }
+    if (strcmp(argv[1], "bad") == 0 && argc > 2) {
+        bad(display, argv[2]);
+        return 0;
+    }
+    if (strcmp(argv[1], "show") == 0 && argc > 2) {
+        uint32_t stride;
+        int fd = make_dmabuf(256, 256, (uint32_t)strtoul(argv[2], NULL, 16), &stride);
+        struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
+        zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
+        zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride, DRM_FORMAT_MOD_INVALID >> 32, DRM_FORMAT_MOD_INVALID & 0xffffffff);
+        zwp_linux_buffer_params_v1_create(params, 256, 256, DRM_FORMAT_XRGB8888, 0);
+        while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
+        printf("%s\n", app.result > 0 ? "created" : "failed");
+        if (app.result < 0) return 1;
+        app.surface = probe_fullscreen_window(app.globals.compositor, app.globals.wm_base, "tactile-dmabuf-probe",
+                                              &surface_listener, &toplevel_listener);
+        while (!app.closed && wl_display_dispatch(display) >= 0) {}
+        return 0;
+    }
+    fprintf(stderr, "tactile-dmabuf-probe: unknown mode %s\n", argv[1]);
+    return 1;
+}
