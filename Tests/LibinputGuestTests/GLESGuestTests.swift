@@ -4,10 +4,12 @@ import Testing
 
 /// The GLES renderer driving a real screen: `tactile serve --backend drm --kiosk --renderer R
 /// -- weston-simple-touch` on bochs-drm, upright and turned 90, with pixman and with GLES
-/// (Mesa's llvmpipe through EGL surfaceless in the guest), each tapped once (gles.py drives
-/// it). QEMU's screendumps of the GLES runs must equal the pixman runs', pixel for pixel.
+/// (Mesa's llvmpipe, through GBM on vgem's card: a DRM device without a display), each
+/// tapped once (gles.py drives it). QEMU's screendumps of the GLES runs must equal the pixman
+/// runs', pixel for pixel. Then a client's dmabuf (a vgem dumb buffer) shown through
+/// linux-dmabuf, and every wrong use of its params answered as the protocol says.
 @Suite struct GLESGuestTests {
-    static let run = Guest.once(scenario: "gles.py", folder: "guest-gles", modules: ["bochs"])
+    static let run = Guest.once(scenario: "gles.py", folder: "guest-gles", modules: ["bochs", "vgem"])
 
     @Test(arguments: ["normal", "90"])
     func glesShowsWhatPixmanShows(_ transform: String) throws {
@@ -28,5 +30,43 @@ import Testing
             #expect(differing == 0, "\(differing) of \(pixman.width * pixman.height) pixels differ \(moment) the tap, turned \(transform)")
             #expect((red > 0) == (moment == "after"), "simple-touch's red cross, after the tap only")
         }
+    }
+
+    /// tactile-dmabuf-probe's 256x256 vgem buffer of 0x3080c0, imported as an EGL image and
+    /// sampled where it lies: on the screen at the window's corner, the background beyond.
+    @Test func aClientsDmabufReachesTheScreen() throws {
+        let run = try Self.run.get()
+        let log = run.read("tactile-dmabuf.log")
+        #expect(log.contains("linux-dmabuf v4: "), "offered: \(log.suffix(1500))")
+        #expect(log.contains("created") && log.contains("shown"), "the probe's buffer made and committed: \(log.suffix(1500))")
+        let dump = try run.dump("dmabuf")
+        for (x, y) in [(0, 0), (100, 100), (255, 255)] { #expect(dump.colour(at: x, y) == 0x30_80c0, "the dmabuf's colour at \(x),\(y)") }
+        for (x, y) in [(256, 100), (100, 256), (640, 400)] { #expect(dump.colour(at: x, y) == 0x20_2020, "the background at \(x),\(y)") }
+    }
+
+    /// linux-dmabuf v4's feedback: the format table, the device clients allocate on (vgem's
+    /// render node), XRGB8888 with the implied modifier, one tranche.
+    @Test func theFeedbackNamesTheDeviceAndItsFormats() throws {
+        let run = try Self.run.get()
+        let feedback = run.read("probe-feedback.txt")
+        let node = run.read("render-node.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(feedback.contains("main_device \(node)\n"), "\(feedback) (the render node is \(node))")
+        #expect(feedback.contains("XR24 implicit yes"), "\(feedback)")
+        #expect(feedback.contains("tranches 1\n") && feedback.contains("status 0"), "\(feedback)")
+        let formats = feedback.split(separator: "\n").first { $0.hasPrefix("formats ") }.flatMap { Int($0.dropFirst(8)) } ?? 0
+        #expect(formats > 0, "\(feedback)")
+    }
+
+    /// Each wrong use gets its protocol error (zwp_linux_buffer_params_v1's codes), and a
+    /// buffer the GPU cannot import `failed` (or, made immediately, invalid_wl_buffer): never a
+    /// crash, and the kiosk's app keeps running (the server answered every probe after).
+    @Test(arguments: [("plane-idx", "error 1"), ("plane-set", "error 2"), ("incomplete", "error 3"), ("format", "error 4"),
+                      ("dimensions", "error 5"), ("bounds", "error 6"), ("used", "error 0"), ("not-dmabuf", "failed"),
+                      ("flags", "failed"), ("immed-not-dmabuf", "error 7")])
+    func aWrongUseIsAnsweredAsTheProtocolSays(_ use: (name: String, answer: String)) throws {
+        let run = try Self.run.get()
+        let answer = run.read("probe-\(use.name).txt")
+        #expect(answer.split(separator: "\n").contains { $0 == use.answer }, "\(use.name): \(answer)")
+        #expect(!run.read("tactile-dmabuf.log").contains("crashed"))
     }
 }

@@ -8,6 +8,11 @@ and turned 90, with a uinput touchscreen; screendumps the screen, taps it, scree
 (simple-touch draws its red cross where the touch landed) and stops Tactile. GLESGuestTests
 (on the host) compares each GLES screendump with the pixman one, pixel by pixel.
 
+With vgem loaded (a DRM device with dumb buffers and a render node, no display), EGL
+surfaceless renders on vgem's render node and imports dmabufs: a last kiosk runs
+tactile-dmabuf-probe, which shows a vgem dumb buffer through linux-dmabuf; the screen is
+screendumped, and the probe's feedback and each of its wrong uses are written to OUTDIR.
+
 Usage: gles.py OUTDIR TACTILE_EXECUTABLE
 """
 import os
@@ -20,6 +25,8 @@ from guest_input import Journal, Touchscreen, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 RUNS = [("pixman", "normal"), ("gles", "normal"), ("pixman", "90"), ("gles", "90")]
+# The probe's wrong uses of linux-dmabuf's params.
+CASES = ["plane-idx", "plane-set", "incomplete", "format", "dimensions", "bounds", "used", "not-dmabuf", "flags", "immed-not-dmabuf"]
 # A raw touchscreen point (of 0...4095) inside simple-touch's window in each layout.
 TAPS = {"normal": (1024, 1024), "90": (480, 3072)}
 
@@ -52,7 +59,34 @@ def main():
         tactile.wait(timeout=60)
         log(f"{name} done")
         time.sleep(1)
+    dmabuf()
     log("done")
+
+
+def dmabuf():
+    """A kiosk whose app is a vgem dumb buffer shown through linux-dmabuf, then the probe's
+    feedback and wrong uses against it."""
+    probe = os.path.join(os.path.dirname(TACTILE), "TactileDmabufProbe")
+    tactile_log = os.path.join(OUT, "tactile-dmabuf.log")
+    with open(os.path.join(OUT, "render-node.txt"), "w") as out:
+        rdev = os.stat("/dev/dri/renderD128").st_rdev
+        out.write(f"{os.major(rdev)}:{os.minor(rdev)}\n")
+    with open(tactile_log, "w") as stream:
+        tactile = subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--renderer", "gles", "--socket", "wayland-dmabuf",
+             "--", probe, "show", "3080c0"],
+            stdout=stream, stderr=subprocess.STDOUT)
+    wait_for(tactile_log, "shown", timeout=120)
+    time.sleep(2)
+    screendump("dmabuf")
+    env = dict(os.environ, WAYLAND_DISPLAY="wayland-dmabuf")
+    for name, arguments in [("feedback", ["feedback"])] + [(case, ["bad", case]) for case in CASES]:
+        with open(os.path.join(OUT, f"probe-{name}.txt"), "w") as out:
+            status = subprocess.run([probe, *arguments], stdout=out, stderr=subprocess.STDOUT, env=env, timeout=60).returncode
+            out.write(f"status {status}\n")
+    tactile.send_signal(signal.SIGTERM)
+    tactile.wait(timeout=60)
+    log("dmabuf done")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import Foundation
 import Responder
 import TactileRender
 import Testing
@@ -212,5 +213,22 @@ struct Random {
     @Test func askedForEachIsWhatComposes() throws {
         #expect(try RendererChoice.gles.make().renderer is GLESRenderer)
         #expect(try RendererChoice.pixman.make().renderer is PixmanRenderer)
+    }
+}
+
+/// linux-dmabuf is offered only where the renderer imports into a device clients can
+/// allocate on: never by pixman, and not by llvmpipe without a DRM device (this machine's
+/// CI; the QEMU guest's vgem makes one, GLESGuestTests).
+@Suite struct DmabufSupportTests {
+    @Test func noDeviceNoDmabufs() throws {
+        #expect(PixmanRenderer().dmabuf == nil)
+        #expect(PixmanRenderer().importDmabuf(DmabufAttributes(width: 1, height: 1, format: PixelFormat.fourcc("XR24"), modifier: 0, planes: [])) == nil)
+        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri"))?.filter { $0.hasPrefix("renderD") } ?? []
+        let gles = try GLESRenderer()
+        if nodes.isEmpty {
+            #expect(gles.dmabuf == nil, "\(gles.name) has no device to import into")
+        } else if let support = gles.dmabuf {
+            #expect(!support.formats.isEmpty && support.device != 0)
+        }
     }
 }
