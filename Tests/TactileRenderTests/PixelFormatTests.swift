@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    /// One pixel each: red, green, blue, white, black, and how each shows.
+    static let colours: [(r: Bool, g: Bool, b: Bool, shown: UInt32)] = [
+        (true, false, false, 0xffff_0000), (false, true, false, 0xff00_ff00), (false, false, true, 0xff00_00ff),
+        (true, true, true, 0xffff_ffff), (false, false, false, 0xff00_0000),
+    ]
+
+    /// A client's buffer of `layout`: `colours` in a row, and a second row of the same,
+    /// stride apart.
+    static func primaries(_ layout: Layout) -> (Buffer, Size) {
+        let size = Size(width: colours.count, height: 2)
+        let client = Buffer(size: size, bytesPerPixel: layout.bytes, fill: 0x5a)
+        for y in 0..<2 {
+            for (x, c) in colours.enumerated() { client[x, y] = layout.encode(red: c.r, green: c.g, blue: c.b) }
+        }
+        return (client, size)
+    }
+
     @Test func fourccCodesAreDRMs() {
         #expect(PixelFormat.fourcc("XR24") == 0x3432_5258)
         #expect(PixelFormat.fourcc("AR24") == 0x3432_5241)
@@ -74,20 +91,11 @@ import Testing
         let format = try #require(PixelFormat(shm: Self.shm(layout.code)))
         #expect(format.bytesPerPixel == layout.bytes)
         #expect(format.isOpaque == (layout.alpha == 0))
-        // One pixel each: red, green, blue, white, black; a second row of the same, stride apart.
-        let colours: [(r: Bool, g: Bool, b: Bool, shown: UInt32)] = [
-            (true, false, false, 0xffff_0000), (false, true, false, 0xff00_ff00), (false, false, true, 0xff00_00ff),
-            (true, true, true, 0xffff_ffff), (false, false, false, 0xff00_0000),
-        ]
-        let size = Size(width: colours.count, height: 2)
-        let client = Buffer(size: size, bytesPerPixel: layout.bytes, fill: 0x5a)
-        for y in 0..<2 {
-            for (x, c) in colours.enumerated() { client[x, y] = layout.encode(red: c.r, green: c.g, blue: c.b) }
-        }
+        let (client, size) = Self.primaries(layout)
         let image = Image(size: size, opaque: format.isOpaque)!
         image.copy(from: client.memory, format: format, stride: client.stride, rects: [image.bounds])
         for y in 0..<2 {
-            for (x, c) in colours.enumerated() {
+            for (x, c) in Self.colours.enumerated() {
                 let shown = image.pixel(at: Position(x: x, y: y))
                 #expect(shown == c.shown, "\(layout) at \(x),\(y): \(String(shown, radix: 16))")
             }
@@ -98,20 +106,12 @@ import Testing
     /// (GLES uploads the 8-bit RGBA layouts as they are and has pixman convert the rest).
     @Test(arguments: layouts, RendererKind.allCases) func composedAsTheClientMeantThem(_ layout: Layout, _ kind: RendererKind) throws {
         let format = try #require(PixelFormat(shm: Self.shm(layout.code)))
-        let colours: [(r: Bool, g: Bool, b: Bool, shown: UInt32)] = [
-            (true, false, false, 0xffff_0000), (false, true, false, 0xff00_ff00), (false, false, true, 0xff00_00ff),
-            (true, true, true, 0xffff_ffff), (false, false, false, 0xff00_0000),
-        ]
-        let size = Size(width: colours.count, height: 2)
-        let client = Buffer(size: size, bytesPerPixel: layout.bytes, fill: 0x5a)
-        for y in 0..<2 {
-            for (x, c) in colours.enumerated() { client[x, y] = layout.encode(red: c.r, green: c.g, blue: c.b) }
-        }
+        let (client, size) = Self.primaries(layout)
         let image = try #require(Image(borrowing: client.memory, from: Lender(client.memory), size: size, format: format, stride: client.stride))
         let canvas = try kind.canvas(size: size)
         canvas.render([.at(.zero, image)], damage: [Rect(size: size)])
         for y in 0..<2 {
-            for (x, c) in colours.enumerated() {
+            for (x, c) in Self.colours.enumerated() {
                 let shown = canvas.pixel(at: Position(x: x, y: y))
                 #expect(shown == c.shown, "\(layout) at \(x),\(y): \(String(shown, radix: 16))")
             }

@@ -48,12 +48,7 @@ final class GLESTextures {
             entry = existing
         } else {
             if let stale = entries.removeValue(forKey: key) { delete(stale.id) }
-            var id: GLuint = 0
-            glGenTextures(1, &id)
-            glBindTexture(GLenum(GL_TEXTURE_2D), id)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-            entry = Entry(owner: owner, id: id)
+            entry = Entry(owner: owner, id: makeTexture())
             entries[key] = entry
         }
         // Only forward, at the same size and layout, with every commit's damage known.
@@ -75,11 +70,7 @@ final class GLESTextures {
         let key = ObjectIdentifier(image)
         if let entry = entries[key], entry.owner === image { return entry.id }
         if let stale = entries.removeValue(forKey: key) { delete(stale.id) }
-        var id: GLuint = 0
-        glGenTextures(1, &id)
-        glBindTexture(GLenum(GL_TEXTURE_2D), id)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        let id = makeTexture()
         _ = glGetError()
         importer.bindTexture(to: imported.image)
         guard glGetError() == GLenum(GL_NO_ERROR) else {
@@ -101,6 +92,16 @@ final class GLESTextures {
     func removeAll() {
         for entry in entries.values { delete(entry.id) }
         entries = [:]
+    }
+
+    /// A new texture, bound, whose edges repeat outward (pixman's PAD) when sampled past them.
+    private func makeTexture() -> GLuint {
+        var id: GLuint = 0
+        glGenTextures(1, &id)
+        glBindTexture(GLenum(GL_TEXTURE_2D), id)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        return id
     }
 
     private func delete(_ id: GLuint) {
