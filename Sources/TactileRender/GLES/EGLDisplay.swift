@@ -30,9 +30,11 @@ struct EGLDisplayConnection: @unchecked Sendable {
         let devices = clientExtensions.contains("EGL_EXT_platform_device") ? Self.devices() : []
         for (device, node, card) in devices {
             guard let node else { continue }
-            // A CPU rasterizer on a DRM device (llvmpipe on vgem) maps clients' dumb buffers
-            // only through the card's primary node: GBM there. A GPU renders on its node.
-            if let card, clientExtensions.contains("EGL_KHR_platform_gbm") || clientExtensions.contains("EGL_MESA_platform_gbm"),
+            // A CPU rasterizer on a DRM device without a display (llvmpipe on vgem) maps
+            // clients' dumb buffers only through the card's primary node: GBM there. A card
+            // with screens is never opened: its first opener becomes DRM master, which the
+            // DRM backend must be. Everything else renders on its render node.
+            if let card, !Self.hasConnectors(card), clientExtensions.contains("EGL_KHR_platform_gbm") || clientExtensions.contains("EGL_MESA_platform_gbm"),
                let display = onCard(card, renderNode: node) {
                 return display
             }
@@ -55,6 +57,19 @@ struct EGLDisplayConnection: @unchecked Sendable {
         }
         if tried.isEmpty { tried.append("EGL offers neither the surfaceless nor the device platform (is libegl-mesa0 installed?)") }
         throw GLESUnavailable(tried.joined(separator: "; "))
+    }
+
+    /// Whether the card at `path` (/dev/dri/cardN) drives screens: sysfs lists its connectors
+    /// as cardN-NAME.
+    private static func hasConnectors(_ path: String) -> Bool {
+        let card = String(path.split(separator: "/").last ?? "")
+        guard !card.isEmpty, let directory = opendir("/sys/class/drm") else { return true }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(card + "-") { return true }
+        }
+        return false
     }
 
     /// A GBM display on `card`, kept open for the process; nil where it does not initialize.
