@@ -7,7 +7,7 @@ import Responder
 /// (premultiplied OVER) where pixman blends, so the two agree pixel for pixel, up to
 /// rounding where an image is scaled.
 final class GLESCanvas: Canvas {
-    /// Kept alive by its canvases: a canvas outlives nothing it needs.
+    /// Held strongly: the renderer's context lives as long as any canvas of it.
     private let renderer: GLESRenderer
     let size: Size
     var background: UInt32 = 0xff20_2020

@@ -44,7 +44,8 @@ final class LinuxDmabuf: ServerPart {
         global = Global(display: display, interface: tactile_zwp_linux_dmabuf_v1_interface(), version: Self.version, context: self,
                         requests: Self.requests, bound: { [unowned self] resource, _ in announceFormats(to: resource) })
         let formats = Set(support.formats.map(\.format)).count
-        logger.info("linux-dmabuf v4: \(support.formats.count) formats and modifiers (\(formats) formats) on device \(support.device >> 8 & 0xfff):\(support.device & 0xff)")
+        let (major, minor) = (support.device >> 8 & 0xfff | support.device >> 32 & 0xffff_f000, support.device & 0xff | support.device >> 12 & 0xffff_ff00)
+        logger.info("linux-dmabuf v4: \(support.formats.count) formats and modifiers (\(formats) formats) on device \(major):\(minor)")
     }
 
     deinit { close(table.fd) }
