@@ -20,7 +20,10 @@ final class XDisplay {
     /// The first free display from 0 (32 tried): one whose lock file is ours to make, or
     /// names a process that is gone.
     init() throws(Failure) {
-        mkdir("/tmp/.X11-unix", 0o1777)
+        // Shared by every user's X servers, as X makes it: world-writable and sticky. mkdir's
+        // mode passes through the umask (1755 would keep other users' servers out: cage run
+        // as nobody by scripts/peer-bench found it), so the mode is set again once made.
+        if mkdir("/tmp/.X11-unix", 0o1777) == 0 { chmod("/tmp/.X11-unix", 0o1777) }
         for number in 0..<32 {
             let lock = "/tmp/.X\(number)-lock"
             guard Self.takeLock(lock) else { continue }
