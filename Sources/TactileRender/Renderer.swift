@@ -70,6 +70,9 @@ public enum RendererChoice: String, Sendable, CaseIterable {
             let renderer = try GLESRenderer()
             return (renderer, "renderer: \(renderer.name) (--renderer gles)")
         case .auto:
+            guard EGLDisplayConnection.listsHardware else {
+                return (PixmanRenderer(), "renderer: pixman (auto: EGL lists no GPU, only Mesa's software rasterizer, dearer than pixman)")
+            }
             do {
                 let renderer = try GLESRenderer()
                 guard !renderer.isSoftware else {

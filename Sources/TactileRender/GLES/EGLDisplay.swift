@@ -27,7 +27,7 @@ struct EGLDisplayConnection: @unchecked Sendable {
     private static func open() throws(GLESUnavailable) -> EGLDisplayConnection {
         let clientExtensions = eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
         var tried: [String] = []
-        let devices = clientExtensions.contains("EGL_EXT_platform_device") ? Self.devices() : []
+        let devices = clientExtensions.contains("EGL_EXT_platform_device") ? devices() : []
         for (device, node, card) in devices {
             guard let node else { continue }
             // A CPU rasterizer on a DRM device without a display (llvmpipe on vgem) maps
@@ -85,8 +85,22 @@ struct EGLDisplayConnection: @unchecked Sendable {
         return EGLDisplayConnection(display: display, platform: "EGL GBM \(card)", renderNode: renderNode)
     }
 
+    /// Whether EGL lists a device other than Mesa's software one (a GPU, or a DRM device):
+    /// known without loading any driver, so `--renderer auto` on a machine without a GPU
+    /// never loads llvmpipe (tens of MB of LLVM) only to leave it.
+    static var listsHardware: Bool {
+        typealias QueryString = @convention(c) (EGLDeviceEXT?, EGLint) -> UnsafePointer<CChar>?
+        guard let address = eglGetProcAddress("eglQueryDeviceStringEXT") else { return false }
+        let string = unsafeBitCast(address, to: QueryString.self)
+        return devices().contains { device, _, _ in
+            !(string(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "").contains("EGL_MESA_device_software")
+        }
+    }
+
     /// EGL's devices, each with its DRM render node and card where it has them.
     private static func devices() -> [(EGLDeviceEXT, String?, String?)] {
+        let clientExtensions = eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+        guard clientExtensions.contains("EGL_EXT_device_enumeration") || clientExtensions.contains("EGL_EXT_device_base") else { return [] }
         typealias QueryDevices = @convention(c) (EGLint, UnsafeMutablePointer<EGLDeviceEXT?>?, UnsafeMutablePointer<EGLint>?) -> EGLBoolean
         typealias QueryString = @convention(c) (EGLDeviceEXT?, EGLint) -> UnsafePointer<CChar>?
         guard let queryAddress = eglGetProcAddress("eglQueryDevicesEXT"), let stringAddress = eglGetProcAddress("eglQueryDeviceStringEXT") else { return [] }
