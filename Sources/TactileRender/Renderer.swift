@@ -70,8 +70,8 @@ public enum RendererChoice: String, Sendable, CaseIterable {
             let renderer = try GLESRenderer()
             return (renderer, "renderer: \(renderer.name) (--renderer gles)")
         case .auto:
-            guard EGLDisplayConnection.listsHardware else {
-                return (PixmanRenderer(), "renderer: pixman (auto: EGL lists no GPU, only Mesa's software rasterizer, dearer than pixman)")
+            guard EGLDisplayConnection.mayHaveGPU else {
+                return (PixmanRenderer(), "renderer: pixman (auto: no GPU: no DRM render node, no NVIDIA device)")
             }
             do {
                 let renderer = try GLESRenderer()

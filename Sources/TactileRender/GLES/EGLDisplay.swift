@@ -85,16 +85,20 @@ struct EGLDisplayConnection: @unchecked Sendable {
         return EGLDisplayConnection(display: display, platform: "EGL GBM \(card)", renderNode: renderNode)
     }
 
-    /// Whether EGL lists a device other than Mesa's software one (a GPU, or a DRM device):
-    /// known without loading any driver, so `--renderer auto` on a machine without a GPU
-    /// never loads llvmpipe (tens of MB of LLVM) only to leave it.
-    static var listsHardware: Bool {
-        typealias QueryString = @convention(c) (EGLDeviceEXT?, EGLint) -> UnsafePointer<CChar>?
-        guard let address = eglGetProcAddress("eglQueryDeviceStringEXT") else { return false }
-        let string = unsafeBitCast(address, to: QueryString.self)
-        return devices().contains { device, _, _ in
-            !(string(device, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "").contains("EGL_MESA_device_software")
+    /// Whether the machine may have a GPU: a DRM render node, or NVIDIA's device files. Read
+    /// from /dev, not asked of EGL, so `--renderer auto` on a machine without one loads no
+    /// driver (llvmpipe's LLVM would cost an idle kiosk some 60 MB), and so that Mesa is never
+    /// asked for its devices without then initializing a display: Mesa 22.3 corrupts its heap
+    /// at exit after that (a `tactile serve` stopped by SIGTERM aborted in 5 runs of 8).
+    static var mayHaveGPU: Bool {
+        if access("/dev/nvidiactl", F_OK) == 0 { return true }
+        guard let directory = opendir("/dev/dri") else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("renderD") { return true }
         }
+        return false
     }
 
     /// EGL's devices, each with its DRM render node and card where it has them.
