@@ -63,13 +63,8 @@ struct EGLDisplayConnection: @unchecked Sendable {
     /// as cardN-NAME.
     private static func hasConnectors(_ path: String) -> Bool {
         let card = String(path.split(separator: "/").last ?? "")
-        guard !card.isEmpty, let directory = opendir("/sys/class/drm") else { return true }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(card + "-") { return true }
-        }
-        return false
+        guard !card.isEmpty, let names = names(in: "/sys/class/drm") else { return true }
+        return names.contains { $0.hasPrefix(card + "-") }
     }
 
     /// A GBM display on `card`, kept open for the process; nil where it does not initialize.
@@ -91,14 +86,18 @@ struct EGLDisplayConnection: @unchecked Sendable {
     /// asked for its devices without then initializing a display: Mesa 22.3 corrupts its heap
     /// at exit after that (a `tactile serve` stopped by SIGTERM aborted in 5 runs of 8).
     static var mayHaveGPU: Bool {
-        if access("/dev/nvidiactl", F_OK) == 0 { return true }
-        guard let directory = opendir("/dev/dri") else { return false }
+        access("/dev/nvidiactl", F_OK) == 0 || names(in: "/dev/dri")?.contains { $0.hasPrefix("renderD") } == true
+    }
+
+    /// The names in a directory; nil when it cannot be read.
+    private static func names(in path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
+        var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("renderD") { return true }
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
-        return false
+        return names
     }
 
     /// EGL's devices, each with its DRM render node and card where it has them.
