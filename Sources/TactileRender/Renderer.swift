@@ -55,13 +55,14 @@ extension Canvas {
 
 /// `--renderer`: which renderer composes.
 public enum RendererChoice: String, Sendable, CaseIterable {
-    /// GLES where EGL gives a usable display, else pixman.
+    /// GLES where there is a GPU (a DRM render node, NVIDIA's devices) and EGL gives a display
+    /// on it that is not a CPU rasterizer; else pixman.
     case auto
     case gles
     case pixman
 
     /// The renderer chosen, and a line saying which and why; throws for `gles` when EGL
-    /// gives no usable display.
+    /// gives no display GLES can compose on.
     public func make() throws(GLESUnavailable) -> (renderer: any Renderer, why: String) {
         switch self {
         case .pixman:

@@ -8,9 +8,10 @@ public struct GLESUnavailable: Error, CustomStringConvertible {
 }
 
 /// The process's EGL display, without a window system: a DRM device's render node through
-/// the device platform (a GPU's, or Mesa's llvmpipe on vgem's), whose memory clients'
-/// dmabufs live in; else Mesa's surfaceless platform (llvmpipe when there is no GPU); else
-/// the first device (NVIDIA's, headless). Initialized once and never terminated: an EGL
+/// the device platform (a GPU's), whose memory clients' dmabufs live in, or, for a device
+/// without screens (vgem, where Mesa's llvmpipe renders), GBM on its card; else Mesa's
+/// surfaceless platform (llvmpipe when there is no GPU); else the first device (NVIDIA's,
+/// headless). Initialized once and never terminated: an EGL
 /// display is one per process, not counted, and terminating it would pull it from under
 /// every other renderer's context.
 struct EGLDisplayConnection: @unchecked Sendable {
@@ -71,9 +72,12 @@ struct EGLDisplayConnection: @unchecked Sendable {
     private static func onCard(_ card: String, renderNode: String) -> EGLDisplayConnection? {
         let fd = Glibc.open(card, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        guard let device = gbm_create_device(fd),
-              let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil))
-        else {
+        guard let device = gbm_create_device(fd) else {
+            close(fd)
+            return nil
+        }
+        guard let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_GBM_KHR), UnsafeMutableRawPointer(device), nil)) else {
+            gbm_device_destroy(device)
             close(fd)
             return nil
         }
