@@ -112,7 +112,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
-        .testTarget(name: "TactileRenderTests", dependencies: ["TactileRender", "Responder"]),
+        .testTarget(name: "TactileRenderTests", dependencies: ["TactileRender", "Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "TactileTestSupport", "CWaylandClient", "CXKBCommon", "CXcursor", "WaylandProtocols", "BenchmarkScenes"]),
         .testTarget(name: "TactileBackendsTests", dependencies: ["TactileBackends", "TactileWayland", "TactileTestSupport", "CWaylandClient", "WaylandProtocols", "Responder", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "tactile"]),

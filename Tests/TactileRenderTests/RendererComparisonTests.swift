@@ -1,5 +1,6 @@
 import Foundation
 import Responder
+import BenchmarkScenes
 import TactileRender
 import Testing
 
@@ -54,7 +55,7 @@ import Testing
         let gles = try GLESRenderer()
         var counts = Counts()
         for seed in seeds {
-            var random = Random(seed: seed)
+            var random = SplitMix64(state: seed)
             let size = Size(width: random.int(48...160), height: random.int(40...120))
             let canvases = [try #require(pixman.makeCanvas(size: size)), try #require(gles.makeCanvas(size: size))]
             var scene = (0..<random.int(1...5)).map { _ in Item.random(&random, canvas: size, copiesOnly: copiesOnly, formats: formats) }
@@ -99,7 +100,7 @@ private struct Item {
     /// Client buffers' commits, so GLES uploads only what each repaint changed.
     let history = PixelHistory()
 
-    static func random(_ random: inout Random, canvas: Size, copiesOnly: Bool, formats: [PixelFormat]) -> Item {
+    static func random(_ random: inout SplitMix64, canvas: Size, copiesOnly: Bool, formats: [PixelFormat]) -> Item {
         let format = formats[random.int(0...(formats.count - 1))]
         let transform = OutputTransform.allCases[random.int(0...(OutputTransform.allCases.count - 1))]
         // The surface's size on the canvas, and the buffer's scale against it: 1 copies.
@@ -137,7 +138,7 @@ private struct Item {
     /// New pixels, the first time everywhere, after in a random rectangle (a commit's
     /// damage): random, and premultiplied where the format has alpha (a client's colour never
     /// exceeds its alpha).
-    mutating func repaint(_ random: inout Random) {
+    mutating func repaint(_ random: inout SplitMix64) {
         let size = image.size
         var area = Rect(size: size)
         if history.version > 0 {
@@ -180,22 +181,10 @@ private struct Item {
     }
 }
 
-/// SplitMix64: the same scenes on every machine.
-struct Random {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// A draw in `range`: the same scenes on every machine.
     mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+        range.lowerBound + draw(range.upperBound - range.lowerBound + 1)
     }
 }
 
