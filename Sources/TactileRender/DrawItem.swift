@@ -30,6 +30,25 @@ public struct DrawItem {
         }
     }
 
+    /// Where a renderer copies the item's pixels instead of blending them over what is below:
+    /// one rule for every renderer, so that their frames agree.
+    enum Copying {
+        case everything, opaqueRegion, nothing
+    }
+
+    /// An opaque image drawn 1:1 is copied. A transformed one is blended, since a sample at its
+    /// edge may take in the nothing beyond the image, unless it turns whole pixels and lies
+    /// wholly inside its image (a window on a turned output): then where it is opaque (an
+    /// opaque image, or its opaque region, where its alpha does not count) it is copied.
+    var copying: Copying {
+        switch sampling {
+        case .translated: return image.isOpaque ? .everything : .nothing
+        case .transformed(let map):
+            guard map.isPixelExact, map.covers(bounds, within: image.size) else { return .nothing }
+            return image.isOpaque ? .everything : opaque.isEmpty ? .nothing : .opaqueRegion
+        }
+    }
+
     public init(image: Image, bounds: Rect, opaque: [Rect] = [], sampling: Sampling) {
         self.image = image
         self.bounds = bounds

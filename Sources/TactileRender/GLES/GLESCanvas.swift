@@ -81,30 +81,23 @@ final class GLESCanvas: Canvas {
         glDisable(GLenum(GL_SCISSOR_TEST))
     }
 
-    /// `item` inside `clip`, copied or blended as pixman would: an opaque image is copied; a
-    /// transform that turns whole pixels inside the image copies the opaque region and blends
-    /// the rest; everything else blends.
+    /// `item` inside `clip`, copied where `DrawItem.copying` says and blended elsewhere, as
+    /// pixman does.
     private func draw(_ item: DrawItem, clip: Region) {
         guard let texture = renderer.textures.texture(for: item.image) else { return }
         let map: Affine
         var exact = true
-        var copied = Region.empty, blended = clip
         switch item.sampling {
-        case .translated(let origin):
-            map = .translation(Double(-origin.x), Double(-origin.y))
-            if item.image.isOpaque { (copied, blended) = (clip, .empty) }
-        case .transformed(let transform):
-            map = transform
-            exact = transform.isPixelExact
-            if exact, transform.covers(item.bounds, within: item.image.size), item.image.isOpaque || !item.opaque.isEmpty {
-                if item.image.isOpaque {
-                    (copied, blended) = (clip, .empty)
-                } else {
-                    copied = .empty
-                    for rect in item.opaque { for piece in clip.intersection(rect).rects { copied.add(piece) } }
-                    for rect in item.opaque { blended.subtract(rect) }
-                }
-            }
+        case .translated(let origin): map = .translation(Double(-origin.x), Double(-origin.y))
+        case .transformed(let transform): (map, exact) = (transform, transform.isPixelExact)
+        }
+        var copied = Region.empty, blended = clip
+        switch item.copying {
+        case .everything: (copied, blended) = (clip, .empty)
+        case .nothing: break
+        case .opaqueRegion:
+            for rect in item.opaque { for piece in clip.intersection(rect).rects { copied.add(piece) } }
+            for rect in item.opaque { blended.subtract(rect) }
         }
         let program = renderer.programs[GLESProgram.Sampling(bilinear: !exact, wide: GLESTextures.isWide(item.image.format))]!
         glUseProgram(program.id)

@@ -113,12 +113,11 @@ public final class PixmanCanvas: Canvas {
 
     private static func drawItem(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {
         pixman_image_set_clip_region32(target, &clip)
-        let op = item.image.isOpaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
         let b = item.bounds
         switch item.sampling {
         case .translated(let origin):
-            pixman_image_composite32(op, item.image.pixman, nil, target, Int32(b.x - origin.x), Int32(b.y - origin.y), 0, 0,
-                                     Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
+            pixman_image_composite32(item.copying == .everything ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, item.image.pixman, nil, target,
+                                     Int32(b.x - origin.x), Int32(b.y - origin.y), 0, 0, Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
         case .transformed(let map):
             var transform = map.pixman
             pixman_image_set_transform(item.image.pixman, &transform)
@@ -127,44 +126,38 @@ public final class PixmanCanvas: Canvas {
             // sample there takes the edge pixel, not the nothing beyond it (which would fade
             // a stretched 1x1 single-pixel buffer across its whole surface).
             pixman_image_set_repeat(item.image.pixman, PIXMAN_REPEAT_PAD)
-            // Outside the image there is nothing (repeat none): an opaque image's edges
-            // need blending there, so a transformed item composes with OVER, unless it turns
-            // whole pixels and lies wholly inside its image (a window on a turned output).
-            // Then where it is opaque (an opaque image, or its opaque region: its alpha does
-            // not count there) it is copied, along pixman's rotation fast paths, and blended
-            // only elsewhere.
+            // Copies along pixman's rotation fast paths where `copying` allows, blends elsewhere.
             let composite = { (op: pixman_op_t) in
                 pixman_image_composite32(op, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
                                          Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
             }
-            if map.isPixelExact, map.covers(b, within: item.image.size), item.image.isOpaque || !item.opaque.isEmpty {
-                if item.image.isOpaque {
-                    composite(PIXMAN_OP_SRC)
-                } else {
-                    var opaque = pixman_region32_t(), solid = pixman_region32_t(), rest = pixman_region32_t()
-                    if item.opaque.count == 1 {
-                        let r = item.opaque[0]
-                        pixman_region32_init_rect(&opaque, Int32(r.x), Int32(r.y), UInt32(max(0, r.width)), UInt32(max(0, r.height)))
-                    } else {
-                        var boxes = item.opaque.map { pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY)) }
-                        pixman_region32_init_rects(&opaque, &boxes, Int32(boxes.count))
-                    }
-                    pixman_region32_init(&solid)
-                    pixman_region32_init(&rest)
-                    pixman_region32_intersect(&solid, &opaque, &clip)
-                    pixman_region32_subtract(&rest, &clip, &opaque)
-                    pixman_image_set_clip_region32(target, &solid)
-                    composite(PIXMAN_OP_SRC)
-                    if pixman_region32_not_empty(&rest) != 0 {
-                        pixman_image_set_clip_region32(target, &rest)
-                        composite(PIXMAN_OP_OVER)
-                    }
-                    pixman_region32_fini(&opaque)
-                    pixman_region32_fini(&solid)
-                    pixman_region32_fini(&rest)
-                }
-            } else {
+            switch item.copying {
+            case .everything:
+                composite(PIXMAN_OP_SRC)
+            case .nothing:
                 composite(PIXMAN_OP_OVER)
+            case .opaqueRegion:
+                var opaque = pixman_region32_t(), solid = pixman_region32_t(), rest = pixman_region32_t()
+                if item.opaque.count == 1 {
+                    let r = item.opaque[0]
+                    pixman_region32_init_rect(&opaque, Int32(r.x), Int32(r.y), UInt32(max(0, r.width)), UInt32(max(0, r.height)))
+                } else {
+                    var boxes = item.opaque.map { pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY)) }
+                    pixman_region32_init_rects(&opaque, &boxes, Int32(boxes.count))
+                }
+                pixman_region32_init(&solid)
+                pixman_region32_init(&rest)
+                pixman_region32_intersect(&solid, &opaque, &clip)
+                pixman_region32_subtract(&rest, &clip, &opaque)
+                pixman_image_set_clip_region32(target, &solid)
+                composite(PIXMAN_OP_SRC)
+                if pixman_region32_not_empty(&rest) != 0 {
+                    pixman_image_set_clip_region32(target, &rest)
+                    composite(PIXMAN_OP_OVER)
+                }
+                pixman_region32_fini(&opaque)
+                pixman_region32_fini(&solid)
+                pixman_region32_fini(&rest)
             }
             pixman_image_set_transform(item.image.pixman, nil)
             pixman_image_set_repeat(item.image.pixman, PIXMAN_REPEAT_NONE)
