@@ -59,14 +59,15 @@ extension Seat {
     }
 }
 
-/// A wl_array of the values, alive for the call.
-func withArray<R>(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> R) -> R {
+/// A wl_array of the values (keys and states as uint32, a dev_t, uint16 indices), each in
+/// the machine's byte order as the protocols say, alive for the call.
+func withArray<T: BitwiseCopyable, R>(_ values: [T], _ body: (UnsafeMutablePointer<wl_array>) -> R) -> R {
     var array = wl_array()
     wl_array_init(&array)
     defer { wl_array_release(&array) }
     for value in values {
-        guard let slot = wl_array_add(&array, MemoryLayout<UInt32>.size) else { break }
-        slot.storeBytes(of: value, as: UInt32.self)
+        guard let slot = wl_array_add(&array, MemoryLayout<T>.size) else { break }
+        slot.storeBytes(of: value, as: T.self)
     }
     return body(&array)
 }

@@ -72,29 +72,14 @@ final class LinuxDmabuf: ServerPart {
     /// The whole of v4's feedback: the table, the device, one tranche of every entry.
     func sendFeedback(to resource: OpaquePointer) {
         zwp_linux_dmabuf_feedback_v1_send_format_table(resource, table.fd, UInt32(table.size))
-        withBytes(of: support.device) { zwp_linux_dmabuf_feedback_v1_send_main_device(resource, $0) }
-        withBytes(of: support.device) { zwp_linux_dmabuf_feedback_v1_send_tranche_target_device(resource, $0) }
-        let indices = (0..<min(support.formats.count, Int(UInt16.max) + 1)).flatMap { index -> [UInt8] in
-            withUnsafeBytes(of: UInt16(index).littleEndian) { Array($0) }
+        withArray([support.device]) { zwp_linux_dmabuf_feedback_v1_send_main_device(resource, $0) }
+        withArray([support.device]) { zwp_linux_dmabuf_feedback_v1_send_tranche_target_device(resource, $0) }
+        withArray((0..<min(support.formats.count, Int(UInt16.max) + 1)).map { UInt16($0) }) {
+            zwp_linux_dmabuf_feedback_v1_send_tranche_formats(resource, $0)
         }
-        withBytes(indices) { zwp_linux_dmabuf_feedback_v1_send_tranche_formats(resource, $0) }
         zwp_linux_dmabuf_feedback_v1_send_tranche_flags(resource, 0)
         zwp_linux_dmabuf_feedback_v1_send_tranche_done(resource)
         zwp_linux_dmabuf_feedback_v1_send_done(resource)
-    }
-
-    private func withBytes<T>(of value: T, _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
-        withBytes(withUnsafeBytes(of: value) { Array($0) }, body)
-    }
-
-    private func withBytes(_ bytes: [UInt8], _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
-        var array = wl_array()
-        wl_array_init(&array)
-        defer { wl_array_release(&array) }
-        if !bytes.isEmpty, let slot = wl_array_add(&array, bytes.count) {
-            bytes.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-        }
-        body(&array)
     }
 
     private static let requests = RequestTable(zwp_linux_dmabuf_v1_interface(
