@@ -20,6 +20,18 @@ struct EGLDisplayConnection: @unchecked Sendable {
     let platform: String
     /// The DRM render node it renders on, when it says.
     let renderNode: String?
+    /// Its EGL extensions, read once.
+    let extensions: Set<String>
+
+    private init(display: EGLDisplay, platform: String, renderNode: String?) {
+        (self.display, self.platform, self.renderNode) = (display, platform, renderNode)
+        extensions = Self.names(eglQueryString(display, EGLint(EGL_EXTENSIONS)))
+    }
+
+    /// An extension string's names.
+    static func names(_ list: UnsafePointer<CChar>?) -> Set<String> {
+        Set((list.map { String(cString: $0) } ?? "").split(separator: " ").map(String.init))
+    }
 
     static let shared: Result<EGLDisplayConnection, GLESUnavailable> = {
         do throws(GLESUnavailable) { return .success(try open()) } catch { return .failure(error) }
@@ -134,7 +146,5 @@ struct EGLDisplayConnection: @unchecked Sendable {
     /// The last EGL error as its name's number, for a log line.
     static func errorName() -> String { "EGL error 0x\(String(eglGetError(), radix: 16))" }
 
-    func hasExtension(_ name: String) -> Bool {
-        (eglQueryString(display, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? "").split(separator: " ").contains { $0 == name }
-    }
+    func hasExtension(_ name: String) -> Bool { extensions.contains(name) }
 }

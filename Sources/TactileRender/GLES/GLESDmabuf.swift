@@ -22,16 +22,16 @@ struct GLESDmabufImporter {
     let support: DmabufSupport
 
     /// Nil where EGL imports no dmabufs, or says nothing of its device.
-    init?(display: EGLDisplay, renderNode: String?, extensions: (egl: String, gl: String)) {
+    init?(egl: EGLDisplayConnection, glExtensions: Set<String>) {
         func function<T>(_ name: String, _: T.Type) -> T? { eglGetProcAddress(name).map { unsafeBitCast($0, to: T.self) } }
-        let has = { (list: String, name: String) in list.split(separator: " ").contains { $0 == name } }
-        guard has(extensions.egl, "EGL_EXT_image_dma_buf_import"), has(extensions.egl, "EGL_EXT_image_dma_buf_import_modifiers"),
-              has(extensions.gl, "GL_OES_EGL_image"),
+        let display = egl.display
+        guard egl.hasExtension("EGL_EXT_image_dma_buf_import"), egl.hasExtension("EGL_EXT_image_dma_buf_import_modifiers"),
+              glExtensions.contains("GL_OES_EGL_image"),
               let createImage = function("eglCreateImageKHR", CreateImage.self), let destroyImage = function("eglDestroyImageKHR", DestroyImage.self),
               let targetTexture = function("glEGLImageTargetTexture2DOES", TargetTexture.self),
               let queryFormats = function("eglQueryDmaBufFormatsEXT", QueryFormats.self),
               let queryModifiers = function("eglQueryDmaBufModifiersEXT", QueryModifiers.self),
-              let device = Self.device(renderNode) ?? Self.device(of: display, function("eglQueryDisplayAttribEXT", QueryDisplayAttribute.self),
+              let device = Self.device(egl.renderNode) ?? Self.device(of: display, function("eglQueryDisplayAttribEXT", QueryDisplayAttribute.self),
                                                                   function("eglQueryDeviceStringEXT", QueryDeviceString.self))
         else { return nil }
         var count: EGLint = 0
@@ -72,12 +72,9 @@ struct GLESDmabufImporter {
         var device: EGLAttrib = 0
         guard queryDisplay(display, EGLint(EGL_DEVICE_EXT), &device) == EGL_TRUE, device != 0 else { return nil }
         let handle = EGLDeviceEXT(bitPattern: device)
-        for name in [EGL_DRM_RENDER_NODE_FILE_EXT, EGL_DRM_DEVICE_FILE_EXT] {
-            guard let path = queryString(handle, EGLint(name)) else { continue }
-            var info = stat()
-            if stat(path, &info) == 0 { return UInt64(info.st_rdev) }
-        }
-        return nil
+        return [EGL_DRM_RENDER_NODE_FILE_EXT, EGL_DRM_DEVICE_FILE_EXT].lazy.compactMap { name in
+            queryString(handle, EGLint(name)).flatMap { Self.device(String(cString: $0)) }
+        }.first
     }
 
     /// The buffer as an EGL image; nil when EGL refuses it (a format, modifier or layout the

@@ -36,7 +36,7 @@ public final class GLESRenderer: Renderer {
             throw GLESUnavailable("the GLES context cannot be made current (\(EGLDisplayConnection.errorName()))")
         }
         defer { eglMakeCurrent(egl.display, nil, nil, nil) }
-        let extensions = String(cString: glGetString(GLenum(GL_EXTENSIONS)))
+        let extensions = EGLDisplayConnection.names(UnsafeRawPointer(glGetString(GLenum(GL_EXTENSIONS))).map { $0.assumingMemoryBound(to: CChar.self) })
         let version = String(cString: glGetString(GLenum(GL_VERSION)))
         device = String(cString: glGetString(GLenum(GL_RENDERER)))
         // BGRA textures and readbacks: wl_shm's two formats and the backends' buffers, uploaded
@@ -54,8 +54,7 @@ public final class GLESRenderer: Renderer {
             throw error
         }
         self.programs = programs
-        let eglExtensions = eglQueryString(egl.display, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
-        importer = GLESDmabufImporter(display: egl.display, renderNode: egl.renderNode, extensions: (eglExtensions, extensions))
+        importer = GLESDmabufImporter(egl: egl, glExtensions: extensions)
         textures = GLESTextures(importer: importer)
         self.egl = egl
         self.context = context

@@ -29,13 +29,13 @@ final class GLESTextures {
     /// Bytes uploaded, for the benchmarks and tests: what damage-only uploads save.
     private(set) var uploadedBytes = 0
 
-    /// `image`'s texture with its current pixels; nil when they cannot be read (a client's
-    /// pool gone bad, a picture lost). A surface's picture updates its history's texture
-    /// where the commits since damaged it; anything else is uploaded whole when it changed.
     init(importer: GLESDmabufImporter?) {
         self.importer = importer
     }
 
+    /// `image`'s texture with its current pixels; nil when they cannot be read (a client's
+    /// pool gone bad, a picture lost). A surface's picture updates its history's texture
+    /// where the commits since damaged it; anything else is uploaded whole when it changed.
     func texture(for image: Image) -> GLuint? {
         guard !image.isLost else { return nil }
         if let imported = image.external { return texture(for: image, importedAs: imported) }
