@@ -27,10 +27,7 @@ public struct DmabufAttributes {
     /// No alpha channel: the buffer covers what lies below it. The RGB formats wl_shm also
     /// has say so themselves; YUV and the rest are opaque.
     public var isOpaque: Bool {
-        if let known = PixelFormat(shm: format == PixelFormat.fourcc("AR24") ? 0 : format == PixelFormat.fourcc("XR24") ? 1 : format) {
-            return known.isOpaque
-        }
-        return true
+        PixelFormat(fourcc: format)?.isOpaque ?? true
     }
 }
 

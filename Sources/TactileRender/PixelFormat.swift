@@ -25,6 +25,12 @@ public struct PixelFormat: Hashable, Sendable {
         self = format
     }
 
+    /// The format a DRM fourcc names (a dmabuf's), where wl_shm has it: AR24 and XR24 are
+    /// wl_shm's 0 and 1.
+    public init?(fourcc: UInt32) {
+        self.init(shm: fourcc == Self.fourcc("AR24") ? 0 : fourcc == Self.fourcc("XR24") ? 1 : fourcc)
+    }
+
     public static let argb8888 = PixelFormat(0, PIXMAN_a8r8g8b8, bytes: 4, opaque: false)
     public static let xrgb8888 = PixelFormat(1, PIXMAN_x8r8g8b8, bytes: 4, opaque: true)
 
