@@ -28,13 +28,13 @@ let package = Package(
         // on the CPU or GLES through EGL, and the damage history the backends' buffers catch
         // up with. Knows pixels and rectangles, not Wayland, so it is measured and tested on
         // its own.
-        .target(name: "TactileRender", dependencies: ["Responder", "CPixman", "CEGL"]),
+        .target(name: "TactileRender", dependencies: ["Responder", "CPixman", "CEGL", "CGBM", "CDRM"]),
         // Layer 3: backends, through the server's `BackendHost` seam: headless outputs (and the
         // test-input protocol), libinput (udev seat or device paths, opened through libseat),
         // nested (a wayland-client window in a parent compositor).
         .target(
             name: "TactileBackends",
-            dependencies: ["Responder", "TactileWayland", "TactileRender", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", "CDRM", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "TactileWayland", "TactileRender", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", "CDRM", "CGBM", .product(name: "Logging", package: "swift-log")]
         ),
         // System libraries, each with a small C header for what Swift cannot call directly.
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
@@ -42,7 +42,8 @@ let package = Package(
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CLibseat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
-        .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev", "libgbm-dev"])]),
+        .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev"])]),
+        .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
@@ -121,7 +122,7 @@ let package = Package(
         // Real kernel devices and a real screen, in a QEMU guest (scripts/guest/): the libinput
         // backend, and Tactile nested in weston's DRM backend.
         .testTarget(name: "LibinputGuestTests", dependencies: ["TactileTestSupport", "TactileLatencyProbe"],
-                    exclude: ["scenario.py", "gles.py", "weston_nested.py", "kiosk.py", "two_screens.py", "cursor_plane.py", "rotated.py", "idle.py", "latency.py", "guest_input.py"]),
+                    exclude: ["scenario.py", "gles.py", "gbm.py", "weston_nested.py", "kiosk.py", "two_screens.py", "cursor_plane.py", "rotated.py", "idle.py", "latency.py", "guest_input.py"]),
         // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).
         .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz", "TactileTestSupport"]),
         .executableTarget(

@@ -10,7 +10,4 @@
 // leaves to the extensions.
 #include <GLES3/gl3.h>
 #include <GLES2/gl2ext.h>
-// GBM: an EGL display on a DRM card's primary node, where a CPU rasterizer can map the
-// dumb buffers clients' dmabufs are.
-#include <gbm.h>
 #endif

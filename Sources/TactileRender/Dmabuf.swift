@@ -1,3 +1,5 @@
+import Glibc
+
 /// A client's GPU buffer as zwp_linux_dmabuf_v1 describes it: up to four planes of one DRM
 /// format with one modifier, each a file descriptor, an offset and a stride. The descriptors
 /// stay the caller's: an import takes its own references to the memory.
@@ -29,6 +31,27 @@ public struct DmabufAttributes {
     public var isOpaque: Bool {
         PixelFormat(fourcc: format)?.isOpaque ?? true
     }
+}
+
+/// A client's dmabuf with descriptors of Tactile's own, duplicated at import and closed with
+/// the image: what a backend imports into its card to scan the buffer out.
+public final class DmabufFiles {
+    public let attributes: DmabufAttributes
+
+    /// Nil when a descriptor cannot be duplicated (out of descriptors).
+    init?(duplicating attributes: DmabufAttributes) {
+        var own = attributes
+        for index in own.planes.indices {
+            own.planes[index].fd = fcntl(attributes.planes[index].fd, F_DUPFD_CLOEXEC, 0)
+        }
+        guard own.planes.allSatisfy({ $0.fd >= 0 }) else {
+            for plane in own.planes where plane.fd >= 0 { close(plane.fd) }
+            return nil
+        }
+        self.attributes = own
+    }
+
+    deinit { for plane in attributes.planes { close(plane.fd) } }
 }
 
 /// A format and modifier a renderer imports.

@@ -49,6 +49,14 @@ public struct DrawItem {
         }
     }
 
+    /// Whether the item is, alone, the whole frame of a canvas of `size` pixel for pixel: an
+    /// opaque image of that size drawn 1:1 at the origin. A client's dmabuf that is may be
+    /// scanned out instead of composed.
+    public func isWholeFrame(of size: Size) -> Bool {
+        guard case .translated(let origin) = sampling else { return false }
+        return origin == .zero && image.isOpaque && image.size == size && bounds == Rect(size: size)
+    }
+
     public init(image: Image, bounds: Rect, opaque: [Rect] = [], sampling: Sampling) {
         self.image = image
         self.bounds = bounds

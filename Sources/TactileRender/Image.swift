@@ -32,6 +32,8 @@ public final class Image {
     /// Pixels only the renderer that made this reads (a client's dmabuf, imported by the
     /// GPU); the CPU sees none, and pixman draws nothing of it.
     public let external: AnyObject?
+    /// For a client's dmabuf, its planes, which a backend may scan out instead of composing.
+    public let dmabuf: DmabufFiles?
     /// How `pixels` are laid out (Tactile's own images are ARGB8888 or XRGB8888).
     public private(set) var format: PixelFormat
 
@@ -51,16 +53,18 @@ public final class Image {
         isOpaque = opaque
         format = opaque ? .xrgb8888 : .argb8888
         external = nil
+        dmabuf = nil
     }
 
     /// Pixels a renderer holds (`external`), for its own drawing.
-    public init(external: AnyObject, size: Size, opaque: Bool) {
+    public init(external: AnyObject, size: Size, opaque: Bool, dmabuf: DmabufFiles? = nil) {
         var nothing = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)
         pixman = pixman_image_create_solid_fill(&nothing)
         self.size = size
         isOpaque = opaque
         format = opaque ? .xrgb8888 : .argb8888
         self.external = external
+        self.dmabuf = dmabuf
     }
 
     /// A client's pixels, read in place: `memory` is where they lie now, which `lender`
@@ -76,6 +80,7 @@ public final class Image {
         self.format = format
         self.lender = lender
         external = nil
+        dmabuf = nil
     }
 
     deinit { pixman_image_unref(pixman) }

@@ -14,12 +14,21 @@ public protocol Renderer: AnyObject {
     var dmabuf: DmabufSupport? { get }
     /// `attributes` as an image it draws; nil when the GPU refuses them.
     func importDmabuf(_ attributes: DmabufAttributes) -> Image?
+    /// A backend's GPU buffer (a GBM buffer object a CRTC scans out) as something its
+    /// canvases draw frames into (`Canvas.write(_:into:overlay:)`) without the CPU touching a
+    /// pixel; nil when it draws only into memory.
+    func makeTarget(_ attributes: DmabufAttributes) -> (any RenderTarget)?
 }
+
+/// A backend's GPU buffer a renderer draws frames into; kept by the backend as long as the
+/// buffer, made once (`Renderer.makeTarget`), drawn into each time the buffer is shown.
+public protocol RenderTarget: AnyObject {}
 
 extension Renderer {
     /// Most renderers (pixman) read only memory they can map: no GPU buffers.
     public var dmabuf: DmabufSupport? { nil }
     public func importDmabuf(_ attributes: DmabufAttributes) -> Image? { nil }
+    public func makeTarget(_ attributes: DmabufAttributes) -> (any RenderTarget)? { nil }
 }
 
 /// An output's frame, kept between repaints: composed from draw items where it is damaged,
@@ -38,9 +47,17 @@ public protocol Canvas: AnyObject {
     /// image (`Image.keepCopy`): the target's guard is open while it is drawn.
     func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,
                at origin: Position, overlay: DrawItem?)
+    /// Writes `rects` of the frame into `target` (a buffer of the canvas's size, made by the
+    /// canvas's renderer) at the same place, with `overlay` drawn over them, and returns once
+    /// the target holds them (a page flip may follow); false when the target is not its
+    /// renderer's.
+    func write(_ rects: [Rect], into target: any RenderTarget, overlay: DrawItem?) -> Bool
 }
 
 extension Canvas {
+    /// Canvases in memory (pixman's) make no targets, so are given none.
+    public func write(_ rects: [Rect], into target: any RenderTarget, overlay: DrawItem?) -> Bool { false }
+
     /// The colour at a pixel, 0xffRRGGBB (0 outside the canvas); for tests and diagnostics.
     public func pixel(at p: Position) -> UInt32 {
         guard p.x >= 0, p.y >= 0, p.x < size.width, p.y < size.height else { return 0 }

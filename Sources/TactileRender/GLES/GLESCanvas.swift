@@ -99,7 +99,14 @@ final class GLESCanvas: Canvas {
             for rect in item.opaque { for piece in clip.intersection(rect).rects { copied.add(piece) } }
             for rect in item.opaque { blended.subtract(rect) }
         }
-        let program = renderer.programs[GLESProgram.Sampling(bilinear: !exact, wide: GLESTextures.isWide(item.image.format))]!
+        sample(texture, through: map, exact: exact, size: item.image.size, opaque: item.image.isOpaque, wide: GLESTextures.isWide(item.image.format),
+               copied: copied, blended: blended)
+    }
+
+    /// Draws `texture` (an image of `size`) where `copied` and `blended` say, each canvas
+    /// pixel sampling the image at `map` of it.
+    private func sample(_ texture: GLuint, through map: Affine, exact: Bool, size imageSize: Size, opaque: Bool, wide: Bool, copied: Region, blended: Region) {
+        let program = renderer.programs[GLESProgram.Sampling(bilinear: !exact, wide: wide)]!
         glUseProgram(program.id)
         glUniform2f(program.canvasSize, Float(size.width), Float(size.height))
         glActiveTexture(GLenum(GL_TEXTURE0))
@@ -110,8 +117,8 @@ final class GLESCanvas: Canvas {
         let fixed = exact ? map : map.roundedToFixed
         glUniform3f(program.mapX, Float(fixed.a), Float(fixed.b), Float(fixed.c))
         glUniform3f(program.mapY, Float(fixed.d), Float(fixed.e), Float(fixed.f))
-        glUniform2f(program.imageSize, Float(item.image.size.width), Float(item.image.size.height))
-        glUniform1i(program.opaque, item.image.isOpaque ? 1 : 0)
+        glUniform2f(program.imageSize, Float(imageSize.width), Float(imageSize.height))
+        glUniform1i(program.opaque, opaque ? 1 : 0)
         if !copied.isEmpty {
             glDisable(GLenum(GL_BLEND))
             drawQuads(copied, program: program)
@@ -136,6 +143,30 @@ final class GLESCanvas: Canvas {
             glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(vertices.count / 2))
         }
         glDisableVertexAttribArray(program.position)
+    }
+
+    /// The frame's texture drawn 1:1 (a copy, GPU to GPU; a blit between the two formats
+    /// is not every driver's), then the overlay drawn as any item; finished before
+    /// it returns, since the backend flips to the target next (llvmpipe finishes here anyway;
+    /// a fence the page flip waits on would let a GPU's CPU go on, and is not done).
+    func write(_ rects: [Rect], into target: any RenderTarget, overlay: DrawItem?) -> Bool {
+        guard let target = target as? GLESTarget, target.size == size else { return false }
+        let bounds = Rect(size: size)
+        var region = Region()
+        for rect in rects { region.add(rect.intersection(bounds)) }
+        guard !region.isEmpty else { return true }
+        renderer.current {
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.framebuffer)
+            glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
+            glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
+            sample(texture, through: .identity, exact: true, size: size, opaque: true, wide: false, copied: region, blended: .empty)
+            if let overlay {
+                glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+                draw(overlay, clip: region.intersection(overlay.bounds))
+            }
+            glFinish()
+        }
+        return true
     }
 
     func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,

@@ -15,14 +15,16 @@ struct GLESDmabufImporter {
     private typealias QueryDisplayAttribute = @convention(c) (EGLDisplay?, EGLint, UnsafeMutablePointer<EGLAttrib>?) -> EGLBoolean
     private typealias QueryDeviceString = @convention(c) (EGLDeviceEXT?, EGLint) -> UnsafePointer<CChar>?
 
-    private let display: EGLDisplay
+    private let egl: EGLDisplayConnection
+    /// The renderer maps buffers with the CPU (llvmpipe): each is tried first (`cpuCanMap`).
+    private let cpuMaps: Bool
     private let createImage: CreateImage
     private let destroyImage: DestroyImage
     private let targetTexture: TargetTexture
     let support: DmabufSupport
 
     /// Nil where EGL imports no dmabufs, or says nothing of its device.
-    init?(egl: EGLDisplayConnection, glExtensions: Set<String>) {
+    init?(egl: EGLDisplayConnection, glExtensions: Set<String>, cpuMaps: Bool) {
         func function<T>(_ name: String, _: T.Type) -> T? { eglGetProcAddress(name).map { unsafeBitCast($0, to: T.self) } }
         let display = egl.display
         guard egl.hasExtension("EGL_EXT_image_dma_buf_import"), egl.hasExtension("EGL_EXT_image_dma_buf_import_modifiers"),
@@ -31,7 +33,7 @@ struct GLESDmabufImporter {
               let targetTexture = function("glEGLImageTargetTexture2DOES", TargetTexture.self),
               let queryFormats = function("eglQueryDmaBufFormatsEXT", QueryFormats.self),
               let queryModifiers = function("eglQueryDmaBufModifiersEXT", QueryModifiers.self),
-              let device = Self.device(egl.renderNode) ?? Self.device(of: display, function("eglQueryDisplayAttribEXT", QueryDisplayAttribute.self),
+              let device = Self.device(egl.drmNode) ?? Self.device(of: display, function("eglQueryDisplayAttribEXT", QueryDisplayAttribute.self),
                                                                   function("eglQueryDeviceStringEXT", QueryDeviceString.self))
         else { return nil }
         var count: EGLint = 0
@@ -53,7 +55,8 @@ struct GLESDmabufImporter {
                 formats.append(DmabufFormat(format: format, modifier: modifier))
             }
         }
-        self.display = display
+        self.egl = egl
+        self.cpuMaps = cpuMaps
         self.createImage = createImage
         self.destroyImage = destroyImage
         self.targetTexture = targetTexture
@@ -78,8 +81,10 @@ struct GLESDmabufImporter {
     }
 
     /// The buffer as an EGL image; nil when EGL refuses it (a format, modifier or layout the
-    /// GPU cannot sample, a descriptor that is no dmabuf).
+    /// GPU cannot sample, a descriptor that is no dmabuf), or when a CPU rasterizer could not
+    /// map it (another device's buffer, for llvmpipe on a card).
     func importImage(_ attributes: DmabufAttributes) -> EGLImageKHR? {
+        if cpuMaps, !attributes.planes.allSatisfy({ egl.cpuCanMap($0.fd) }) { return nil }
         var list: [EGLint] = [EGL_WIDTH, attributes.width, EGL_HEIGHT, attributes.height,
                               EGL_LINUX_DRM_FOURCC_EXT, EGLint(bitPattern: attributes.format)]
         let keys: [(fd: Int32, offset: Int32, pitch: Int32, low: Int32, high: Int32)] = [
@@ -96,10 +101,10 @@ struct GLESDmabufImporter {
             }
         }
         list.append(EGL_NONE)
-        return createImage(display, nil, EGLenum(EGL_LINUX_DMA_BUF_EXT), nil, list)
+        return createImage(egl.display, nil, EGLenum(EGL_LINUX_DMA_BUF_EXT), nil, list)
     }
 
-    func destroy(_ image: EGLImageKHR) { _ = destroyImage(display, image) }
+    func destroy(_ image: EGLImageKHR) { _ = destroyImage(egl.display, image) }
 
     /// Makes the bound GL_TEXTURE_2D sample `image`.
     func bindTexture(to image: EGLImageKHR) { targetTexture(GLenum(GL_TEXTURE_2D), image) }

@@ -13,7 +13,8 @@ public final class GLESRenderer: Renderer {
     public let device: String
     public var turnsForFree: Bool { true }
     /// Mesa's CPU rasterizers: usable, but dearer than pixman for what Tactile draws.
-    public var isSoftware: Bool { ["llvmpipe", "softpipe", "swrast"].contains { device.contains($0) } }
+    public var isSoftware: Bool { Self.isSoftware(device) }
+    private static func isSoftware(_ device: String) -> Bool { ["llvmpipe", "softpipe", "swrast"].contains { device.contains($0) } }
 
     private let egl: EGLDisplayConnection
     private let context: EGLContext
@@ -54,7 +55,7 @@ public final class GLESRenderer: Renderer {
             throw error
         }
         self.programs = programs
-        importer = GLESDmabufImporter(egl: egl, glExtensions: extensions)
+        importer = GLESDmabufImporter(egl: egl, glExtensions: extensions, cpuMaps: Self.isSoftware(device))
         textures = GLESTextures(importer: importer)
         self.egl = egl
         self.context = context
@@ -82,7 +83,18 @@ public final class GLESRenderer: Renderer {
         return current {
             guard let image = importer.importImage(attributes) else { return nil }
             let imported = GLESDmabufImage(image: image, renderer: self)
-            return Image(external: imported, size: Size(width: Int(attributes.width), height: Int(attributes.height)), opaque: attributes.isOpaque)
+            return Image(external: imported, size: Size(width: Int(attributes.width), height: Int(attributes.height)), opaque: attributes.isOpaque,
+                         dmabuf: DmabufFiles(duplicating: attributes))
+        }
+    }
+
+    /// A scanout buffer, imported as clients' dmabufs are, that canvases blit frames into.
+    public func makeTarget(_ attributes: DmabufAttributes) -> (any RenderTarget)? {
+        guard let importer, attributes.width > 0, attributes.height > 0, attributes.width <= Image.maximumSide, attributes.height <= Image.maximumSide
+        else { return nil }
+        return current {
+            guard let image = importer.importImage(attributes) else { return nil }
+            return GLESTarget(image: image, size: Size(width: Int(attributes.width), height: Int(attributes.height)), renderer: self, importer: importer)
         }
     }
 
