@@ -13,6 +13,8 @@ final class DRMCard {
     let host: any BackendHost
     let logger: Logger
     private(set) var outputs: [DRMOutput] = []
+    /// GBM on the card, where the renderer draws into GPU buffers (`scanoutBuffers`).
+    let gbm: GBMDevice?
     private var watch: EventSource?
     /// Answers for modesets, which have no event: fired at the next turn of the loop.
     private var later: EventSource?
@@ -33,6 +35,7 @@ final class DRMCard {
             throw .notKMS(path)
         }
         drmModeFreeResources(resources)
+        gbm = host.renderer.dmabuf != nil ? GBMDevice(card: fd) : nil
         watch = host.watch(fileDescriptor: fd) { [unowned self] in dispatch() }
         later = host.makeTimer { [unowned self] in
             let outputs = answerLater

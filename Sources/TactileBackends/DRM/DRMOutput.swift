@@ -5,8 +5,8 @@ import Responder
 import TactileRender
 import TactileWayland
 
-/// One connector lit by one CRTC: an output whose frames go into two dumb buffers, shown by
-/// page flips. The flip's completion (the vblank) answers `outputPresented`, which paces
+/// One connector lit by one CRTC: an output whose frames go into two framebuffers (GBM
+/// buffer objects the GPU draws into, or dumb buffers the CPU writes), shown by page flips. The flip's completion (the vblank) answers `outputPresented`, which paces
 /// composition and completes clients' frame callbacks.
 final class DRMOutput: OutputPresenter {
     unowned let card: DRMCard
@@ -17,9 +17,19 @@ final class DRMOutput: OutputPresenter {
     /// What the connector offers, for `setMode`.
     private let modes: [drmModeModeInfo]
     var id: OutputID?
-    private var buffers: [DumbBuffer]
-    /// The buffer the CRTC scans out; the other is drawn into.
+    private var buffers: [any ScanoutBuffer]
+    /// The composed buffer shown last; the other is drawn into.
     private var front = 0
+    /// What a flip in flight (or a modeset) puts on screen.
+    private var pending: Shown?
+    /// The client's buffer on screen, while one is: held until a flip replaces it, which
+    /// keeps its wl_buffer from the client meanwhile.
+    private var scannedOut: (ClientFramebuffer, Scanout)?
+    /// Clients' buffers imported for scanout, while they live.
+    private var clientFramebuffers: [ClientFramebuffer] = []
+    /// Whether the last frame was a client's buffer shown as it is: the log says when that
+    /// starts and stops.
+    private var scanningOut = false
     /// The CRTC as Tactile found it (the console's), put back when Tactile leaves.
     private let saved: UnsafeMutablePointer<drmModeCrtc>?
     /// The next frame sets the mode (the first, and the first back from another VT) rather than flipping.
@@ -46,11 +56,11 @@ final class DRMOutput: OutputPresenter {
         self.mode = mode
         self.modes = modes
         self.description = description
-        let size = description.pixelSize
-        guard let first = DumbBuffer(card: card.fd, size: size), let second = DumbBuffer(card: card.fd, size: size) else { return nil }
-        buffers = [first, second]
+        guard let (buffers, why) = card.scanoutBuffers(size: description.pixelSize) else { return nil }
+        self.buffers = buffers
         saved = drmModeGetCrtc(card.fd, crtc)
         cursorPlane = Self.cursorPlane(card: card, crtc: crtc)
+        card.logger.info("\(description.name): \(why)")
         card.logger.info("\(description.name): \(cursorPlane.map { "cursor plane of \($0.size.width)x\($0.size.height)" } ?? "no cursor plane: the cursor is drawn into the frames")")
     }
 
@@ -64,12 +74,30 @@ final class DRMOutput: OutputPresenter {
         return DumbBuffer(card: card.fd, size: Size(width: Int(min(width, 512)), height: Int(min(height, 512))))
     }
 
+    /// What a flip shows: one of the output's composed buffers, or a client's.
+    private enum Shown {
+        case composed(Int)
+        case client(ClientFramebuffer, Scanout)
+    }
+
     func present(_ frame: OutputFrame) {
         owed = true
         // A cursor that fits goes on the plane; a larger one is drawn into the frame.
         let onPlane = cursorPlane.map { frame.drawCursor(into: $0.pixels, size: $0.size, stride: $0.stride) } ?? false
+        if let scanout = frame.scanout, frame.cursorBounds == nil || onPlane, card.session.isActive, let client = clientFramebuffer(scanout.files) {
+            if let cursorPlane { moveCursor(cursorPlane, to: onPlane ? frame.cursorBounds : nil) }
+            if show(.client(client, scanout)) {
+                // Both composed buffers miss this frame; the next composed one catches up.
+                for buffer in buffers { buffer.history.miss(frame.damage) }
+                if !scanningOut { card.logger.info("\(description.name): showing a client's buffer as it is (direct scanout, no composition)") }
+                scanningOut = true
+                return
+            }
+        }
+        if scanningOut { card.logger.info("\(description.name): composing again") }
+        scanningOut = false
         let back = buffers[1 - front]
-        frame.copy(back.history.catchUp(with: frame.damage), into: back.pixels, stride: back.stride, withCursor: !onPlane)
+        back.draw(frame, back.history.catchUp(with: frame.damage), withCursor: !onPlane)
         buffers[front].history.miss(frame.damage)
         if let cursorPlane, card.session.isActive { moveCursor(cursorPlane, to: onPlane ? frame.cursorBounds : nil) }
         guard card.session.isActive else {
@@ -77,7 +105,18 @@ final class DRMOutput: OutputPresenter {
             waiting = true
             return
         }
-        show(back)
+        show(.composed(1 - front))
+    }
+
+    /// The client buffer's framebuffer on this card, imported the first time it is whole
+    /// frame; nil when the card refuses it (said once per buffer).
+    private func clientFramebuffer(_ files: DmabufFiles) -> ClientFramebuffer? {
+        clientFramebuffers.removeAll { $0.files == nil }
+        if let known = clientFramebuffers.first(where: { $0.files === files }) { return known.refusal == nil ? known : nil }
+        let made = ClientFramebuffer(files: files, card: card.fd)
+        clientFramebuffers.append(made)
+        if let refusal = made.refusal { card.logger.info("\(description.name): a full-screen client buffer is composed, not scanned out: \(refusal)") }
+        return made.refusal == nil ? made : nil
     }
 
     /// Shows the plane's cursor at `bounds` (output pixels), or hides it.
@@ -93,36 +132,73 @@ final class DRMOutput: OutputPresenter {
         cursorShown = true
     }
 
-    /// Puts `buffer` on screen: a modeset when the CRTC is not ours yet, else a page flip
-    /// whose event says when it is there.
-    private func show(_ buffer: DumbBuffer) {
+    /// Puts `shown` on screen: a modeset when the CRTC is not ours yet, else a page flip
+    /// whose event says when it is there. A client's buffer the card will not show is
+    /// refused (false), and the caller composes instead.
+    @discardableResult
+    private func show(_ shown: Shown) -> Bool {
+        let framebuffer = switch shown {
+        case .composed(let index): buffers[index].framebuffer
+        case .client(let client, _): client.framebuffer
+        }
         if needsModeset {
             var connector = self.connector
             var mode = self.mode
-            guard drmModeSetCrtc(card.fd, crtc, buffer.framebuffer, 0, 0, &connector, 1, &mode) == 0 else {
-                card.logger.error("\(description.name): cannot set the mode: \(String(cString: strerror(errno)))")
-                return card.presentLater(self)
+            guard drmModeSetCrtc(card.fd, crtc, framebuffer, 0, 0, &connector, 1, &mode) == 0 else {
+                return refuse(shown, "cannot set the mode") { card.presentLater(self) }
             }
             needsModeset = false
             card.logger.debug("\(description.name): mode \(mode.hdisplay)x\(mode.vdisplay)@\(mode.vrefresh) set on CRTC \(crtc)")
-            front = buffers.firstIndex { $0 === buffer } ?? front
+            landed(shown)
             // A modeset has no event: the frame counts as shown at the next turn of the loop.
-            return card.presentLater(self)
+            card.presentLater(self)
+            return true
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard drmModePageFlip(card.fd, crtc, buffer.framebuffer, tactile_drm_page_flip_event, me) == 0 else {
-            card.logger.warning("\(description.name): page flip failed: \(String(cString: strerror(errno))); setting the mode again")
-            needsModeset = true
-            return card.presentLater(self)
+        guard drmModePageFlip(card.fd, crtc, framebuffer, tactile_drm_page_flip_event, me) == 0 else {
+            return refuse(shown, "page flip failed") {
+                card.logger.warning("\(description.name): setting the mode again")
+                needsModeset = true
+                card.presentLater(self)
+            }
         }
         flipPending = true
+        pending = shown
+        return true
     }
 
-    /// The flip's vblank came: the back buffer is now the front.
+    /// After a modeset or flip of `shown` failed with errno: a client's buffer is refused
+    /// from now on (false, and it is composed); for a composed buffer, `otherwise` runs.
+    private func refuse(_ shown: Shown, _ what: String, otherwise: () -> Void) -> Bool {
+        let reason = "\(what): \(String(cString: strerror(errno)))"
+        if case .client(let client, _) = shown {
+            client.refuse(reason)
+            card.logger.info("\(description.name): a full-screen client buffer is composed, not scanned out: \(reason)")
+            return false
+        }
+        card.logger.error("\(description.name): \(reason)")
+        otherwise()
+        return false
+    }
+
+    /// `shown` is on screen: a composed buffer becomes the front, and a client's buffer
+    /// shown before goes back to its client.
+    private func landed(_ shown: Shown) {
+        switch shown {
+        case .composed(let index):
+            front = index
+            scannedOut = nil
+        case .client(let client, let scanout):
+            scannedOut = (client, scanout)
+        }
+    }
+
+    /// The flip's vblank came: what it showed is on screen.
     func flipped(_ frame: PresentedFrame) {
         guard flipPending else { return }
         flipPending = false
-        front = 1 - front
+        if let pending { landed(pending) }
+        pending = nil
         answer(frame)
     }
 
@@ -144,11 +220,11 @@ final class DRMOutput: OutputPresenter {
             card.logger.warning("\(name): the connector has no mode \(wanted.size.width)x\(wanted.size.height)@\(wanted.refresh / 1000)")
             return nil
         }
-        guard let first = DumbBuffer(card: card.fd, size: wanted.size), let second = DumbBuffer(card: card.fd, size: wanted.size) else {
+        guard let (buffers, _) = card.scanoutBuffers(size: wanted.size) else {
             card.logger.error("\(name): no framebuffer of \(wanted.size.width)x\(wanted.size.height) for the new mode: \(String(cString: strerror(errno))); it keeps \(mode.hdisplay)x\(mode.vdisplay)")
             return nil
         }
-        buffers = [first, second]
+        self.buffers = buffers
         front = 0
         mode = info
         needsModeset = true
@@ -166,6 +242,7 @@ final class DRMOutput: OutputPresenter {
         owed = false
         waiting = false
         cursorShown = false
+        scannedOut = nil
         if card.session.isActive { drmModeSetCrtc(card.fd, crtc, 0, 0, 0, nil, 0, nil) }
     }
 
@@ -190,18 +267,21 @@ final class DRMOutput: OutputPresenter {
         guard active, enabled, poweredOn else { return }
         needsModeset = true
         flipPending = false
+        pending = nil
         if waiting {
             waiting = false
-            show(buffers[1 - front])
-        } else {
-            show(buffers[front])
+            show(.composed(1 - front))
+            return
         }
+        if let (client, scanout) = scannedOut, show(.client(client, scanout)) { return }
+        show(.composed(front))
     }
 
     /// The screen was unplugged: its CRTC goes dark and nothing more is shown or answered.
     func turnOff() {
         owed = false
         flipPending = false
+        scannedOut = nil
         guard card.session.isActive else { return }
         drmModeSetCrtc(card.fd, crtc, 0, 0, 0, nil, 0, nil)
     }

@@ -2,13 +2,14 @@ import CDRM
 import Glibc
 import Responder
 import TactileRender
+import TactileWayland
 
 /// One XRGB8888 framebuffer a CRTC scans out: a dumb buffer (plain memory the CPU writes,
 /// which every KMS driver offers), mapped here, with its framebuffer id.
 ///
 /// `history` is what it missed while the other buffer was drawn: two buffers alternate,
 /// and each catches up before it is shown again.
-final class DumbBuffer {
+final class DumbBuffer: ScanoutBuffer {
     let size: Size
     let stride: Int
     let pixels: UnsafeMutableRawPointer
@@ -46,6 +47,10 @@ final class DumbBuffer {
         pixels = mapped
         memset(pixels, 0, byteCount)
         history = DamageHistory(size: size)
+    }
+
+    func draw(_ frame: OutputFrame, _ rects: [Rect], withCursor: Bool) {
+        frame.copy(rects, into: pixels, stride: stride, withCursor: withCursor)
     }
 
     deinit {

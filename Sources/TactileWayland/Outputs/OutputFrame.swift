@@ -14,6 +14,15 @@ public struct OutputFrame {
     let canvas: any Canvas
     /// The pointer's cursor on this output, drawn over the composed pixels.
     let cursor: DrawItem?
+    /// A client's dmabuf that is the whole frame by itself (a fullscreen, opaque,
+    /// untransformed window, nothing over it but the cursor): a backend that can show it as it
+    /// is may, instead of the composed pixels. Holding it holds the client's wl_buffer
+    /// unreleased: a backend keeps it until another frame has replaced it on screen.
+    public let scanout: Scanout?
+
+    init(output: OutputID, damage: [Rect], canvas: any Canvas, cursor: DrawItem?, scanout: Scanout? = nil) {
+        (self.output, self.damage, self.canvas, self.cursor, self.scanout) = (output, damage, canvas, cursor, scanout)
+    }
 
     /// In output pixels.
     public var size: Size { canvas.size }
@@ -28,6 +37,12 @@ public struct OutputFrame {
         }
     }
 
+    /// Writes the frame's pixels inside `rects` into a GPU buffer of the output's size that
+    /// the server's renderer made a target of; false when the target is not that renderer's.
+    public func draw(_ rects: [Rect], into target: any RenderTarget, withCursor: Bool = true) -> Bool {
+        canvas.write(rects, into: target, overlay: withCursor ? cursor : nil)
+    }
+
     /// Where the cursor is drawn, in output pixels; nil when there is none on this output.
     public var cursorBounds: Rect? { cursor?.bounds }
 
@@ -38,4 +53,12 @@ public struct OutputFrame {
         PixmanCanvas.drawAlone(cursor, into: pixels, format: .argb8888, size: size, stride: stride)
         return true
     }
+}
+
+/// A client's buffer a backend may show without composition (`OutputFrame.scanout`).
+public struct Scanout {
+    /// Its planes, with descriptors that stay valid while the image lives.
+    public let files: DmabufFiles
+    /// The client's wl_buffer, released to it once nothing holds this.
+    let buffer: AnyObject
 }

@@ -144,7 +144,8 @@ final class Composition: ServerPart {
         let damage = screen.damage + screen.geometryDamage(next)
         screen.damage = []
         screen.shown = next
-        if !damage.isEmpty { canvas.render(items.map(\.1) + (touchMarks?.items(on: output) ?? []), damage: damage) }
+        let marks = touchMarks?.items(on: output) ?? []
+        if !damage.isEmpty { canvas.render(items.map(\.1) + marks, damage: damage) }
         let cursorItem = cursor.flatMap { output.drawItem($0.content, frame: $0.frame, opaque: .empty) }
         var presented = damage
         if cursorItem?.bounds != screen.cursorShown || cursorChanged {
@@ -169,8 +170,17 @@ final class Composition: ServerPart {
         screen.inFlight += callbacks
         screen.feedbackInFlight += feedback
         output.framePending = true
-        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem))
+        let scanout = marks.isEmpty ? Self.scanout(items, size: canvas.size) : nil
+        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem, scanout: scanout))
         output.repaintSchedule.repainted(took: context.currentTime - started)
+    }
+
+    /// The top surface's buffer when it is the whole frame by itself and a client's dmabuf.
+    /// The canvas is composed all the same: screenshots and screencopy read it.
+    private static func scanout(_ items: [(Surface, DrawItem)], size: Size) -> Scanout? {
+        guard let (surface, top) = items.last, top.isWholeFrame(of: size), let files = top.image.dmabuf, let buffer = surface.shownBuffer
+        else { return nil }
+        return Scanout(files: files, buffer: buffer)
     }
 
     /// Every mapped surface with content, bottom to top as the scene stacks them (a

@@ -1,4 +1,5 @@
 import Responder
+import TactileRender
 
 /// What a backend may ask of the server it serves, and all it sees of it: input events in,
 /// fds and timers on the server's loop, outputs and seat capabilities announced, frames
@@ -52,6 +53,10 @@ public protocol BackendHost: AnyObject {
     /// A frame asked for with `OutputPresenter.present` is on screen: clients' frame
     /// callbacks complete with its time, and presentation feedback reports it.
     func outputPresented(_ output: OutputID, _ frame: PresentedFrame)
+
+    /// What composes the frames (`ServerConfiguration.renderer`): a backend with GPU buffers
+    /// of its own asks it to draw into them (`Renderer.makeTarget`).
+    var renderer: any Renderer { get }
 
     /// The outputs and where they lie in the global layout, in the order they were added.
     var outputLayout: [PlacedOutput] { get }

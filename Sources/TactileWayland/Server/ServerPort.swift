@@ -1,6 +1,7 @@
 import CWaylandServer
 import Glibc
 import Responder
+import TactileRender
 
 /// The server as what hosts it sees it: backends (`BackendHost`: input in, outputs and seat
 /// capabilities announced, fds and timers on the loop), the WLCS integration (clients over
@@ -14,6 +15,8 @@ public final class ServerPort: BackendHost {
     init(server: WaylandServer) { self.server = server }
 
     public var currentTime: Instant { server.currentTime }
+
+    public var renderer: any Renderer { server.renderer }
 
     public func handle(_ event: InputEvent) { server.handle(event) }
 

@@ -84,6 +84,12 @@ final class Surface: ResourceObject {
         return SurfaceContent(image: image, state: current, size: size)
     }
 
+    /// The client's buffer the surface shows, while it shows one.
+    var shownBuffer: BufferReference? {
+        guard case .some(.some(let buffer)) = current.attachment else { return nil }
+        return buffer.reference
+    }
+
     var hasPendingBuffer: Bool { pendingBuffer != nil }
 
     /// The buffer a commit would replace: the cached one of a synchronized subsurface, else
