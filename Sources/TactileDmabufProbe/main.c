@@ -1,9 +1,10 @@
 // tactile-dmabuf-probe: a client that makes real dmabufs and hands them to the compositor
 // through zwp_linux_dmabuf_v1, as GPU-rendering clients (browsers, video players) do. Its
-// buffers are dumb buffers of a DRM device that has them without a display (vgem, in the
-// QEMU guest), filled through their mapping and exported with PRIME, and sent with the
-// implied modifier (DRM_FORMAT_MOD_INVALID: the driver's own layout, linear for dumb
-// buffers), which every importer takes.
+// buffers are dumb buffers of the device the compositor's feedback names as its main device
+// (as a client allocates where the compositor reads), opened through that device's card
+// node (dumb buffers are not made on render nodes), filled through their mapping, exported
+// with PRIME, and sent with the implied modifier (DRM_FORMAT_MOD_INVALID: the driver's own
+// layout, linear for dumb buffers), which every importer takes.
 //
 // Usage:
 //   tactile-dmabuf-probe feedback      prints `main_device MAJOR:MINOR`, `formats N` (the
@@ -11,11 +12,15 @@
 //                                      the driver's implied layout), `tranches N`
 //   tactile-dmabuf-probe show RRGGBB   a full-screen window showing a 256x256 dmabuf of that
 //                                      colour (`created` or `failed` printed), until killed
+//   tactile-dmabuf-probe scanout RRGGBB  a full-screen window showing a dmabuf of that colour
+//                                      as large as the window, which the compositor may scan
+//                                      out; prints `created` and `shown WxH` or `failed`
 //   tactile-dmabuf-probe bad CASE      one wrong use, printing `error CODE` (the protocol
 //                                      error it got), `created` or `failed`. CASE: plane-idx,
 //                                      plane-set, incomplete, format, dimensions, bounds,
-//                                      used, not-dmabuf, flags, immed-not-dmabuf
-// Exits 2 when the compositor offers no linux-dmabuf or no vgem device is found.
+//                                      used, not-dmabuf, flags, immed-not-dmabuf,
+//                                      other-device (a buffer of a device besides the main one)
+// Exits 2 when the compositor offers no linux-dmabuf or its main device has no card node.
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <wayland-client.h>
+#include <sys/stat.h>
 #include <xf86drm.h>
 #include <drm_fourcc.h>
 
@@ -40,6 +46,11 @@ static struct {
     int result;  // 0 waiting, 1 created, -1 failed
     int formats, tranches;
     bool xr24_implicit, configured, closed;
+    // scanout: the first configure only acknowledged; its size is the buffer's.
+    bool deferred;
+    int width, height;
+    dev_t main_device;
+    bool quiet;  // the feedback read only for its main device
     struct wl_surface *surface;
     unsigned char *table;
     size_t table_size;
@@ -53,8 +64,14 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
 static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
 
-// A dumb buffer of the vgem device, `width` x `height` XRGB8888 of `colour`, as a PRIME fd.
-static int make_dmabuf(int width, int height, uint32_t colour, uint32_t *stride) {
+// A dumb buffer on the card node of the compositor's main device (or, `elsewhere`, of another
+// device), `width` x `height` XRGB8888 of `colour`, as a PRIME fd.
+static int make_dmabuf_on(bool elsewhere, int width, int height, uint32_t colour, uint32_t *stride) {
+    drmDevicePtr main = NULL;
+    if (drmGetDeviceFromDevId(app.main_device, 0, &main) != 0) {
+        fprintf(stderr, "tactile-dmabuf-probe: the main device %u:%u is no DRM device\n", major(app.main_device), minor(app.main_device));
+        exit(2);
+    }
     DIR *dri = opendir("/dev/dri");
     struct dirent *entry;
     int card = -1;
@@ -64,15 +81,17 @@ static int make_dmabuf(int width, int height, uint32_t colour, uint32_t *stride)
         snprintf(path, sizeof path, "/dev/dri/%s", entry->d_name);
         int fd = open(path, O_RDWR | O_CLOEXEC);
         if (fd < 0) continue;
-        drmVersionPtr version = drmGetVersion(fd);
-        bool vgem = version && strcmp(version->name, "vgem") == 0;
-        drmFreeVersion(version);
-        if (vgem) { card = fd; break; }
+        drmDevicePtr device = NULL;
+        bool same = drmGetDevice2(fd, 0, &device) == 0 && drmDevicesEqual(device, main);
+        drmFreeDevice(&device);
+        if (same != elsewhere) { card = fd; break; }
         close(fd);
     }
     if (dri) closedir(dri);
+    drmFreeDevice(&main);
     if (card < 0) {
-        fprintf(stderr, "tactile-dmabuf-probe: no vgem device in /dev/dri (modprobe vgem)\n");
+        fprintf(stderr, "tactile-dmabuf-probe: no card node %s the main device %u:%u in /dev/dri\n", elsewhere ? "besides" : "of",
+                major(app.main_device), minor(app.main_device));
         exit(2);
     }
     struct drm_mode_create_dumb create = { .width = width, .height = height, .bpp = 32 };
@@ -89,6 +108,10 @@ static int make_dmabuf(int width, int height, uint32_t colour, uint32_t *stride)
     if (drmPrimeHandleToFD(card, create.handle, DRM_CLOEXEC | DRM_RDWR, &prime) != 0) { perror("prime export"); exit(1); }
     *stride = create.pitch;
     return prime;
+}
+
+static int make_dmabuf(int width, int height, uint32_t colour, uint32_t *stride) {
+    return make_dmabuf_on(false, width, height, colour, stride);
 }
 
 static void params_created(void *data, struct zwp_linux_buffer_params_v1 *params, struct wl_buffer *buffer) {
@@ -109,7 +132,8 @@ static void feedback_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *fee
     dev_t dev;
     if (device->size != sizeof dev) { printf("main_device size %zu\n", device->size); return; }
     memcpy(&dev, device->data, sizeof dev);
-    printf("main_device %u:%u\n", major(dev), minor(dev));
+    app.main_device = dev;
+    if (!app.quiet) printf("main_device %u:%u\n", major(dev), minor(dev));
 }
 static void tranche_done(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback) { app.tranches++; }
 static void tranche_device(void *data, struct zwp_linux_dmabuf_feedback_v1 *feedback, struct wl_array *device) {}
@@ -129,13 +153,17 @@ static const struct zwp_linux_dmabuf_feedback_v1_listener feedback_listener = {
     feedback_done, feedback_table, feedback_device, tranche_done, tranche_device, tranche_formats, tranche_flags,
 };
 
-static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height, struct wl_array *states) {}
+static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height, struct wl_array *states) {
+    app.width = width;
+    app.height = height;
+}
 static void toplevel_close(void *data, struct xdg_toplevel *toplevel) { app.closed = true; }
 static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
 static void surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
     xdg_surface_ack_configure(xdg_surface, serial);
     if (app.configured) return;
     app.configured = true;
+    if (app.deferred) return;
     wl_surface_attach(app.surface, app.buffer, 0, 0);
     wl_surface_damage_buffer(app.surface, 0, 0, 256, 256);
     wl_surface_commit(app.surface);
@@ -150,7 +178,7 @@ static const struct xdg_surface_listener surface_listener = { surface_configure 
 // One wrong use of the params, by name; what the compositor answered.
 static void bad(struct wl_display *display, const char *name) {
     uint32_t stride;
-    int fd = make_dmabuf(64, 64, 0x00ff00, &stride);
+    int fd = make_dmabuf_on(strcmp(name, "other-device") == 0, 64, 64, 0x00ff00, &stride);
     struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
     zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
     uint32_t format = DRM_FORMAT_XRGB8888, flags = 0;
@@ -200,7 +228,7 @@ static void bad(struct wl_display *display, const char *name) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | bad CASE\n"); return 1; }
+    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | scanout RRGGBB | bad CASE\n"); return 1; }
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) { fprintf(stderr, "tactile-dmabuf-probe: no Wayland display\n"); return 1; }
     struct wl_registry *registry = wl_display_get_registry(display);
@@ -208,10 +236,13 @@ int main(int argc, char **argv) {
     wl_display_roundtrip(display);
     if (!app.dmabuf) { printf("no linux-dmabuf v4\n"); return 2; }
 
-    if (strcmp(argv[1], "feedback") == 0) {
-        struct zwp_linux_dmabuf_feedback_v1 *feedback = zwp_linux_dmabuf_v1_get_default_feedback(app.dmabuf);
-        zwp_linux_dmabuf_feedback_v1_add_listener(feedback, &feedback_listener, NULL);
-        while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
+    // Every mode reads the default feedback: its main device is where buffers are made.
+    app.quiet = strcmp(argv[1], "feedback") != 0;
+    struct zwp_linux_dmabuf_feedback_v1 *feedback = zwp_linux_dmabuf_v1_get_default_feedback(app.dmabuf);
+    zwp_linux_dmabuf_feedback_v1_add_listener(feedback, &feedback_listener, NULL);
+    while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
+    app.result = 0;
+    if (!app.quiet) {
         printf("formats %d\nXR24 implicit %s\ntranches %d\n", app.formats, app.xr24_implicit ? "yes" : "no", app.tranches);
         return 0;
     }
@@ -231,6 +262,28 @@ int main(int argc, char **argv) {
         if (app.result < 0) return 1;
         app.surface = probe_fullscreen_window(app.globals.compositor, app.globals.wm_base, "tactile-dmabuf-probe",
                                               &surface_listener, &toplevel_listener);
+        while (!app.closed && wl_display_dispatch(display) >= 0) {}
+        return 0;
+    }
+    if (strcmp(argv[1], "scanout") == 0 && argc > 2) {
+        app.deferred = true;
+        app.surface = probe_fullscreen_window(app.globals.compositor, app.globals.wm_base, "tactile-dmabuf-probe",
+                                              &surface_listener, &toplevel_listener);
+        while (!app.configured && wl_display_dispatch(display) >= 0) {}
+        int width = app.width > 0 ? app.width : 1280, height = app.height > 0 ? app.height : 800;
+        uint32_t stride;
+        int fd = make_dmabuf(width, height, (uint32_t)strtoul(argv[2], NULL, 16), &stride);
+        struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
+        zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
+        zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride, HIGH, LOW);
+        zwp_linux_buffer_params_v1_create(params, width, height, DRM_FORMAT_XRGB8888, 0);
+        while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
+        printf("%s\n", app.result > 0 ? "created" : "failed");
+        if (app.result < 0) return 1;
+        wl_surface_attach(app.surface, app.buffer, 0, 0);
+        wl_surface_damage_buffer(app.surface, 0, 0, width, height);
+        wl_surface_commit(app.surface);
+        printf("shown %dx%d\n", width, height);
         while (!app.closed && wl_display_dispatch(display) >= 0) {}
         return 0;
     }

@@ -3,15 +3,15 @@
 as root.
 
 Runs `tactile serve --backend drm --kiosk --renderer R --transform T -- weston-simple-touch`
-on bochs-drm for each renderer (pixman, gles: Mesa's llvmpipe through EGL surfaceless) upright
-and turned 90, with a uinput touchscreen; screendumps the screen, taps it, screendumps again
-(simple-touch draws its red cross where the touch landed) and stops Tactile. GLESGuestTests
-(on the host) compares each GLES screendump with the pixman one, pixel by pixel.
+on bochs-drm for each renderer (pixman, gles: Mesa's llvmpipe through GBM on vgem's card, a
+DRM device without a display: bochs' card imports no dmabufs, so GLES frames are read back
+into the DRM backend's dumb buffers) upright and turned 90, with a uinput touchscreen;
+screendumps the screen, taps it, screendumps again (simple-touch draws its red cross where
+the touch landed) and stops Tactile. GLESGuestTests (on the host) compares each GLES screendump with the pixman one, pixel by pixel.
 
-With vgem loaded (a DRM device with dumb buffers and a render node, no display), EGL
-surfaceless renders on vgem's render node and imports dmabufs: a last kiosk runs
-tactile-dmabuf-probe, which shows a vgem dumb buffer through linux-dmabuf; the screen is
-screendumped, and the probe's feedback and each of its wrong uses are written to OUTDIR.
+A last kiosk runs tactile-dmabuf-probe, which shows a dumb buffer of the main device the
+feedback names (vgem) through linux-dmabuf; the screen is screendumped, and the probe's
+feedback and each of its wrong uses are written to OUTDIR.
 
 Usage: gles.py OUTDIR TACTILE_EXECUTABLE
 """

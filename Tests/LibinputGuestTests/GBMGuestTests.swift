@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import TactileTestSupport
+
+/// GLES on the card that drives the screen (gbm.py, QEMU's virtio-gpu, whose dumb buffers other
+/// devices import, with vgem beside it): the DRM backend's framebuffers are GBM buffer objects
+/// the renderer draws into (Mesa's llvmpipe through GBM on the same card), and a full-screen
+/// client dmabuf is flipped to as it is, without composition.
+@Suite struct GBMGuestTests {
+    static let run = Guest.once(scenario: "gbm.py", folder: "guest-gbm", modules: ["virtio_gpu", "vgem"],
+                                qemuArguments: "-device virtio-gpu-pci,id=virtio")
+
+    /// The same kiosk composed by pixman into dumb buffers and by GLES into GBM buffers: the
+    /// screen (QEMU's screendump) is the same, pixel for pixel, before and after a tap.
+    @Test func gbmFramesShowWhatPixmanShows() throws {
+        let run = try Self.run.get()
+        let log = run.read("tactile-gles.log")
+        #expect(log.contains("renderer: GLES (") && log.contains("EGL GBM /dev/dri/card0"), "GLES on the screen's card: \(log.suffix(1500))")
+        #expect(log.contains("Virtual-1: frames drawn by the GPU into GBM buffer objects and scanned out"), "\(log.suffix(1500))")
+        #expect(run.read("tactile-pixman.log").contains("frames written by the CPU into dumb buffers"))
+        for moment in ["before", "after"] {
+            let pixman = try run.dump("pixman-\(moment)"), gles = try run.dump("gles-\(moment)")
+            #expect((gles.width, gles.height) == (pixman.width, pixman.height))
+            var differing = 0, red = 0
+            for y in 0..<pixman.height {
+                for x in 0..<pixman.width {
+                    let colour = gles.colour(at: x, y)
+                    if colour != pixman.colour(at: x, y) { differing += 1 }
+                    if colour == 0xff_0000 { red += 1 }
+                }
+            }
+            #expect(differing == 0, "\(differing) of \(pixman.width * pixman.height) pixels differ \(moment) the tap")
+            #expect((red > 0) == (moment == "after"), "simple-touch's red cross, after the tap only")
+        }
+    }
+
+    /// tactile-dmabuf-probe's full-screen buffer (0x30c080, a dumb buffer of the card) on
+    /// screen as it is; grim (screencopy reads the composed frame, which is kept) sees the
+    /// same. A second app over it brings composition back; gone, scanout again.
+    @Test func aFullScreenClientBufferIsScannedOut() throws {
+        let run = try Self.run.get()
+        let log = run.read("tactile-scanout.log")
+        #expect(log.contains("created\n") && log.contains("shown 1280x800"), "\(log.suffix(1500))")
+        #expect(log.components(separatedBy: "Virtual-1: showing a client's buffer as it is (direct scanout").count - 1 == 2, "\(log.suffix(2000))")
+        #expect(log.contains("Virtual-1: composing again"), "\(log.suffix(2000))")
+        #expect(!log.contains("crashed"))
+        for name in ["scanout", "grim-scanout", "scanout-again"] {
+            let dump = try run.dump(name)
+            var other = 0
+            for y in 0..<dump.height { for x in 0..<dump.width where dump.colour(at: x, y) != 0x30_c080 { other += 1 } }
+            #expect((dump.width, dump.height) == (1280, 800) && other == 0, "\(name): \(other) pixels are not the client's colour")
+        }
+        let covered = try run.dump("covered")
+        var colour = 0
+        for y in 0..<covered.height { for x in 0..<covered.width where covered.colour(at: x, y) == 0x30_c080 { colour += 1 } }
+        #expect(colour > 0 && colour < covered.width * covered.height, "weston-simple-shm over the client: \(colour) pixels of its colour")
+    }
+
+    /// The feedback names the screen's card as the main device; a buffer of another device
+    /// (vgem), which llvmpipe on that card cannot map, is `failed`, and Tactile goes on.
+    @Test func aBufferOfAnotherDeviceIsRefused() throws {
+        let run = try Self.run.get()
+        let device = run.read("main-device.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(run.read("probe-feedback.txt").contains("main_device \(device)\n"), "\(run.read("probe-feedback.txt")) (card0 is \(device))")
+        #expect(run.read("probe-other-device.txt").split(separator: "\n").contains("failed"), "\(run.read("probe-other-device.txt"))")
+    }
+}
