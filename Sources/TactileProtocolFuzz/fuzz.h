@@ -44,6 +44,7 @@
 #include "input-timestamps-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
 #include "security-context-v1-client-protocol.h"
+#include "linux-dmabuf-unstable-v1-client-protocol.h"
 
 // ---- rng.c: the PRNG and edge-biased values ----------------------------------------------
 

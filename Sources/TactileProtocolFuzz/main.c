@@ -148,6 +148,9 @@ static const struct wl_interface *const bindable[] = {
     &zwp_pointer_gestures_v1_interface,
     &zwp_tablet_manager_v2_interface,
     &tactile_inspector_v1_interface,
+    // Offered only where the renderer imports dmabufs (a GPU, or llvmpipe on a DRM device:
+    // the QEMU guest's fuzz run); its params then get memfds and hostile planes and sizes.
+    &zwp_linux_dmabuf_v1_interface,
 };
 
 struct globals {

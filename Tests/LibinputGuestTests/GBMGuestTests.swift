@@ -64,4 +64,15 @@ import Testing
         #expect(run.read("probe-feedback.txt").contains("main_device \(device)\n"), "\(run.read("probe-feedback.txt")) (card0 is \(device))")
         #expect(run.read("probe-other-device.txt").split(separator: "\n").contains("failed"), "\(run.read("probe-other-device.txt"))")
     }
+
+    /// linux-dmabuf under the protocol fuzzer (offered here, unlike on CI's host): its params'
+    /// hostile values reach their protocol errors, and the server neither crashes nor hangs.
+    @Test func linuxDmabufSurvivesTheFuzzer() throws {
+        let run = try Self.run.get()
+        #expect(run.read("tactile-fuzz.log").contains("linux-dmabuf v4: "), "offered: \(run.read("tactile-fuzz.log").suffix(1500))")
+        let summary = run.read("fuzz.txt")
+        #expect(summary.contains("result: 0 crashes, 0 hangs") && summary.contains("status 0"), "\(summary.suffix(3000))")
+        #expect(summary.contains("zwp_linux_buffer_params_v1 error"), "the params were reached: \(summary.suffix(3000))")
+        #expect(run.read("fuzz-server.txt") == "alive\n")
+    }
 }
