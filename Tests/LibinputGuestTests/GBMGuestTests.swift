@@ -21,14 +21,7 @@ import Testing
         for moment in ["before", "after"] {
             let pixman = try run.dump("pixman-\(moment)"), gles = try run.dump("gles-\(moment)")
             #expect((gles.width, gles.height) == (pixman.width, pixman.height))
-            var differing = 0, red = 0
-            for y in 0..<pixman.height {
-                for x in 0..<pixman.width {
-                    let colour = gles.colour(at: x, y)
-                    if colour != pixman.colour(at: x, y) { differing += 1 }
-                    if colour == 0xff_0000 { red += 1 }
-                }
-            }
+            let differing = gles.differences(from: pixman), red = gles.count(of: 0xff_0000)
             #expect(differing == 0, "\(differing) of \(pixman.width * pixman.height) pixels differ \(moment) the tap")
             #expect((red > 0) == (moment == "after"), "simple-touch's red cross, after the tap only")
         }
@@ -46,13 +39,11 @@ import Testing
         #expect(!log.contains("crashed"))
         for name in ["scanout", "grim-scanout", "scanout-again"] {
             let dump = try run.dump(name)
-            var other = 0
-            for y in 0..<dump.height { for x in 0..<dump.width where dump.colour(at: x, y) != 0x30_c080 { other += 1 } }
+            let other = dump.width * dump.height - dump.count(of: 0x30_c080)
             #expect((dump.width, dump.height) == (1280, 800) && other == 0, "\(name): \(other) pixels are not the client's colour")
         }
         let covered = try run.dump("covered")
-        var colour = 0
-        for y in 0..<covered.height { for x in 0..<covered.width where covered.colour(at: x, y) == 0x30_c080 { colour += 1 } }
+        let colour = covered.count(of: 0x30_c080)
         #expect(colour > 0 && colour < covered.width * covered.height, "weston-simple-shm over the client: \(colour) pixels of its colour")
     }
 

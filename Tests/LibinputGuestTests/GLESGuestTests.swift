@@ -23,14 +23,7 @@ import Testing
         for moment in ["before", "after"] {
             let pixman = try run.dump("pixman-\(transform)-\(moment)"), gles = try run.dump("gles-\(transform)-\(moment)")
             #expect((gles.width, gles.height) == (pixman.width, pixman.height))
-            var differing = 0, red = 0
-            for y in 0..<pixman.height {
-                for x in 0..<pixman.width {
-                    let colour = gles.colour(at: x, y)
-                    if colour != pixman.colour(at: x, y) { differing += 1 }
-                    if colour == 0xff_0000 { red += 1 }
-                }
-            }
+            let differing = gles.differences(from: pixman), red = gles.count(of: 0xff_0000)
             #expect(differing == 0, "\(differing) of \(pixman.width * pixman.height) pixels differ \(moment) the tap, turned \(transform)")
             #expect((red > 0) == (moment == "after"), "simple-touch's red cross, after the tap only")
         }

@@ -50,6 +50,16 @@ struct Screenshot: Equatable {
         return UInt32(pixels[i]) << 16 | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2])
     }
 
+    /// How many pixels are `colour`.
+    func count(of colour: UInt32) -> Int {
+        (0..<height).reduce(0) { sum, y in sum + (0..<width).count { self.colour(at: $0, y) == colour } }
+    }
+
+    /// How many pixels differ from `other`'s (of the same size).
+    func differences(from other: Screenshot) -> Int {
+        stride(from: 0, to: min(pixels.count, other.pixels.count), by: 3).count { pixels[$0..<$0 + 3] != other.pixels[$0..<$0 + 3] }
+    }
+
     /// The colours seen, sampling every `step` pixels each way: `[0]` on a dark panel.
     func colours(every step: Int = 7) -> Set<UInt32> {
         Set(stride(from: 0, to: height, by: step).flatMap { y in stride(from: 0, to: width, by: step).map { colour(at: $0, y) } })

@@ -7,13 +7,15 @@ import TactileWayland
 
 /// Tactile on the machine's own screens (KMS): every connected connector of every DRM card
 /// becomes an output (one plugged in later too, through udev), on its preferred mode or the
-/// one the server asks for (`OutputPresenter.setMode`); composed frames are shown by page flips into dumb buffers,
-/// paced by the vblank. The cards are opened through the seat session, shared with
-/// the libinput backend; a VT switch away leaves the screens to the other VT, and coming
-/// back sets the modes again with the newest frames.
+/// one the server asks for (`OutputPresenter.setMode`); composed frames are shown by page
+/// flips of GBM buffers the renderer draws into (else dumb buffers), and a full-screen
+/// client's dmabuf by a flip to it as it is, paced by the vblank. The cards are opened
+/// through the seat session, shared with the libinput backend; a VT switch away leaves the
+/// screens to the other VT, and coming back sets the modes again with the newest frames.
 ///
 /// ```
-/// host ──present(OutputFrame)──▶ DRMOutput ──damage into the back DumbBuffer, page flip──▶ kernel
+/// host ──present(OutputFrame)──▶ DRMOutput ──damage into the back ScanoutBuffer (or the
+///                                            client's ClientFramebuffer), page flip──▶ kernel
 /// card fd (page-flip event) ──▶ DRMCard ──▶ DRMOutput.flipped ──▶ host.outputPresented
 /// ```
 public final class DRMBackend {

@@ -6,8 +6,10 @@ import TactileRender
 import TactileWayland
 
 /// One connector lit by one CRTC: an output whose frames go into two framebuffers (GBM
-/// buffer objects the GPU draws into, or dumb buffers the CPU writes), shown by page flips. The flip's completion (the vblank) answers `outputPresented`, which paces
-/// composition and completes clients' frame callbacks.
+/// buffer objects the GPU draws into, or dumb buffers the CPU writes), shown by page flips,
+/// or whose full-screen client's buffer is flipped to as it is (direct scanout). The flip's
+/// completion (the vblank) answers `outputPresented`, which paces composition and completes
+/// clients' frame callbacks.
 final class DRMOutput: OutputPresenter {
     unowned let card: DRMCard
     let connector: UInt32
