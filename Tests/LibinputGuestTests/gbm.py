@@ -14,9 +14,7 @@ and vgem (where Mesa's llvmpipe renders, through GBM on vgem's card).
    app (weston-simple-shm) over it brings composition back; once it is gone, scanout again.
    Then the probe's feedback (the main device: virtio-gpu's card) and a buffer of another
    device (vgem), which llvmpipe on virtio-gpu's card could not map: `failed`, no crash.
-3. TactileProtocolFuzz for 40 s against a headless GLES server on virtio-gpu's card, which
-   offers linux-dmabuf: its params get memfds, hostile planes, offsets, strides, modifiers
-   and sizes among every other global's requests.
+(gbm_clients.py does the rest in a guest of its own: a nested Tactile, the fuzzer.)
 
 Usage: gbm.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -62,7 +60,6 @@ def main():
         log(f"{renderer} done")
         time.sleep(1)
     scanout()
-    fuzz()
     log("done")
 
 
@@ -100,25 +97,6 @@ def scanout():
     tactile.send_signal(signal.SIGTERM)
     tactile.wait(timeout=60)
     log("scanout done")
-
-
-def fuzz():
-    server_log = os.path.join(OUT, "tactile-fuzz.log")
-    fuzzer = os.path.join(os.path.dirname(TACTILE), "TactileProtocolFuzz")
-    with open(server_log, "w") as stream:
-        tactile = subprocess.Popen(
-            [TACTILE, "serve", "--backend", "headless", "--test-input", "--renderer", "gles", "--socket", "wayland-fuzz"],
-            stdout=stream, stderr=subprocess.STDOUT)
-    wait_for(server_log, "listening on wayland-fuzz", timeout=120)
-    with open(os.path.join(OUT, "fuzz.txt"), "w") as out:
-        status = subprocess.run([fuzzer, "--socket", "wayland-fuzz", "--seed", "20261127", "--duration", "40"],
-                                stdout=out, stderr=subprocess.STDOUT, timeout=300).returncode
-        out.write(f"status {status}\n")
-    with open(os.path.join(OUT, "fuzz-server.txt"), "w") as out:
-        out.write("alive\n" if tactile.poll() is None else f"exited {tactile.returncode}\n")
-    tactile.send_signal(signal.SIGTERM)
-    tactile.wait(timeout=60)
-    log("fuzz done")
 
 
 if __name__ == "__main__":

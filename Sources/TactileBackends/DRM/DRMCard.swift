@@ -35,7 +35,7 @@ final class DRMCard {
             throw .notKMS(path)
         }
         drmModeFreeResources(resources)
-        gbm = host.renderer.dmabuf != nil ? GBMDevice(card: fd) : nil
+        gbm = host.renderer.dmabuf != nil ? GBMDevice(fd: fd) : nil
         watch = host.watch(fileDescriptor: fd) { [unowned self] in dispatch() }
         later = host.makeTimer { [unowned self] in
             let outputs = answerLater

@@ -67,6 +67,36 @@ enum NestedListeners {
         discarded: { data, _ in window(data).feedbackEnded(nil) }
     ))
 
+    // MARK: The parent's linux-dmabuf
+
+    nonisolated(unsafe) static let dmabufFeedback = make(zwp_linux_dmabuf_feedback_v1_listener(
+        done: { data, _ in Unmanaged<ParentDmabuf.Feedback>.fromOpaque(data!).takeUnretainedValue().done = true },
+        format_table: { data, _, fd, size in
+            defer { close(fd) }
+            let feedback = Unmanaged<ParentDmabuf.Feedback>.fromOpaque(data!).takeUnretainedValue()
+            // 16 bytes an entry: format, padding, modifier. A parent's nonsense size reads nothing.
+            guard size > 0, size % 16 == 0, size <= 1 << 24, let table = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0),
+                  table != UnsafeMutableRawPointer(bitPattern: -1) else { return }
+            defer { munmap(table, Int(size)) }
+            feedback.table = (0..<Int(size) / 16).map { index in
+                (table.loadUnaligned(fromByteOffset: index * 16, as: UInt32.self), table.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self))
+            }
+        },
+        main_device: { data, _, device in
+            guard let device, device.pointee.size == MemoryLayout<dev_t>.size, let bytes = device.pointee.data else { return }
+            Unmanaged<ParentDmabuf.Feedback>.fromOpaque(data!).takeUnretainedValue().device = bytes.loadUnaligned(as: dev_t.self)
+        },
+        tranche_done: { _, _ in },
+        tranche_target_device: { _, _, _ in },
+        tranche_formats: { _, _, _ in },
+        tranche_flags: { _, _, _ in }
+    ))
+
+    nonisolated(unsafe) static let dmabufParams = make(zwp_linux_buffer_params_v1_listener(
+        created: { data, _, buffer in Unmanaged<ParentDmabuf.Answer>.fromOpaque(data!).takeUnretainedValue().buffer = buffer },
+        failed: { data, _ in Unmanaged<ParentDmabuf.Answer>.fromOpaque(data!).takeUnretainedValue().failed = true }
+    ))
+
     nonisolated(unsafe) static let bufferRelease = make(wl_buffer_listener(release: { data, buffer in window(data).released(buffer) }))
 
     // MARK: Seat

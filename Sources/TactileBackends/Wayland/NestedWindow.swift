@@ -5,7 +5,8 @@ import TactileRender
 import TactileWayland
 import WaylandProtocols
 
-/// One output's window in the parent: an xdg_toplevel whose buffers show the output's frames.
+/// One output's window in the parent: an xdg_toplevel whose buffers (dmabufs or wl_shm,
+/// `NestedBuffer`) show the output's frames.
 ///
 /// Two buffers take turns (one the parent shows, one we draw into); each catches up on the
 /// damage it missed while the other was in use. The parent's frame callback paces the
@@ -24,10 +25,10 @@ final class NestedWindow {
     private(set) var configured = false
     /// A configure for a new size, acked with the first commit of a frame that size.
     private var pendingAck: UInt32?
-    private var buffers: [ShmBuffer] = []
+    private var buffers: [any NestedBuffer] = []
     /// Buffers of an old size the parent still held when the size changed: each goes when
     /// the parent releases it.
-    private var retired: [ShmBuffer] = []
+    private var retired: [any NestedBuffer] = []
     /// Attaching is needed even without damage: the parent has not seen a buffer of the
     /// current size yet, or the last frame found no buffer free.
     private var needsAttach = true
@@ -165,7 +166,7 @@ final class NestedWindow {
             return
         }
         let rects = buffer.history.catchUp(with: frame.damage)
-        frame.copy(rects, into: buffer.pixels, stride: buffer.stride)
+        buffer.draw(frame, rects)
         for other in buffers where other !== buffer { other.history.miss(frame.damage) }
         wl_surface_attach(surface, proxy, 0, 0)
         for rect in rects { damage(rect) }
@@ -180,10 +181,9 @@ final class NestedWindow {
 
     /// A buffer the parent does not hold; a third (at most) when it holds both, as a parent
     /// may keep the shown buffer until the next is latched.
-    private func freeBuffer() -> ShmBuffer? {
+    private func freeBuffer() -> (any NestedBuffer)? {
         if let free = buffers.first(where: { !$0.busy }) { return free }
-        guard buffers.count < 3, let shm = backend.globals.shm, let size = buffers.first?.size, let added = ShmBuffer(shm: shm, size: size) else { return nil }
-        wl_buffer_add_listener(added.proxy, NestedListeners.bufferRelease, Unmanaged.passUnretained(self).toOpaque())
+        guard buffers.count < 3, let size = buffers.first?.size, let added = makeBuffer(size) else { return nil }
         buffers.append(added)
         return added
     }
@@ -194,15 +194,33 @@ final class NestedWindow {
         retired += buffers.filter(\.busy)
         buffers.removeAll()
         needsAttach = true
-        guard let shm = backend.globals.shm else { return }
         for _ in 0..<2 {
-            guard let buffer = ShmBuffer(shm: shm, size: size) else {
+            guard let buffer = makeBuffer(size) else {
                 backend.logger.error("no memory for a \(size.width)x\(size.height) buffer of \(description.name)")
                 continue
             }
-            wl_buffer_add_listener(buffer.proxy, NestedListeners.bufferRelease, Unmanaged.passUnretained(self).toOpaque())
             buffers.append(buffer)
         }
+    }
+
+    /// A dmabuf where the parent takes them, else wl_shm memory. The first dmabuf the parent
+    /// (or GBM, or the renderer) refuses turns dmabufs off for the backend.
+    private func makeBuffer(_ size: Size) -> (any NestedBuffer)? {
+        var made: (any NestedBuffer)?
+        if let dmabuf = backend.parentDmabuf {
+            switch dmabuf.makeBuffer(size: size, renderer: backend.host.renderer) {
+            case .success(let buffer): made = buffer
+            case .failure(let refusal):
+                backend.logger.warning("\(description.name): \(refusal); its frames go to the parent in wl_shm buffers from now on")
+                backend.parentDmabuf = nil
+            }
+            // The round trip may have read the window's own events: they are handled next.
+            backend.dispatchSoon()
+        }
+        if made == nil, let shm = backend.globals.shm { made = ShmBuffer(shm: shm, size: size) }
+        guard let made, let proxy = made.proxy else { return nil }
+        wl_buffer_add_listener(proxy, NestedListeners.bufferRelease, Unmanaged.passUnretained(self).toOpaque())
+        return made
     }
 
     func released(_ proxy: OpaquePointer?) {

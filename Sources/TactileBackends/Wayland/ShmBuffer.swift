@@ -3,6 +3,7 @@ import CWaylandServer
 import Glibc
 import Responder
 import TactileRender
+import TactileWayland
 
 /// One XRGB8888 buffer the parent compositor reads our output's pixels from: a memfd of its
 /// own (so a buffer the parent still holds after a resize can go on its own, later), mapped
@@ -10,17 +11,14 @@ import TactileRender
 ///
 /// `history` is what it missed while other buffers were drawn, which it catches up on the
 /// next time it is used.
-final class ShmBuffer {
+final class ShmBuffer: NestedBuffer {
     let size: Size
     let stride: Int
     let pixels: UnsafeMutableRawPointer
     private(set) var proxy: OpaquePointer?
     private let fd: Int32
     private var byteCount: Int { stride * size.height }
-    /// The parent has it (attached and committed, no wl_buffer.release yet): not to be drawn into.
     var busy = false
-    /// Output pixels this buffer has not been drawn with since they changed. A new buffer
-    /// has missed everything.
     var history: DamageHistory
 
     /// A buffer of `size` pixels from `shm`; nil when memory or the parent refuse.
@@ -41,6 +39,10 @@ final class ShmBuffer {
         proxy = wl_shm_pool_create_buffer(pool, 0, Int32(size.width), Int32(size.height), Int32(stride), WL_SHM_FORMAT_XRGB8888.rawValue)
         // The buffer keeps the pool's memory alive on the parent's side.
         wl_shm_pool_destroy(pool)
+    }
+
+    func draw(_ frame: OutputFrame, _ rects: [Rect]) {
+        frame.copy(rects, into: pixels, stride: stride)
     }
 
     deinit {

@@ -19,12 +19,15 @@ struct ParentGlobals {
     var presentationClock: UInt32?
     /// zwp_input_timestamps_manager_v1: the nanosecond times of the parent's input events.
     var inputTimestamps: OpaquePointer?
+    /// zwp_linux_dmabuf_v1 and its version, until `ParentDmabuf` takes it (or it is let go).
+    var dmabuf: (proxy: OpaquePointer, version: UInt32)?
 
     /// Whether the parent's presentation times are in our clock.
     var presentsInOurClock: Bool { presentation != nil && presentationClock == UInt32(CLOCK_MONOTONIC) }
 
     mutating func release() {
         if let inputTimestamps { zwp_input_timestamps_manager_v1_destroy(inputTimestamps) }
+        if let dmabuf { zwp_linux_dmabuf_v1_destroy(dmabuf.proxy) }
         if let presentation { wp_presentation_destroy(presentation) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
@@ -38,7 +41,8 @@ extension WaylandBackend {
     /// The versions we speak: wl_seat 8 has axis_value120; xdg_wm_base 5 is what our
     /// generated headers know.
     static let wantedVersions: [String: UInt32] = ["wl_compositor": 4, "wl_shm": 1, "xdg_wm_base": 5, "wl_seat": 8, "wp_presentation": 1,
-                                                   "zwp_input_timestamps_manager_v1": 1, "zwp_tablet_manager_v2": 1]
+                                                   "zwp_input_timestamps_manager_v1": 1, "zwp_tablet_manager_v2": 1,
+                                                   "zwp_linux_dmabuf_v1": 4]
 
     /// Lists the parent's globals and binds ours; throws when the parent lacks one we need.
     func bindGlobals() throws {
@@ -51,6 +55,24 @@ extension WaylandBackend {
         xdg_wm_base_add_listener(globals.wmBase, NestedListeners.wmBase, nil)
         if input.seat == nil { logger.warning("the parent compositor has no wl_seat: no input comes from it") }
         startTablets()
+        startDmabuf()
+    }
+
+    /// Frames go to the parent as dmabufs where it offers linux-dmabuf on a device the
+    /// renderer draws into; else as wl_shm memory. The log says which, and why.
+    private func startDmabuf() {
+        guard host.renderer.dmabuf != nil else { return }
+        guard let (proxy, version) = globals.dmabuf else {
+            return logger.info("frames go to the parent in wl_shm buffers: it offers no linux-dmabuf")
+        }
+        globals.dmabuf = nil
+        switch ParentDmabuf.make(display: display, manager: proxy, version: version, renderer: host.renderer) {
+        case .success(let dmabuf):
+            parentDmabuf = dmabuf
+            logger.info("frames go to the parent as dmabufs the GPU draws, on \(dmabuf.node)")
+        case .failure(let refusal):
+            logger.info("frames go to the parent in wl_shm buffers: \(refusal)")
+        }
     }
 
     func globalAnnounced(_ name: UInt32, _ interface: String, _ offered: UInt32) {
@@ -70,6 +92,8 @@ extension WaylandBackend {
             wp_presentation_add_listener(globals.presentation, NestedListeners.presentation, Unmanaged.passUnretained(self).toOpaque())
         case "zwp_input_timestamps_manager_v1" where globals.inputTimestamps == nil:
             globals.inputTimestamps = bind(tactile_zwp_input_timestamps_manager_v1_interface())
+        case "zwp_linux_dmabuf_v1" where globals.dmabuf == nil && host.renderer.dmabuf != nil:
+            globals.dmabuf = bind(tactile_zwp_linux_dmabuf_v1_interface()).map { ($0, version) }
         case "zwp_tablet_manager_v2" where tablets.manager == nil:
             tablets.manager = bind(tactile_zwp_tablet_manager_v2_interface())
         // One seat is Tactile's input; a parent with several has its first.

@@ -73,9 +73,12 @@ public final class WaylandBackend: OutputPresenter {
     var input = ParentSeat()
     /// The parent's tablets and pens, where it offers tablet-v2 (`WaylandBackend+Tablets`).
     var tablets = ParentTablets()
+    /// The parent's linux-dmabuf, where the windows' buffers are dmabufs (`ParentDmabuf`).
+    var parentDmabuf: ParentDmabuf?
     private var watch: EventSource?
     /// Retries a flush the parent's full socket refused, and removes the watch after an end.
     private var retry: EventSource?
+    private var dispatchLater: EventSource?
 
     /// Connects to the parent and opens the windows, waiting for the parent to configure
     /// them; their outputs are announced at the size it chose (else `options.outputSize`).
@@ -135,6 +138,14 @@ public final class WaylandBackend: OutputPresenter {
         flush()
     }
 
+    /// Handles events read into the queue outside `dispatch` (a dmabuf's round trip on its
+    /// own queue reads the parent's other events too, and the fd then stays quiet), at the
+    /// loop's next turn.
+    func dispatchSoon() {
+        if dispatchLater == nil { dispatchLater = host.makeTimer { [unowned self] in dispatch() } }
+        dispatchLater?.arm(milliseconds: 1)
+    }
+
     /// Sends our requests; a full socket is tried again shortly (the seam watches only
     /// readability).
     func flush() {
@@ -181,6 +192,7 @@ public final class WaylandBackend: OutputPresenter {
     private func tearDown() {
         watch = nil
         windows.removeAll()
+        parentDmabuf = nil
         tablets.release()
         input.release()
         globals.release()
