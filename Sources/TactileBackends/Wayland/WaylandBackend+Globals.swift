@@ -71,6 +71,7 @@ extension WaylandBackend {
             parentDmabuf = dmabuf
             logger.info("frames go to the parent as dmabufs the GPU draws, on \(dmabuf.node)")
         case .failure(let refusal):
+            zwp_linux_dmabuf_v1_destroy(proxy)
             logger.info("frames go to the parent in wl_shm buffers: \(refusal)")
         }
     }
