@@ -127,7 +127,7 @@ public final class DRMBackend {
 
 /// The names in `directory` (none if it cannot be read), without Foundation, which
 /// TactileBackends does not link.
-private func directoryEntries(_ directory: String) -> [String] {
+func directoryEntries(_ directory: String) -> [String] {
     guard let dir = opendir(directory) else { return [] }
     defer { closedir(dir) }
     var names: [String] = []

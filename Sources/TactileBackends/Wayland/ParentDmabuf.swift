@@ -1,3 +1,4 @@
+import CDRM
 import CWaylandClient
 import Glibc
 import Responder
@@ -37,8 +38,8 @@ final class ParentDmabuf {
         var failed = false
     }
 
-    static func make(display: OpaquePointer, manager: OpaquePointer, version: UInt32, renderer: any Renderer) -> Result<ParentDmabuf, RenderedBufferObject.Refusal> {
-        guard renderer.dmabuf != nil else { return .failure(.init(description: "the renderer (\(renderer.name)) imports no dmabufs")) }
+    /// For a renderer that imports dmabufs (the backend binds the global only then).
+    static func make(display: OpaquePointer, manager: OpaquePointer, version: UInt32) -> Result<ParentDmabuf, RenderedBufferObject.Refusal> {
         guard version >= 4 else { return .failure(.init(description: "the parent's linux-dmabuf is version \(version); 4 names its device")) }
         guard let queue = wl_display_create_queue(display) else { return .failure(.init(description: "no event queue")) }
         let wrapper = OpaquePointer(wl_proxy_create_wrapper(UnsafeMutableRawPointer(manager)))!
@@ -54,7 +55,7 @@ final class ParentDmabuf {
             return .failure(.init(description: why))
         }
         guard feedback.done, let device = feedback.device else { return refuse("the parent's feedback names no main device") }
-        guard feedback.table.contains(where: { $0.format == XRGB8888 && $0.modifier == DmabufFormat.implicitModifier }) else {
+        guard feedback.table.contains(where: { $0.format == tactile_drm_format_xrgb8888 && $0.modifier == DmabufFormat.implicitModifier }) else {
             return refuse("the parent takes no XRGB8888 in the driver's implied layout")
         }
         guard let node = Self.node(of: device) else { return refuse("the parent's main device (number \(device)) is not in /dev/dri") }
@@ -78,18 +79,12 @@ final class ParentDmabuf {
         close(fd)
     }
 
-    private static let XRGB8888: UInt32 = 0x3432_5258  // 'XR24'
-
     /// The /dev/dri node whose device number is `device`.
     private static func node(of device: dev_t) -> String? {
-        guard let directory = opendir("/dev/dri") else { return nil }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        directoryEntries("/dev/dri").lazy.map { "/dev/dri/\($0)" }.first { path in
             var info = stat()
-            if stat("/dev/dri/\(name)", &info) == 0, info.st_mode & S_IFMT == S_IFCHR, info.st_rdev == device { return "/dev/dri/\(name)" }
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR && info.st_rdev == device
         }
-        return nil
     }
 
     /// A buffer of `size` the renderer draws into, as the parent's wl_buffer; a refusal (GBM's,
@@ -105,7 +100,7 @@ final class ParentDmabuf {
             // libwayland duplicates the descriptor as it queues the request.
             zwp_linux_buffer_params_v1_add(params, plane, 0, object.offset, object.stride, UInt32(modifier >> 32), UInt32(truncatingIfNeeded: modifier))
             close(plane)
-            zwp_linux_buffer_params_v1_create(params, Int32(size.width), Int32(size.height), Self.XRGB8888, 0)
+            zwp_linux_buffer_params_v1_create(params, Int32(size.width), Int32(size.height), tactile_drm_format_xrgb8888, 0)
             while answer.buffer == nil, !answer.failed, wl_display_roundtrip_queue(display, queue) >= 0 {}
             zwp_linux_buffer_params_v1_destroy(params)
             guard let buffer = answer.buffer else { return .failure(.init(description: "the parent refused a \(size.width)x\(size.height) dmabuf (`failed`)")) }

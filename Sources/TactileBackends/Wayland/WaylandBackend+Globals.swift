@@ -66,7 +66,7 @@ extension WaylandBackend {
             return logger.info("frames go to the parent in wl_shm buffers: it offers no linux-dmabuf")
         }
         globals.dmabuf = nil
-        switch ParentDmabuf.make(display: display, manager: proxy, version: version, renderer: host.renderer) {
+        switch ParentDmabuf.make(display: display, manager: proxy, version: version) {
         case .success(let dmabuf):
             parentDmabuf = dmabuf
             logger.info("frames go to the parent as dmabufs the GPU draws, on \(dmabuf.node)")

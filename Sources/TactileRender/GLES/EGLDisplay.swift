@@ -52,7 +52,7 @@ struct EGLDisplayConnection: @unchecked Sendable {
         let clientExtensions = names(eglQueryString(nil, EGLint(EGL_EXTENSIONS)))
         let gbm = clientExtensions.contains("EGL_KHR_platform_gbm") || clientExtensions.contains("EGL_MESA_platform_gbm")
         var tried: [String] = []
-        let devices = clientExtensions.contains("EGL_EXT_platform_device") ? devices() : []
+        let devices = clientExtensions.contains("EGL_EXT_platform_device") ? devices(clientExtensions) : []
         func onRenderNode(_ device: EGLDeviceEXT, _ node: String) -> EGLDisplayConnection? {
             guard let display = initialized(eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)) else {
                 tried.append("\(node) did not initialize (\(errorName()))")
@@ -180,8 +180,7 @@ struct EGLDisplayConnection: @unchecked Sendable {
     }
 
     /// EGL's devices, each with its DRM render node and card where it has them.
-    private static func devices() -> [(EGLDeviceEXT, String?, String?)] {
-        let clientExtensions = eglQueryString(nil, EGLint(EGL_EXTENSIONS)).map { String(cString: $0) } ?? ""
+    private static func devices(_ clientExtensions: Set<String>) -> [(EGLDeviceEXT, String?, String?)] {
         guard clientExtensions.contains("EGL_EXT_device_enumeration") || clientExtensions.contains("EGL_EXT_device_base") else { return [] }
         typealias QueryDevices = @convention(c) (EGLint, UnsafeMutablePointer<EGLDeviceEXT?>?, UnsafeMutablePointer<EGLint>?) -> EGLBoolean
         typealias QueryString = @convention(c) (EGLDeviceEXT?, EGLint) -> UnsafePointer<CChar>?

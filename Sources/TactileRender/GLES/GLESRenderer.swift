@@ -78,23 +78,27 @@ public final class GLESRenderer: Renderer {
     public var dmabuf: DmabufSupport? { importer?.support }
 
     public func importDmabuf(_ attributes: DmabufAttributes) -> Image? {
-        guard let importer, attributes.width > 0, attributes.height > 0, attributes.width <= Image.maximumSide, attributes.height <= Image.maximumSide
-        else { return nil }
-        return current {
-            guard let image = importer.importImage(attributes) else { return nil }
-            let imported = GLESDmabufImage(image: image, renderer: self)
-            return Image(external: imported, size: Size(width: Int(attributes.width), height: Int(attributes.height)), opaque: attributes.isOpaque,
-                         dmabuf: DmabufFiles(duplicating: attributes))
+        imported(attributes) { image, _ in
+            Image(external: GLESDmabufImage(image: image, renderer: self), size: Size(width: Int(attributes.width), height: Int(attributes.height)),
+                  opaque: attributes.isOpaque, dmabuf: DmabufFiles(duplicating: attributes))
         }
     }
 
-    /// A scanout buffer, imported as clients' dmabufs are, that canvases blit frames into.
+    /// A scanout buffer, imported as clients' dmabufs are, that canvases draw frames into.
     public func makeTarget(_ attributes: DmabufAttributes) -> (any RenderTarget)? {
+        imported(attributes) { image, importer in
+            GLESTarget(image: image, size: Size(width: Int(attributes.width), height: Int(attributes.height)), renderer: self, importer: importer)
+        }
+    }
+
+    /// `attributes` as an EGL image, made into what `wrap` makes of it with the context
+    /// current; nil for sizes Tactile refuses and buffers EGL refuses.
+    private func imported<T>(_ attributes: DmabufAttributes, _ wrap: (EGLImageKHR, GLESDmabufImporter) -> T?) -> T? {
         guard let importer, attributes.width > 0, attributes.height > 0, attributes.width <= Image.maximumSide, attributes.height <= Image.maximumSide
         else { return nil }
         return current {
             guard let image = importer.importImage(attributes) else { return nil }
-            return GLESTarget(image: image, size: Size(width: Int(attributes.width), height: Int(attributes.height)), renderer: self, importer: importer)
+            return wrap(image, importer)
         }
     }
 

@@ -2,7 +2,7 @@ import CEGL
 import Responder
 
 /// A backend's scanout buffer as a GLES framebuffer: the dmabuf imported as an EGL image,
-/// bound to a texture, attached to a framebuffer object that canvases blit their frames into.
+/// bound to a texture, attached to a framebuffer object that canvases draw their frames into.
 final class GLESTarget: RenderTarget {
     let size: Size
     private let renderer: GLESRenderer
