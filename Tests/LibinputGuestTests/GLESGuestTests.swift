@@ -20,13 +20,7 @@ import Testing
         // bochs' card exports no buffers: the DRM backend says so and reads GLES frames back.
         #expect(run.read("tactile-gles-\(transform).log").contains("Virtual-1: frames written by the CPU into dumb buffers: GBM's buffer cannot be exported"),
                 "\(run.read("tactile-gles-\(transform).log").suffix(1500))")
-        for moment in ["before", "after"] {
-            let pixman = try run.dump("pixman-\(transform)-\(moment)"), gles = try run.dump("gles-\(transform)-\(moment)")
-            #expect((gles.width, gles.height) == (pixman.width, pixman.height))
-            let differing = gles.differences(from: pixman), red = gles.count(of: 0xff_0000)
-            #expect(differing == 0, "\(differing) of \(pixman.width * pixman.height) pixels differ \(moment) the tap, turned \(transform)")
-            #expect((red > 0) == (moment == "after"), "simple-touch's red cross, after the tap only")
-        }
+        try run.expectGLESShowsWhatPixmanShows(case: "-\(transform)", ", turned \(transform)")
     }
 
     /// tactile-dmabuf-probe's 256x256 vgem buffer of 0x3080c0, imported as an EGL image and
@@ -65,5 +59,20 @@ import Testing
         let answer = run.read("probe-\(use.name).txt")
         #expect(answer.split(separator: "\n").contains { $0 == use.answer }, "\(use.name): \(answer)")
         #expect(!run.read("tactile-dmabuf.log").contains("crashed"))
+    }
+}
+
+extension Guest {
+    /// The simple-touch kiosk as GLES and pixman showed it (QEMU's screendumps
+    /// `gles<case>-before`/`-after` against `pixman<case>-…`): the same pixels, pixel for
+    /// pixel, and simple-touch's red cross after the tap only.
+    func expectGLESShowsWhatPixmanShows(case suffix: String = "", _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for moment in ["before", "after"] {
+            let pixman = try dump("pixman\(suffix)-\(moment)"), gles = try dump("gles\(suffix)-\(moment)")
+            #expect((gles.width, gles.height) == (pixman.width, pixman.height), sourceLocation: sourceLocation)
+            let differing = gles.differences(from: pixman), red = gles.count(of: 0xff_0000)
+            #expect(differing == 0, "\(differing) of \(pixman.width * pixman.height) pixels differ \(moment) the tap\(context)", sourceLocation: sourceLocation)
+            #expect((red > 0) == (moment == "after"), "simple-touch's red cross, after the tap only", sourceLocation: sourceLocation)
+        }
     }
 }
