@@ -35,16 +35,14 @@ static inline void tactile_post_implementation_error(struct wl_client *client, c
 }
 
 /// Swift imports the interface constants by value; these return their real addresses.
+/// (wl_compositor, wl_surface, wl_seat and wl_pointer come from WaylandProtocols' wayland-core.h,
+/// at versions newer than these tables.)
 #define TACTILE_INTERFACE(name) \
     static inline const struct wl_interface *tactile_##name##_interface(void) { return &name##_interface; }
-TACTILE_INTERFACE(wl_compositor)
-TACTILE_INTERFACE(wl_surface)
 TACTILE_INTERFACE(wl_region)
 TACTILE_INTERFACE(wl_callback)
 TACTILE_INTERFACE(wl_subcompositor)
 TACTILE_INTERFACE(wl_subsurface)
-TACTILE_INTERFACE(wl_seat)
-TACTILE_INTERFACE(wl_pointer)
 TACTILE_INTERFACE(wl_keyboard)
 TACTILE_INTERFACE(wl_touch)
 TACTILE_INTERFACE(wl_output)

@@ -16,6 +16,9 @@ public struct AxisMotion: Hashable, Sendable {
     public var verticalValue120: Int32
     /// The axes on which a finger or continuous scroll ended (wl_pointer.axis_stop).
     public var stops: Axes
+    /// The device scrolls naturally: its values are against the physical movement (fingers
+    /// up scroll down), which wl_pointer 9 tells clients so a slider can follow the fingers.
+    public var inverted: Bool
 
     public struct Axes: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
@@ -26,7 +29,7 @@ public struct AxisMotion: Hashable, Sendable {
 
     public init(
         source: Source, horizontal: Double = 0, vertical: Double = 0,
-        horizontalValue120: Int32 = 0, verticalValue120: Int32 = 0, stops: Axes = []
+        horizontalValue120: Int32 = 0, verticalValue120: Int32 = 0, stops: Axes = [], inverted: Bool = false
     ) {
         self.source = source
         self.horizontal = horizontal
@@ -34,6 +37,7 @@ public struct AxisMotion: Hashable, Sendable {
         self.horizontalValue120 = horizontalValue120
         self.verticalValue120 = verticalValue120
         self.stops = stops
+        self.inverted = inverted
     }
 }
 

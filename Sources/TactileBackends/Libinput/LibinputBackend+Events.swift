@@ -134,9 +134,11 @@ extension LibinputBackend {
         var stops: AxisMotion.Axes = []
         if source != .wheel, horizontal?.0 == 0 { stops.insert(.horizontal) }
         if source != .wheel, vertical?.0 == 0 { stops.insert(.vertical) }
+        // libinput has already turned a naturally scrolling device's values around.
+        let natural = libinput_device_config_scroll_get_natural_scroll_enabled(libinput_event_get_device(event)) != 0
         return AxisMotion(
             source: source, horizontal: horizontal?.0 ?? 0, vertical: vertical?.0 ?? 0,
-            horizontalValue120: horizontal?.1 ?? 0, verticalValue120: vertical?.1 ?? 0, stops: stops
+            horizontalValue120: horizontal?.1 ?? 0, verticalValue120: vertical?.1 ?? 0, stops: stops, inverted: natural
         )
     }
 

@@ -17,7 +17,7 @@ final class TestInput: ServerPart {
     init(display: OpaquePointer, host: any PartContext, tablets: Tablets) {
         self.host = host
         self.tablets = tablets
-        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 4, context: self, requests: Self.requests)
+        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 5, context: self, requests: Self.requests)
     }
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
@@ -127,6 +127,11 @@ final class TestInput: ServerPart {
         },
         pad_strip: { _, r, pad, strip, position, touching in
             inject(r) { .pad(pad: pad, .strip(strip, position: touching != 0 ? wl_fixed_to_double(position) : nil, byFinger: true), time: $0) }
+        },
+        pointer_scroll: { _, r, source, h, v, h120, v120, natural in
+            let motion = AxisMotion(source: source == 1 ? .finger : .wheel, horizontal: wl_fixed_to_double(h), vertical: wl_fixed_to_double(v),
+                                    horizontalValue120: source == 1 ? 0 : h120, verticalValue120: source == 1 ? 0 : v120, inverted: natural != 0)
+            inject(r) { .pointerAxis(motion, time: $0) }
         }
     ))
 }

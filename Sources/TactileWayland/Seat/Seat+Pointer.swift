@@ -1,4 +1,5 @@
 import CWaylandServer
+import WaylandProtocols
 import Responder
 
 /// wl_pointer events, to every wl_pointer of the client, each in the form its version knows.
@@ -41,7 +42,8 @@ extension Seat {
         for pointer in client.pointers where wl_resource_get_version(pointer) >= 5 { wl_pointer_send_frame(pointer) }
     }
 
-    /// Source, discrete steps in the form the pointer's version knows, the value, and the stop.
+    /// Source, then for each axis that moved its direction relative to the device (wl_pointer
+    /// 9), discrete steps in the form the pointer's version knows and the value; then the stops.
     private func sendAxis(_ motion: AxisMotion, _ time: Instant, to pointer: OpaquePointer) {
         let version = wl_resource_get_version(pointer)
         if version >= 5 { wl_pointer_send_axis_source(pointer, motion.source.wire.rawValue) }
@@ -50,6 +52,9 @@ extension Seat {
             (WL_POINTER_AXIS_HORIZONTAL_SCROLL, motion.horizontal, motion.horizontalValue120, .horizontal),
         ]
         for (axis, value, value120, _) in axes where value != 0 || value120 != 0 {
+            if version >= TACTILE_WL_POINTER_AXIS_RELATIVE_DIRECTION_SINCE_VERSION {
+                tactile_wl_pointer_send_axis_relative_direction(pointer, axis.rawValue, motion.inverted ? 1 : 0)
+            }
             if value120 != 0, version >= 8 {
                 wl_pointer_send_axis_value120(pointer, axis.rawValue, value120)
             } else if value120 != 0, value120 % 120 == 0, version >= 5 {

@@ -1,4 +1,5 @@
 import CWaylandServer
+import WaylandProtocols
 import Responder
 
 /// The seat: the wl_seat global, every client's wl_pointer, wl_keyboard and wl_touch, the
@@ -6,7 +7,7 @@ import Responder
 /// core decides who gets an event; the seat writes it (`Seat+Touch`, `+Pointer`,
 /// `+Keyboard`, through `ProtocolSink`).
 final class Seat {
-    static let version: Int32 = 8
+    static let version: Int32 = 9
 
     let keymap: Keymap?
     /// The keymap keys are heard under now: the seat's, or that of the virtual keyboard that

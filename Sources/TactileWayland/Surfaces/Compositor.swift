@@ -1,4 +1,5 @@
 import CWaylandServer
+import WaylandProtocols
 
 /// wl_compositor and wl_subcompositor: surfaces, regions and subsurfaces. The surfaces it
 /// makes are the server's (`makeSurface`): they live in its scene.
@@ -12,7 +13,7 @@ final class Compositor: ServerPart {
     init(display: OpaquePointer, makeSurface: @escaping (ClientState) -> Surface) {
         self.makeSurface = makeSurface
         globals = [
-            Global(display: display, interface: tactile_wl_compositor_interface(), version: 5, context: self, requests: Self.compositorRequests),
+            Global(display: display, interface: tactile_wl_compositor_interface(), version: 6, context: self, requests: Self.compositorRequests),
             Global(display: display, interface: tactile_wl_subcompositor_interface(), version: 1, context: self, requests: Self.subcompositorRequests),
         ]
     }
@@ -22,6 +23,7 @@ final class Compositor: ServerPart {
             guard let client, let part = Global.context(of: resource, as: Compositor.self), let owner = ClientState.of(client) else { return }
             let surface = part.makeSurface(owner)
             guard surface.bind(client: client, interface: tactile_wl_surface_interface(), version: wl_resource_get_version(resource), id: id, implementation: Surface.requests) else { return }
+            surface.tellPreferredBuffer()
             part.surfaceCreated(surface)
         },
         create_region: { client, resource, id in

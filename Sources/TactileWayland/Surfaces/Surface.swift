@@ -1,4 +1,5 @@
 import CWaylandServer
+import WaylandProtocols
 import Responder
 import TactileRender
 
@@ -49,6 +50,8 @@ final class Surface: ResourceObject {
     private let pictures = PixelHistory()
     /// The outputs the client was told the surface is on (wl_surface.enter).
     private(set) var enteredOutputs: [OutputID] = []
+    /// What the client was last told suits its buffers best (wl_surface 6).
+    private var toldPreferredBuffer: PreferredBuffer?
     /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
     var node: NodeID?
     var role: SurfaceRole?
@@ -291,20 +294,44 @@ final class Surface: ResourceObject {
     func updateOutputs() {
         guard let resource else { return }
         var now: [OutputID] = []
+        var mostlyOn: PlacedOutput?
         if let node, let frame = host.scene.absoluteFrame(of: node), host.scene.node(node)?.isMapped == true {
             // A surface with no size yet still shows where it starts.
             let probe = frame.isEmpty ? Rect(x: frame.x, y: frame.y, width: 1, height: 1) : frame
-            now = outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }.map(\.id)
+            let overlapping = outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }
+            now = overlapping.map(\.id)
+            // Overlaps are within an output's rectangle: their areas cannot overflow.
+            func covered(_ output: PlacedOutput) -> Int { output.rect.intersection(probe).width * output.rect.intersection(probe).height }
+            mostlyOn = overlapping.max { covered($0) < covered($1) }
         }
-        guard now != enteredOutputs else { return }
-        for id in enteredOutputs where !now.contains(id) {
-            for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
+        if now != enteredOutputs {
+            for id in enteredOutputs where !now.contains(id) {
+                for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
+            }
+            for id in now where !enteredOutputs.contains(id) {
+                for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
+            }
+            enteredOutputs = now
+            for addon in addons { addon.outputsChanged(self) }
         }
-        for id in now where !enteredOutputs.contains(id) {
-            for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_enter(resource, output) }
+        tellPreferredBuffer(mostlyOn: mostlyOn)
+    }
+
+    /// wl_surface 6's preferred_buffer_scale and _transform, each sent when it differs from
+    /// what the client was last told: the scale of the outputs the surface is on, rounded up;
+    /// the transform of the one it mostly covers. A surface on none (not yet mapped) is told
+    /// the first output's, so its first buffer can already be drawn to suit.
+    func tellPreferredBuffer(mostlyOn: PlacedOutput? = nil) {
+        guard let resource, wl_resource_get_version(resource) >= TACTILE_WL_SURFACE_PREFERRED_SINCE_VERSION else { return }
+        let preferred = PreferredBuffer(scale120: preferredScale120,
+                                        transform: (mostlyOn ?? outputs.primary)?.description.transform ?? .normal)
+        if preferred.scale != toldPreferredBuffer?.scale {
+            tactile_wl_surface_send_preferred_buffer_scale(resource, preferred.scale)
         }
-        enteredOutputs = now
-        for addon in addons { addon.outputsChanged(self) }
+        if preferred.transform != toldPreferredBuffer?.transform {
+            tactile_wl_surface_send_preferred_buffer_transform(resource, UInt32(preferred.transform.rawValue))
+        }
+        toldPreferredBuffer = preferred
     }
 
     /// The scale to render at, in 120ths: the largest of the outputs it is on, else the first

@@ -1,4 +1,5 @@
 import CWaylandServer
+import WaylandProtocols
 import CXCB
 import Glibc
 import Logging

@@ -69,6 +69,7 @@
 #include "xdg-activation-v1-client-protocol.h"
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
+#include "wayland-core.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"

@@ -125,6 +125,7 @@ enum tactile_test_input_v1_touchpad_gesture {
 #define TACTILE_TEST_INPUT_V1_PAD_BUTTON 22
 #define TACTILE_TEST_INPUT_V1_PAD_RING 23
 #define TACTILE_TEST_INPUT_V1_PAD_STRIP 24
+#define TACTILE_TEST_INPUT_V1_POINTER_SCROLL 25
 
 
 /**
@@ -227,6 +228,10 @@ enum tactile_test_input_v1_touchpad_gesture {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_PAD_STRIP_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_POINTER_SCROLL_SINCE_VERSION 5
 
 /** @ingroup iface_tactile_test_input_v1 */
 static inline void
@@ -539,6 +544,20 @@ tactile_test_input_v1_pad_strip(struct tactile_test_input_v1 *tactile_test_input
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_PAD_STRIP, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, pad, strip, position, touching);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * As pointer_axis, from a wheel (`source` 0) or two fingers (1), on a device whose
+ * natural-scrolling setting is `natural` (1 on: the content follows the fingers, and
+ * wl_pointer 9 says the direction is inverted).
+ */
+static inline void
+tactile_test_input_v1_pointer_scroll(struct tactile_test_input_v1 *tactile_test_input_v1, uint32_t source, wl_fixed_t horizontal, wl_fixed_t vertical, int32_t horizontal_value120, int32_t vertical_value120, uint32_t natural)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_POINTER_SCROLL, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, source, horizontal, vertical, horizontal_value120, vertical_value120, natural);
 }
 
 #ifdef  __cplusplus

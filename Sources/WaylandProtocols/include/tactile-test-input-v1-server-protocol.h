@@ -393,6 +393,24 @@ struct tactile_test_input_v1_interface {
 			  uint32_t strip,
 			  wl_fixed_t position,
 			  uint32_t touching);
+	/**
+	 * a scroll from a device with natural scrolling on or off
+	 *
+	 * As pointer_axis, from a wheel (`source` 0) or two fingers (1),
+	 * on a device whose natural-scrolling setting is `natural` (1 on:
+	 * the content follows the fingers, and wl_pointer 9 says the
+	 * direction is inverted).
+	 * @param source 0 wheel, 1 finger
+	 * @since 5
+	 */
+	void (*pointer_scroll)(struct wl_client *client,
+			       struct wl_resource *resource,
+			       uint32_t source,
+			       wl_fixed_t horizontal,
+			       wl_fixed_t vertical,
+			       int32_t horizontal_value120,
+			       int32_t vertical_value120,
+			       uint32_t natural);
 };
 
 
@@ -496,6 +514,10 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_PAD_STRIP_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_POINTER_SCROLL_SINCE_VERSION 5
 
 #ifdef  __cplusplus
 }
