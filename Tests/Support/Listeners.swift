@@ -162,8 +162,11 @@ enum Listeners {
     ))
 
     nonisolated(unsafe) static let toplevel = make(xdg_toplevel_listener(
-        configure: { data, _, width, height, _ in
-            Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().configuredSize = (width, height)
+        configure: { data, _, width, height, states in
+            let window = Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue()
+            window.configuredSize = (width, height)
+            window.configuredStates = states.map { Array(UnsafeBufferPointer(start: $0.pointee.data?.assumingMemoryBound(to: UInt32.self),
+                                                                             count: $0.pointee.size / 4)) } ?? []
         },
         close: { data, _ in Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue().closeRequested = true },
         configure_bounds: { _, _, _, _ in },

@@ -265,7 +265,7 @@ final class TestClient {
         case "wl_compositor": compositor = bind(tactile_client_wl_compositor_interface(), 5)
         case "wl_subcompositor": subcompositor = bind(tactile_client_wl_subcompositor_interface(), 1)
         case "wl_shm": shm = bind(tactile_client_wl_shm_interface(), 1)
-        case "xdg_wm_base": wmBase = bind(tactile_xdg_wm_base_interface(), 5)
+        case "xdg_wm_base": wmBase = bind(tactile_xdg_wm_base_interface(), 7)
         case "zxdg_shell_v6": shellV6 = bind(tactile_zxdg_shell_v6_interface(), 1)
         case "wl_shell": shell = bind(tactile_client_wl_shell_interface(), 1)
         case "wl_data_device_manager": dataDeviceManager = bind(tactile_client_wl_data_device_manager_interface(), 3)
@@ -276,7 +276,7 @@ final class TestClient {
             outputs.append(output)
             outputGlobals[output] = name
             wl_output_add_listener(output, Listeners.output, Unmanaged.passUnretained(self).toOpaque())
-        case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 4)
+        case "tactile_test_input_v1": testInput = bind(tactile_tactile_test_input_v1_interface(), 5)
         case "zwp_relative_pointer_manager_v1": relativePointerManager = bind(tactile_zwp_relative_pointer_manager_v1_interface(), 1)
         case "zwp_pointer_constraints_v1": pointerConstraints = bind(tactile_zwp_pointer_constraints_v1_interface(), 1)
         case "zwp_pointer_gestures_v1": pointerGestures = bind(tactile_zwp_pointer_gestures_v1_interface(), 3)
@@ -320,6 +320,8 @@ final class Window {
     var configureSerial: UInt32?
     /// The size of the latest xdg_toplevel.configure.
     var configuredSize: (width: Int32, height: Int32)?
+    /// The states of the latest xdg_toplevel.configure (xdg_toplevel.state values).
+    var configuredStates: [UInt32] = []
     /// The compositor sent xdg_toplevel.close.
     var closeRequested = false
     /// The outputs the surface is on (wl_surface.enter, less leave).
@@ -332,7 +334,10 @@ final class Window {
         toplevel = xdg_surface_get_toplevel(xdgSurface)!
         xdg_surface_add_listener(xdgSurface, Listeners.xdgSurface, Unmanaged.passUnretained(self).toOpaque())
         xdg_toplevel_add_listener(toplevel, Listeners.toplevel, Unmanaged.passUnretained(self).toOpaque())
-        wl_surface_add_listener(self.surface, Listeners.surface, Unmanaged.passUnretained(self).toOpaque())
+        // A test listening to a newer wl_surface itself has its own listener there.
+        if wl_proxy_get_listener(self.surface) == nil {
+            wl_surface_add_listener(self.surface, Listeners.surface, Unmanaged.passUnretained(self).toOpaque())
+        }
         wl_surface_commit(self.surface)
         try client.roundtrip()
         if let configureSerial { xdg_surface_ack_configure(xdgSurface, configureSerial) }

@@ -107,7 +107,8 @@ import WaylandProtocols
             tactile_test_input_v1_touch_up(input, 7)
             tactile_test_input_v1_touch_frame(input)
         }
-        let log = try client.waitForOutput(containing: ", 7)\n")
+        // The up of touch 7 ends "…, 7)"; so does the registry's line for a global of version 7.
+        let log = try client.waitForOutput(containing: ", 7)\n", after: ".down(")
         #expect(log.contains(", 7, 100.00000000, 120.50000000)"))
         #expect(log.contains(".motion(") && log.contains(", 7, 110.00000000, 130.00000000)"))
         #expect(log.contains(".up("))

@@ -19,6 +19,8 @@ final class Composition: ServerPart {
     private let screencopy: Screencopy
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
+    /// Told what was drawn after each repaint (the windows hear whether they show).
+    var repainted: ([(Surface, Rect)]) -> Void = { _ in }
     /// While the session is locked, the lock's node: nothing under it is drawn.
     var lockShield: () -> NodeID? = { nil }
     private var idle: OpaquePointer?
@@ -37,8 +39,8 @@ final class Composition: ServerPart {
         self.tablets = tablets
         self.screencopy = screencopy
         outputs.powerObservers.append { [unowned self] output in
-            guard output.poweredOn else { return }
-            output.screen.damage.append(Rect(size: output.placed.description.pixelSize))
+            if output.poweredOn { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
+            // Asleep or awake, windows hear whether they still show (`repainted`).
             schedule()
         }
     }
@@ -115,6 +117,7 @@ final class Composition: ServerPart {
             output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
         }
+        repainted(visible)
     }
 
     /// The overlay changed (a touch moved, a mark came or went): repaint where.

@@ -116,6 +116,7 @@ final class Parts {
         self.composition = composition
         screencopy.schedule = { [unowned composition] in composition.schedule() }
         composition.lockShield = { [unowned sessionLocks] in sessionLocks.shield }
+        composition.repainted = { [unowned windows] in windows.repainted($0) }
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
         testInput = configuration.offersTestInput ? TestInput(display: display, host: context, tablets: tablets) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)

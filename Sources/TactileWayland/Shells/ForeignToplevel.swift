@@ -47,11 +47,15 @@ protocol ListedWindow: AnyObject {
     func sendClose()
     /// The area windows may use changed: a window the policy sizes takes its new size.
     func layoutChanged()
+    /// After each repaint: whether any of the window shows (`WindowVisibility`); it may also
+    /// have moved.
+    func repainted(shown: Bool)
 }
 
 extension ListedWindow {
     var pid: Int32? { nil }
     func layoutChanged() {}
+    func repainted(shown: Bool) {}
 
     /// Hides or shows the window; keyboard focus leaves a window that hides.
     func setMinimized(_ minimized: Bool) {

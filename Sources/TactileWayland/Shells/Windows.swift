@@ -132,6 +132,25 @@ final class Windows: ServerPart {
         for (surface, _) in toplevelWindows() { surface.listedWindow?.layoutChanged() }
     }
 
+    /// The outputs were repainted from `drawn` (bottom to top, global frames): each window
+    /// hears whether any of it shows on a powered-on output, and may look at where it is.
+    func repainted(_ drawn: [(Surface, Rect)]) {
+        let scene = context.scene
+        let stack = drawn.map { surface, frame in
+            let opaque = surface.node.flatMap { scene.node($0)?.alpha } == 1
+            var hides = Region()
+            if opaque, surface.content?.image.isOpaque == true {
+                hides.add(frame)
+            } else if opaque {
+                for rect in surface.current.opaqueRegion.intersection(Rect(size: frame.size)).rects { hides.add(rect.offset(by: Position(x: frame.x, y: frame.y))) }
+            }
+            return WindowVisibility.Layer(id: ObjectIdentifier(surface), frame: frame, hides: hides)
+        }
+        let screens = outputs.live.filter(\.poweredOn).map(\.placed.rect)
+        let shown = WindowVisibility.shown(stack, screens: screens)
+        for (surface, _) in toplevelWindows() { surface.listedWindow?.repainted(shown: shown.contains(ObjectIdentifier(surface))) }
+    }
+
     /// Every window at the root, with where its window geometry starts, globally.
     func toplevelWindows() -> [(Surface, Position)] {
         let scene = context.scene

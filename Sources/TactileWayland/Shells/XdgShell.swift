@@ -44,7 +44,7 @@ final class XdgShell: ServerPart {
     init(display: OpaquePointer, windows: Windows) {
         self.windows = windows
         globals = [
-            Global(display: display, interface: tactile_xdg_wm_base_interface(), version: 5, context: self, requests: Self.requests),
+            Global(display: display, interface: tactile_xdg_wm_base_interface(), version: 7, context: self, requests: Self.requests),
             Global(display: display, interface: tactile_zxdg_shell_v6_interface(), version: 1, context: self, requests: Self.requests),
         ]
     }

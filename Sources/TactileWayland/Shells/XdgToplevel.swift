@@ -19,6 +19,11 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// The size an interactive resize asked for; kept as the window's size afterwards.
     private var requestedSize: Size?
     private var isResizing = false
+    /// Not shown anywhere (xdg_toplevel 6's suspended), as last configured.
+    private var isSuspended = false
+    /// The output edges it may not grow past (xdg_toplevel 7's constrained states), as last
+    /// configured.
+    private var constrained: [UInt32] = []
     /// Its zxdg_toplevel_decoration_v1, while the client keeps one.
     weak var decoration: ToplevelDecoration?
     /// As the client set them, for traces and the inspector (`printableLabel`).
@@ -79,6 +84,38 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         sendConfigure()
     }
 
+    /// After each repaint: a window that shows no pixel is told it is suspended, and told
+    /// again once it shows (version 6); one moved to or from an output edge hears its new
+    /// constrained edges (version 7). Only once mapped.
+    func repainted(shown: Bool) {
+        guard hasMapped else { return }
+        let suspended = !shown && xdg.version >= XDG_TOPLEVEL_STATE_SUSPENDED_SINCE_VERSION
+        guard suspended != isSuspended || constrainedEdges(windows.policy.configure(state, on: output)) != constrained else { return }
+        isSuspended = suspended
+        sendConfigure()
+    }
+
+    /// The edges of its output the window may not go past: all four where the policy sizes
+    /// it (maximized, fullscreen, a kiosk), else those it touches now; for clients of version
+    /// 7 or later.
+    private func constrainedEdges(_ configuration: WindowConfiguration) -> [UInt32] {
+        guard xdg.version >= XDG_TOPLEVEL_STATE_CONSTRAINED_LEFT_SINCE_VERSION, let area = output?.usableArea else { return [] }
+        let all = [XDG_TOPLEVEL_STATE_CONSTRAINED_LEFT, XDG_TOPLEVEL_STATE_CONSTRAINED_RIGHT, XDG_TOPLEVEL_STATE_CONSTRAINED_TOP,
+                   XDG_TOPLEVEL_STATE_CONSTRAINED_BOTTOM].map(\.rawValue)
+        if configuration.size != nil || !windows.policy.isMovable(state) { return all }
+        guard let window = windowRect else { return [] }
+        let touches = [window.x <= area.x, window.x + window.width >= area.x + area.width,
+                       window.y <= area.y, window.y + window.height >= area.y + area.height]
+        return zip(all, touches).filter(\.1).map(\.0)
+    }
+
+    /// The window geometry (or the whole surface), globally.
+    private var windowRect: Rect? {
+        guard let surface = xdg.surface, let node = surface.node, let frame = windows.context.scene.absoluteFrame(of: node) else { return nil }
+        let geometry = xdg.geometry ?? Rect(size: frame.size)
+        return geometry.offset(by: Position(x: frame.x, y: frame.y))
+    }
+
     /// The output the window is on: the one holding its origin, else the first.
     private var output: PlacedOutput? {
         guard let surface = xdg.surface else { return nil }
@@ -110,6 +147,9 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         if state.isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if isResizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         if windows.activated === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if isSuspended { states.append(XDG_TOPLEVEL_STATE_SUSPENDED.rawValue) }
+        constrained = constrainedEdges(configuration)
+        states += constrained
         // A resize grows the client's own window geometry, which may already be near Int32.max.
         let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         withArray(states) { xdg_toplevel_send_configure(resource, width, height, $0) }
