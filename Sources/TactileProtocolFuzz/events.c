@@ -26,7 +26,7 @@ static int on_event(const void *implementation, void *target, uint32_t opcode, c
                 c->recent[c->recent_next++ % RECENT_VALUES] = args[arg].u;
                 if (is_xdg_surface(obj->iface) && strcmp(message->name, "configure") == 0)
                     obj->configure_serial = args[arg].u;
-                if (obj->iface == &wl_pointer_interface && strcmp(message->name, "button") == 0)
+                if (interface_is(obj->iface, &wl_pointer_interface) && strcmp(message->name, "button") == 0)
                     c->button_serial = args[arg].u;
             }
             first_uint = false;

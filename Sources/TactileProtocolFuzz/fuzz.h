@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <wayland-client.h>
 
+#include "wayland-core.h"
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -125,6 +126,7 @@ void object_remove(struct conn *c, struct object *obj);
 struct object *object_any(struct conn *c, const struct wl_interface *iface);
 /// How many objects of this interface there are.
 size_t object_count(struct conn *c, const struct wl_interface *iface);
+bool interface_is(const struct wl_interface *iface, const struct wl_interface *wanted);
 /// Keeps a proxy the server created (an event's new_id), only to destroy it at disconnect.
 void object_adopt_orphan(struct conn *c, struct wl_proxy *proxy);
 /// Destroys every proxy locally (no requests) and frees the tables.

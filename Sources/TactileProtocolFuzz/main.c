@@ -108,10 +108,12 @@ static void tally_error(struct conn *c) {
 
 /// The globals the fuzzer knows how to bind, by interface name.
 static const struct wl_interface *const bindable[] = {
-    &wl_compositor_interface,
+    // wl_compositor 6 and wl_seat 9: the newer tables, so their surfaces and pointers speak
+    // (and hear) those versions' messages.
+    &tactile_core_wl_compositor_interface,
     &wl_subcompositor_interface,
     &wl_shm_interface,
-    &wl_seat_interface,
+    &tactile_core_wl_seat_interface,
     &wl_output_interface,
     &wl_data_device_manager_interface,
     &wl_shell_interface,

@@ -1,6 +1,7 @@
 // A connection's table of live proxies. Requests pick their target and their object
 // arguments from it, so it changes only when we send a request: never on an event.
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz.h"
 
@@ -31,10 +32,16 @@ void object_remove(struct conn *c, struct object *obj) {
     free(obj);
 }
 
+/// The same interface, whichever table made it: wl_surface objects come from the newer core
+/// tables (wayland-core.h) while the scripts name libwayland's.
+bool interface_is(const struct wl_interface *iface, const struct wl_interface *wanted) {
+    return iface == wanted || strcmp(iface->name, wanted->name) == 0;
+}
+
 size_t object_count(struct conn *c, const struct wl_interface *iface) {
     size_t n = 0;
     for (size_t i = 0; i < c->count; i++)
-        if (c->objects[i]->iface == iface) n++;
+        if (interface_is(c->objects[i]->iface, iface)) n++;
     return n;
 }
 
@@ -43,7 +50,7 @@ struct object *object_any(struct conn *c, const struct wl_interface *iface) {
     if (n == 0) return NULL;
     size_t pick = rng_below(&c->rng, (uint32_t)n);
     for (size_t i = 0; i < c->count; i++)
-        if (c->objects[i]->iface == iface && pick-- == 0) return c->objects[i];
+        if (interface_is(c->objects[i]->iface, iface) && pick-- == 0) return c->objects[i];
     return NULL;
 }
 
