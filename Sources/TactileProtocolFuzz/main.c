@@ -150,6 +150,10 @@ static const struct wl_interface *const bindable[] = {
     &zwp_pointer_gestures_v1_interface,
     &zwp_tablet_manager_v2_interface,
     &tactile_inspector_v1_interface,
+    &ext_foreign_toplevel_list_v1_interface,
+    &ext_output_image_capture_source_manager_v1_interface,
+    &ext_foreign_toplevel_image_capture_source_manager_v1_interface,
+    &ext_image_copy_capture_manager_v1_interface,
     // Offered only where the renderer imports dmabufs (a GPU, or llvmpipe on a DRM device:
     // the QEMU guest's fuzz run); its params then get memfds and hostile planes and sizes.
     &zwp_linux_dmabuf_v1_interface,

@@ -15,8 +15,8 @@ final class Composition: ServerPart {
     private let outputs: Outputs
     private let seat: Seat
     private let tablets: Tablets
-    /// Screenshot frames wait for the repaints made here.
-    private let screencopy: Screencopy
+    /// Screenshot and capture frames wait for the repaints made here.
+    private let readers: [any FrameReader]
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
     /// Told what was drawn after each repaint (the windows hear whether they show).
@@ -31,13 +31,13 @@ final class Composition: ServerPart {
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
 
-    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, screencopy: Screencopy) {
+    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, readers: [any FrameReader]) {
         self.context = context
         self.loop = loop
         self.outputs = outputs
         self.seat = seat
         self.tablets = tablets
-        self.screencopy = screencopy
+        self.readers = readers
         outputs.powerObservers.append { [unowned self] output in
             if output.poweredOn { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
             // Asleep or awake, windows hear whether they still show (`repainted`).
@@ -82,6 +82,7 @@ final class Composition: ServerPart {
     /// `surface`'s content changed where `damage` says: each output it lies on repaints there.
     func damage(_ surface: Surface, _ damage: SurfaceDamage) {
         guard !damage.isEmpty, let node = surface.node, let frame = context.scene.absoluteFrame(of: node) else { return }
+        for reader in readers { reader.surfaceDamaged(surface) }
         let local = SurfaceContent.surfaceRects(damage, state: surface.current) ?? [Rect(size: frame.size)]
         let global = local.map { $0.intersection(Rect(size: frame.size)).offset(by: Position(x: frame.x, y: frame.y)) }.filter { !$0.isEmpty }
         for output in outputs.live {
@@ -118,6 +119,7 @@ final class Composition: ServerPart {
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
         }
         repainted(visible)
+        for reader in readers { reader.repaintEnded(cursor: cursor, time: context.currentTime) }
     }
 
     /// The overlay changed (a touch moved, a mark came or went): repaint where.
@@ -156,7 +158,7 @@ final class Composition: ServerPart {
             screen.cursorShown = cursorItem?.bounds
         }
         screen.repaintEnded()
-        screencopy.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: context.currentTime)
+        for reader in readers { reader.repainted(output, canvas: canvas, damage: damage, cursor: cursorItem, time: context.currentTime) }
         // A sleeping panel is shown nothing, and takes no frame callbacks: clients drawing
         // only there wait, as on weston and wlroots. Woken, it is repainted whole.
         guard output.poweredOn else { return }

@@ -7,7 +7,7 @@ import WaylandProtocols
 /// from the output's composed frame into a client's shm buffer, with or without the cursor.
 /// Frames wait for the next repaint of their output: a plain copy takes the frame as it is
 /// then, a copy with damage waits for a repaint that changed something and reports what.
-final class Screencopy: ServerPart {
+final class Screencopy: ServerPart, FrameReader {
     static let version: Int32 = 3
     /// Frames whose client sent copy, waiting for their output's repaint.
     private var waiting: [ScreencopyFrame] = []

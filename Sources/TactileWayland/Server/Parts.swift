@@ -26,6 +26,7 @@ final class Parts {
     let decorations: XdgDecorations
     let layers: Layers
     let foreignToplevels: ForeignToplevels
+    let foreignToplevelList: ForeignToplevelList
     let relativePointers: RelativePointers
     let pointerConstraints: PointerConstraints
     let pointerGestures: PointerGestures
@@ -51,6 +52,9 @@ final class Parts {
     /// Idle blanking, and waking by input.
     let idle: Idle
     let screencopy: Screencopy
+    /// ext-image-capture-source's managers and ext_image_copy_capture, wlr-screencopy's successor.
+    let captureSources: CaptureSources
+    let imageCopyCapture: ImageCopyCapture
     /// Output frames, composed from the scene.
     let composition: Composition
     let edgeDeferrals: EdgeDeferrals
@@ -76,8 +80,12 @@ final class Parts {
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
+        foreignToplevelList = ForeignToplevelList(display: display, context: context)
+        captureSources = CaptureSources(display: display, outputs: outputs)
+        imageCopyCapture = ImageCopyCapture(display: display, context: context, renderer: renderer)
         windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(
-            kiosk: configuration.kioskMode, newWindowFocus: configuration.newWindowFocus), foreignToplevels: foreignToplevels)
+            kiosk: configuration.kioskMode, newWindowFocus: configuration.newWindowFocus),
+            listings: [foreignToplevels, foreignToplevelList, imageCopyCapture])
         activation = XdgActivation(display: display, windows: windows)
         windows.activation = activation
         xdgShell = XdgShell(display: display, windows: windows)
@@ -112,9 +120,10 @@ final class Parts {
                     inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
         screencopy = Screencopy(display: display, outputs: outputs)
         let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
-                                      screencopy: screencopy)
+                                      readers: [screencopy, imageCopyCapture])
         self.composition = composition
         screencopy.schedule = { [unowned composition] in composition.schedule() }
+        imageCopyCapture.schedule = { [unowned composition] in composition.schedule() }
         composition.lockShield = { [unowned sessionLocks] in sessionLocks.shield }
         composition.repainted = { [unowned windows] in windows.repainted($0) }
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
@@ -125,7 +134,7 @@ final class Parts {
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }

@@ -85,11 +85,13 @@ public final class ServerPort: BackendHost {
         layoutChanged()
     }
 
-    /// `removed` left the layout (unplugged or disabled): its screencopy frames fail, the
+    /// `removed` left the layout (unplugged or disabled): its screencopy frames fail and its
+    /// capture sessions stop, the
     /// frame callbacks it took wait for another output, and its windows move to the first
     /// output left.
     private func withdrawn(_ removed: Output) {
         server.parts.screencopy.outputRemoved(removed)
+        server.parts.imageCopyCapture.outputRemoved(removed)
         // Its frame in flight will never be shown: the callbacks it took wait for another.
         server.parts.outputs.frameCallbacks += removed.screen.inFlight
         removed.screen.inFlight.removeAll()

@@ -6,7 +6,7 @@ import WaylandProtocols
 /// a kiosk's own switcher on a layer surface) is told of each mapped xdg toplevel through a
 /// handle of its own, with the title, app id, outputs and state as they change, and may
 /// activate, close, maximize, minimize or fullscreen it.
-final class ForeignToplevels: ServerPart {
+final class ForeignToplevels: ServerPart, WindowListing {
     static let version: Int32 = 3
     private unowned(unsafe) let context: any PartContext
     private let outputs: Outputs
@@ -26,7 +26,7 @@ final class ForeignToplevels: ServerPart {
                             part.managers.removeAll { $0 == resource }
                         }) { [unowned self] resource, _ in
             managers.append(resource)
-            for toplevel in mappedToplevels() { announce(toplevel, to: resource) }
+            for toplevel in context.listedWindows { announce(toplevel, to: resource) }
         }
     }
 }
@@ -63,7 +63,7 @@ extension ListedWindow {
         isMinimized = minimized
         windows.context.updateScene { $0.update(node) { $0.isHidden = minimized } }
         if minimized { windows.context.unfocusKeyboard(from: node) }
-        windows.foreignToplevels.changed(self)
+        windows.listings.changed(self)
     }
 
     /// A dock activated the window: shown, raised above the other windows, and focused.
@@ -184,15 +184,5 @@ extension ForeignToplevels {
     func closed(_ toplevel: ListedWindow) {
         let handles = handles.removeValue(forKey: ObjectIdentifier(toplevel)) ?? []
         for handle in handles { handle.close() }
-    }
-
-    /// Every mapped window docks list (xdg or wl_shell), bottom to top.
-    private func mappedToplevels() -> [ListedWindow] {
-        let scene = context.scene
-        let (below, above) = scene.children(of: scene.root)
-        return (below + above).compactMap { id in
-            guard scene.node(id)?.isMapped == true else { return nil }
-            return context.surface(at: id)?.listedWindow
-        }
     }
 }

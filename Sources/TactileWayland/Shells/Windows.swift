@@ -18,7 +18,9 @@ final class Windows: ServerPart {
     let outputs: Outputs
     let seat: Seat
     var policy: any WindowPolicy
-    let foreignToplevels: ForeignToplevels
+    /// What lists windows for other clients (docks' wlr handles, ext_foreign_toplevel_list):
+    /// each hears of every window that maps, changes and goes.
+    let listings: [any WindowListing]
     /// The compositor node of each layer, made when a layer first has a surface and never
     /// removed (an empty layer's node is an empty container). The scene's root stacks
     /// background, bottom, the windows, top, overlay: hit testing and composition then put
@@ -35,12 +37,12 @@ final class Windows: ServerPart {
     /// Tokens that let a new window take focus from another client's.
     weak var activation: XdgActivation?
 
-    init(context: any PartContext, outputs: Outputs, seat: Seat, policy: any WindowPolicy, foreignToplevels: ForeignToplevels) {
+    init(context: any PartContext, outputs: Outputs, seat: Seat, policy: any WindowPolicy, listings: [any WindowListing]) {
         self.context = context
         self.outputs = outputs
         self.seat = seat
         self.policy = policy
-        self.foreignToplevels = foreignToplevels
+        self.listings = listings
     }
 
     /// The node nothing may go above (the session lock's, while locked).
@@ -111,7 +113,7 @@ final class Windows: ServerPart {
         if window !== focusedWindow {
             let previous = focusedWindow
             focusedWindow = window
-            for changed in [previous, window].compactMap({ $0 }) { foreignToplevels.changed(changed) }
+            for changed in [previous, window].compactMap({ $0 }) { listings.changed(changed) }
         }
         let focused = focus.keyboard.flatMap { context.surface(at: $0)?.addon(XdgSurface.self)?.toplevel }
         guard focused !== activated else { return }

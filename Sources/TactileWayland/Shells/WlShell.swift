@@ -67,13 +67,13 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
         guard isToplevel, !hasMapped, surface.hasBuffer, let node = surface.node else { return }
         hasMapped = true
         windows.windowMapped(node, surface: surface)
-        windows.foreignToplevels.mapped(self)
+        windows.listings.mapped(self)
     }
 
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
-        windows.foreignToplevels.closed(self)
+        windows.listings.closed(self)
         surface?.removeNode()
     }
 
@@ -114,12 +114,12 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
         set_title: { _, r, title in
             guard let shell = ShellSurface.from(r) else { return }
             shell.title = printableLabel(title)
-            shell.windows.foreignToplevels.changed(shell)
+            shell.windows.listings.changed(shell)
         },
         set_class: { _, r, appID in
             guard let shell = ShellSurface.from(r) else { return }
             shell.appID = printableLabel(appID)
-            shell.windows.foreignToplevels.changed(shell)
+            shell.windows.listings.changed(shell)
         }
     ))
 }

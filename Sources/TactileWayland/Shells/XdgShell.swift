@@ -86,7 +86,7 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
 
     /// A toplevel's docks hear which outputs it is on.
     func outputsChanged(_ surface: Surface) {
-        if let toplevel = roleObject as? XdgToplevel { windows.foreignToplevels.changed(toplevel) }
+        if let toplevel = roleObject as? XdgToplevel { windows.listings.changed(toplevel) }
     }
 
     init(flavor: XdgFlavor, surface: Surface, windows: Windows) {

@@ -62,7 +62,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         if maps, !hasMapped, let node = surface.node {
             hasMapped = true
             windows.windowMapped(node, surface: surface)
-            windows.foreignToplevels.mapped(self)
+            windows.listings.mapped(self)
             if windows.activated === self { return }
         }
         sendConfigure()
@@ -126,7 +126,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
-        windows.foreignToplevels.closed(self)
+        windows.listings.closed(self)
         decoration?.orphaned()
         xdg.surface?.removeNode()
     }
@@ -154,7 +154,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         withArray(states) { xdg_toplevel_send_configure(resource, width, height, $0) }
         xdg.sendConfigure()
-        windows.foreignToplevels.changed(self)
+        windows.listings.changed(self)
     }
 
     /// A maximize or fullscreen request (or its undoing), from the client or a dock: the
@@ -172,7 +172,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     }
 
     fileprivate func titleOrAppIDChanged() {
-        windows.foreignToplevels.changed(self)
+        windows.listings.changed(self)
     }
 
     /// Whether a move or resize may start: the policy lets the window move (by default,

@@ -113,7 +113,7 @@ extension XConnection {
                                      xcb_atom_t(XCB_ATOM_WM_TRANSIENT_FOR.rawValue), atoms[.netWMName], atoms[.wmProtocols], atoms[.netWMWindowType], atoms[.netWMPID]]
         guard watched.contains(event.atom) else { return }
         window.properties = readProperties(of: event.window)
-        if let role = window.role, window.isManaged { manager.windows.foreignToplevels.changed(role) }
+        if let role = window.role, window.isManaged { manager.windows.listings.changed(role) }
     }
 
     /// `sent`: by a client's SendEvent. Xwayland's own WL_SURFACE_ID never is, and one an X

@@ -218,7 +218,7 @@ final class XConnection {
         window.state = state
         if window.isManaged {
             place(window)
-            window.role.map { manager.windows.foreignToplevels.changed($0) }
+            window.role.map { manager.windows.listings.changed($0) }
         }
         writeState(of: window)
     }

@@ -43,7 +43,7 @@ final class XwaylandSurface: SurfaceRole, ListedWindow {
         hasMapped = true
         if window.isManaged {
             windows.windowMapped(node, surface: surface)
-            windows.foreignToplevels.mapped(self)
+            windows.listings.mapped(self)
             isListed = true
         } else {
             windows.context.updateScene { [position = windows.windowStackPosition] in _ = $0.restack(node, to: position) }
@@ -59,7 +59,7 @@ final class XwaylandSurface: SurfaceRole, ListedWindow {
     }
 
     func surfaceDestroyed() {
-        if isListed { windows.foreignToplevels.closed(self) }
+        if isListed { windows.listings.closed(self) }
         isListed = false
     }
 

@@ -70,6 +70,12 @@
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
 #include "wayland-core.h"
+#include "ext-foreign-toplevel-list-v1-server-protocol.h"
+#include "ext-foreign-toplevel-list-v1-client-protocol.h"
+#include "ext-image-capture-source-v1-server-protocol.h"
+#include "ext-image-capture-source-v1-client-protocol.h"
+#include "ext-image-copy-capture-v1-server-protocol.h"
+#include "ext-image-copy-capture-v1-client-protocol.h"
 #include "tactile-test-input-v1-server-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-server-protocol.h"
@@ -167,6 +173,15 @@ TACTILE_PROTOCOL_INTERFACE(zwp_input_popup_surface_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_input_method_keyboard_grab_v2)
 TACTILE_PROTOCOL_INTERFACE(zwp_virtual_keyboard_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_virtual_keyboard_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_foreign_toplevel_list_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_foreign_toplevel_handle_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_image_capture_source_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_output_image_capture_source_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_foreign_toplevel_image_capture_source_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_session_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_frame_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_cursor_session_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)

@@ -1,0 +1,216 @@
+import CWaylandServer
+import Responder
+import TactileRender
+import WaylandProtocols
+
+/// ext_image_copy_capture_session_v1: copies of one target. It tells the buffers it fills
+/// (XRGB8888 or ARGB8888 shm of the target's size) when made and whenever the size changes,
+/// keeps what changed since its previous frame, and stops when the target goes.
+final class CaptureSession: ResourceObject {
+    private unowned(unsafe) let part: ImageCopyCapture
+    let target: CaptureTarget
+    let paintsCursors: Bool
+    /// What changed since the previous frame, in buffer pixels; nil until the first frame
+    /// (then everything is new).
+    private var unseen: [Rect]?
+    /// The buffer size last told; nil before.
+    private(set) var size: Size?
+    private(set) var isStopped = false
+    /// The session's one frame, while it lives.
+    weak var frame: CaptureFrame?
+
+    static let formats: [PixelFormat] = [.xrgb8888, .argb8888]
+
+    init(part: ImageCopyCapture, target: CaptureTarget, paintsCursors: Bool) {
+        self.part = part
+        self.target = target
+        self.paintsCursors = paintsCursors
+    }
+
+    /// Whether a frame now has something to copy: the first, or a change since the last.
+    var hasNews: Bool { unseen.map { !$0.isEmpty } ?? true }
+
+    /// Says the buffer constraints when they are new; stops once the target is gone.
+    func describe() {
+        guard let resource, !isStopped else { return }
+        guard !target.isGone, let now = part.size(of: target), now.width > 0, now.height > 0 else { return stop() }
+        guard now != size else { return }
+        size = now
+        for format in Self.formats { ext_image_copy_capture_session_v1_send_shm_format(resource, format.shm) }
+        ext_image_copy_capture_session_v1_send_buffer_size(resource, UInt32(now.width), UInt32(now.height))
+        ext_image_copy_capture_session_v1_send_done(resource)
+    }
+
+    /// The target changed where `damage` says (buffer pixels within `bounds`).
+    func changed(_ damage: [Rect], within bounds: Size) {
+        guard unseen != nil, !damage.isEmpty else { return }
+        unseen! += damage
+        // Past a few dozen rectangles, the whole buffer says it as well.
+        if unseen!.count > 32 { unseen = [Rect(size: bounds)] }
+    }
+
+    /// What a frame reports and the session forgets: everything the first time.
+    func takeDamage() -> [Rect] {
+        defer { unseen = [] }
+        return unseen ?? [Rect(size: size ?? .zero)]
+    }
+
+    func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        frame?.sessionStopped()
+        if let resource { ext_image_copy_capture_session_v1_send_stopped(resource) }
+    }
+
+    fileprivate func makeFrame(_ client: OpaquePointer, id: UInt32) {
+        guard frame?.resource == nil else {
+            return postError(EXT_IMAGE_COPY_CAPTURE_SESSION_V1_ERROR_DUPLICATE_FRAME.rawValue, "a frame of this session still exists")
+        }
+        let made = CaptureFrame(session: self, part: part)
+        guard made.bind(client: client, interface: tactile_ext_image_copy_capture_frame_v1_interface(), version: version, id: id,
+                        implementation: CaptureFrame.requests) else { return }
+        frame = made
+    }
+
+    static let requests = RequestTable(ext_image_copy_capture_session_v1_interface(
+        create_frame: { client, resource, id in
+            guard let client else { return }
+            CaptureSession.from(resource)?.makeFrame(client, id: id)
+        },
+        destroy: destroyResource
+    ))
+}
+
+/// ext_image_copy_capture_frame_v1: one copy into one buffer.
+final class CaptureFrame: ResourceObject {
+    let session: CaptureSession
+    private unowned(unsafe) let part: ImageCopyCapture
+    private var buffer: BufferReference?
+    private var captured = false
+
+    init(session: CaptureSession, part: ImageCopyCapture) {
+        self.session = session
+        self.part = part
+    }
+
+    private func attach(_ resource: OpaquePointer?) {
+        guard !captured else { return alreadyCaptured() }
+        buffer = resource.map(BufferReference.init)
+    }
+
+    private func damage(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) {
+        guard !captured else { return alreadyCaptured() }
+        guard x >= 0, y >= 0, width > 0, height > 0 else {
+            return postError(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_INVALID_BUFFER_DAMAGE.rawValue,
+                             "damage \(x),\(y) \(width)x\(height): the origin must not be negative, the size must be positive")
+        }
+        // Every frame is copied whole: the client's damage asks for no less.
+    }
+
+    private func capture() {
+        guard !captured else { return alreadyCaptured() }
+        guard buffer != nil else {
+            return postError(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_NO_BUFFER.rawValue, "capture with no buffer attached")
+        }
+        captured = true
+        session.describe()
+        guard !session.isStopped else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED) }
+        guard let shm = buffer?.shmBuffer, let size = session.size, let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)),
+              CaptureSession.formats.contains(format), Int(wl_shm_buffer_get_width(shm)) == size.width,
+              Int(wl_shm_buffer_get_height(shm)) == size.height, Int(wl_shm_buffer_get_stride(shm)) >= size.width * 4
+        else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
+        part.wait(self)
+    }
+
+    private func alreadyCaptured() {
+        postError(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED.rawValue, "the frame was already captured")
+    }
+
+    /// Copies into the buffer with `write` (which gets its memory, format, size and stride)
+    /// under libwayland's guard, then sends transform, damage, the time, and ready. A buffer
+    /// no longer of the session's size (the window was resized meanwhile) fails.
+    func fulfil(transform: OutputTransform, time: Instant, _ write: (UnsafeMutableRawPointer, PixelFormat, Size, Int) -> Void) {
+        guard let resource else { return }
+        guard let shm = buffer?.shmBuffer, let size = session.size, let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)),
+              Int(wl_shm_buffer_get_width(shm)) == size.width, Int(wl_shm_buffer_get_height(shm)) == size.height
+        else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
+        wl_shm_buffer_begin_access(shm)
+        if let data = wl_shm_buffer_get_data(shm) { write(data, format, size, Int(wl_shm_buffer_get_stride(shm))) }
+        wl_shm_buffer_end_access(shm)
+        buffer = nil
+        ext_image_copy_capture_frame_v1_send_transform(resource, UInt32(transform.rawValue))
+        for rect in session.takeDamage() {
+            let r = rect.intersection(Rect(size: size))
+            guard !r.isEmpty else { continue }
+            ext_image_copy_capture_frame_v1_send_damage(resource, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
+        }
+        let seconds = time.microseconds / 1_000_000
+        ext_image_copy_capture_frame_v1_send_presentation_time(resource, UInt32(truncatingIfNeeded: seconds >> 32), UInt32(truncatingIfNeeded: seconds),
+                                                               UInt32((time.microseconds % 1_000_000) * 1000))
+        ext_image_copy_capture_frame_v1_send_ready(resource)
+    }
+
+    /// A frame captured and waiting fails when its session stops.
+    func sessionStopped() {
+        if captured, buffer != nil { fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED) }
+    }
+
+    func fail(_ reason: ext_image_copy_capture_frame_v1_failure_reason) {
+        buffer = nil
+        if let resource { ext_image_copy_capture_frame_v1_send_failed(resource, reason.rawValue) }
+    }
+
+    static let requests = RequestTable(ext_image_copy_capture_frame_v1_interface(
+        destroy: destroyResource,
+        attach_buffer: { _, resource, buffer in CaptureFrame.from(resource)?.attach(buffer) },
+        damage_buffer: { _, resource, x, y, width, height in CaptureFrame.from(resource)?.damage(x, y, width, height) },
+        capture: { _, resource in CaptureFrame.from(resource)?.capture() }
+    ))
+}
+
+/// ext_image_copy_capture_cursor_session_v1. Tactile does not capture the cursor apart from
+/// what it is over: a cursor session never says the cursor entered, and the capture session
+/// it gives stops at once; `paint_cursors` draws the cursor into a session's frames instead.
+final class CursorCaptureSession: ResourceObject {
+    private var gaveSession = false
+
+    private func captureSession(_ client: OpaquePointer, id: UInt32) {
+        guard !gaveSession else {
+            return postError(EXT_IMAGE_COPY_CAPTURE_CURSOR_SESSION_V1_ERROR_DUPLICATE_SESSION.rawValue, "the cursor session already gave its capture session")
+        }
+        gaveSession = true
+        let session = ResourceObject()
+        guard session.bind(client: client, interface: tactile_ext_image_copy_capture_session_v1_interface(), version: version, id: id,
+                           implementation: Self.stoppedSessionRequests), let resource = session.resource else { return }
+        ext_image_copy_capture_session_v1_send_stopped(resource)
+    }
+
+    /// A stopped session's frames fail, stopped, when captured.
+    private static let stoppedSessionRequests = RequestTable(ext_image_copy_capture_session_v1_interface(
+        create_frame: { client, resource, id in
+            guard let client, let resource else { return }
+            let frame = ResourceObject()
+            frame.bind(client: client, interface: tactile_ext_image_copy_capture_frame_v1_interface(), version: wl_resource_get_version(resource), id: id,
+                       implementation: stoppedFrameRequests)
+        },
+        destroy: destroyResource
+    ))
+
+    private static let stoppedFrameRequests = RequestTable(ext_image_copy_capture_frame_v1_interface(
+        destroy: destroyResource,
+        attach_buffer: { _, _, _ in },
+        damage_buffer: { _, _, _, _, _, _ in },
+        capture: { _, resource in
+            guard let resource else { return }
+            ext_image_copy_capture_frame_v1_send_failed(resource, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED.rawValue)
+        }
+    ))
+
+    static let requests = RequestTable(ext_image_copy_capture_cursor_session_v1_interface(
+        destroy: destroyResource,
+        get_capture_session: { client, resource, id in
+            guard let client else { return }
+            CursorCaptureSession.from(resource)?.captureSession(client, id: id)
+        }
+    ))
+}

@@ -1,0 +1,182 @@
+import CWaylandServer
+import Responder
+import TactileRender
+import WaylandProtocols
+
+/// ext_image_copy_capture_manager_v1 (version 1): the successor of wlr-screencopy. A session
+/// copies an output (its composed frame, as screencopy does) or one window (its surfaces
+/// composed alone, so what covers it is not in the copy) into the client's shm buffers;
+/// each frame says what changed since the session's previous one, and waits for a change
+/// when nothing did. Privileged as screencopy is (screen capture).
+final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
+    static let version: Int32 = 1
+    private unowned(unsafe) let context: any PartContext
+    private let renderer: any Renderer
+    /// Asks for a repaint, which fulfils the frames waiting (composition's, once it is made).
+    var schedule: () -> Void = {}
+    /// Every live session, to hear of changes and of its target going.
+    private var sessions: [WeakSession] = []
+    /// Frames whose client sent capture, waiting for a repaint.
+    private var waiting: [CaptureFrame] = []
+    private var global: Global?
+
+    private struct WeakSession { weak var session: CaptureSession? }
+
+    init(display: OpaquePointer, context: any PartContext, renderer: any Renderer) {
+        self.context = context
+        self.renderer = renderer
+        global = Global(display: display, interface: tactile_ext_image_copy_capture_manager_v1_interface(), version: Self.version,
+                        context: self, requests: Self.requests, privilege: .screenCapture)
+    }
+
+    private var live: [CaptureSession] {
+        sessions.removeAll { $0.session?.resource == nil }
+        return sessions.compactMap(\.session)
+    }
+
+    /// The buffer size a session on `target` fills: the output's frame, or the window's
+    /// surface at scale 1; nil once it is gone.
+    func size(of target: CaptureTarget) -> Size? {
+        if target.isWindow { return windowFrame(target).map(\.size) }
+        return target.output?.placed.description.pixelSize
+    }
+
+    /// The window's main surface, globally.
+    private func windowFrame(_ target: CaptureTarget) -> Rect? {
+        guard let node = target.window?.windowSurface?.node else { return nil }
+        return context.scene.absoluteFrame(of: node)
+    }
+
+    func wait(_ frame: CaptureFrame) {
+        waiting.append(frame)
+        schedule()
+    }
+
+    // MARK: What changes
+
+    /// `output` was repainted (`damage` in its canvas pixels): its sessions note the change,
+    /// and its frames waiting for one are copied.
+    func repainted(_ output: Output, canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
+        for session in live where session.target.output === output { session.changed(damage, within: canvas.size) }
+        take { $0.session.target.output === output }.forEach { frame in
+            frame.fulfil(transform: output.placed.description.transform, time: time) { buffer, format, size, stride in
+                canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero,
+                             overlay: frame.session.paintsCursors ? cursor : nil)
+            }
+        }
+    }
+
+    /// After every output's repaint: windows' frames waiting for a change are composed alone.
+    func repaintEnded(cursor: (content: SurfaceContent, frame: Rect)?, time: Instant) {
+        take { $0.session.target.isWindow }.forEach { frame in
+            guard let window = windowFrame(frame.session.target), let canvas = renderer.makeCanvas(size: window.size) else {
+                return frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN)
+            }
+            let placement = CanvasPlacement(rect: window, scale: 1, transform: .normal, pixelSize: window.size, turn: nil)
+            let items = surfaces(of: frame.session.target).compactMap { surface, rect in
+                surface.content.flatMap { placement.drawItem($0, frame: rect, opaque: surface.current.opaqueRegion) }
+            }
+            canvas.render(items, damage: [Rect(size: window.size)])
+            let overlay = frame.session.paintsCursors ? cursor.flatMap { placement.drawItem($0.content, frame: $0.frame, opaque: .empty) } : nil
+            frame.fulfil(transform: .normal, time: time) { buffer, format, size, stride in
+                canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero, overlay: overlay)
+            }
+        }
+    }
+
+    /// The frames `due` says, whose session has something new (or has had no frame yet);
+    /// taken off the waiting list.
+    private func take(_ due: (CaptureFrame) -> Bool) -> [CaptureFrame] {
+        waiting.removeAll { $0.resource == nil || $0.session.isStopped }
+        var taken: [CaptureFrame] = []
+        waiting.removeAll { frame in
+            guard due(frame), frame.session.hasNews else { return false }
+            taken.append(frame)
+            return true
+        }
+        return taken
+    }
+
+    /// A window's surfaces bottom to top (its subsurfaces below it, it, those above), with
+    /// their global frames: drawn whether or not the window is shown, covered or minimized.
+    private func surfaces(of target: CaptureTarget) -> [(Surface, Rect)] {
+        guard let root = target.window?.windowSurface?.node else { return [] }
+        let scene = context.scene
+        var result: [(Surface, Rect)] = []
+        func visit(_ id: NodeID) {
+            guard let node = scene.node(id), node.isMapped, id == root || !node.isHidden else { return }
+            let (below, above) = scene.children(of: id)
+            for child in below { visit(child) }
+            if let surface = context.surface(at: id), let frame = scene.absoluteFrame(of: id) { result.append((surface, frame)) }
+            for child in above { visit(child) }
+        }
+        visit(root)
+        return result
+    }
+
+    /// A surface committed new content: sessions on its window have news.
+    func surfaceDamaged(_ surface: Surface) {
+        guard let node = surface.node, let window = context.scene.toplevel(containing: node) else { return }
+        for session in live where session.target.window?.windowSurface?.node == window {
+            session.changed([Rect(size: size(of: session.target) ?? .zero)], within: size(of: session.target) ?? .zero)
+        }
+        if waiting.contains(where: { $0.session.target.isWindow }) { schedule() }
+    }
+
+    // MARK: Targets going
+
+    func mapped(_ toplevel: ListedWindow) {}
+    func changed(_ toplevel: ListedWindow) {}
+
+    /// A window unmapped or went: its sessions stop.
+    func closed(_ toplevel: ListedWindow) {
+        for session in live where session.target.window === toplevel { session.stop() }
+    }
+
+    /// An output went: its sessions stop.
+    func outputRemoved(_ output: Output) {
+        for session in live where session.target.output === output { session.stop() }
+    }
+
+    /// A window may have been resized: its sessions say the new buffer size.
+    func layoutChanged() {
+        for session in live { session.describe() }
+    }
+
+    fileprivate static let requests = RequestTable(ext_image_copy_capture_manager_v1_interface(
+        create_session: { client, manager, id, sourceResource, options in
+            guard let client, let manager, let part = Global.context(of: manager, as: ImageCopyCapture.self) else { return }
+            guard options & ~EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue == 0 else {
+                return tactile_post_error(manager, EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue,
+                                          "options \(options): only paint_cursors (1) is defined")
+            }
+            let target = CaptureSource.from(sourceResource)?.target ?? .output(nil)
+            let session = CaptureSession(part: part, target: target, paintsCursors: options != 0)
+            guard session.bind(client: client, interface: tactile_ext_image_copy_capture_session_v1_interface(),
+                               version: wl_resource_get_version(manager), id: id, implementation: CaptureSession.requests) else { return }
+            part.sessions.append(WeakSession(session: session))
+            session.describe()
+        },
+        create_pointer_cursor_session: { client, manager, id, _, _ in
+            guard let client, let manager else { return }
+            CursorCaptureSession().bind(client: client, interface: tactile_ext_image_copy_capture_cursor_session_v1_interface(),
+                                        version: wl_resource_get_version(manager), id: id, implementation: CursorCaptureSession.requests)
+        },
+        destroy: destroyResource
+    ))
+}
+
+/// What composition tells the readers of its frames (screencopy, image copy capture).
+protocol FrameReader: AnyObject {
+    /// `output` was repainted: `damage` in its canvas pixels (empty: nothing changed).
+    func repainted(_ output: Output, canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant)
+    /// Every output was repainted; `cursor` is the cursor drawn, globally.
+    func repaintEnded(cursor: (content: SurfaceContent, frame: Rect)?, time: Instant)
+    /// A surface committed content.
+    func surfaceDamaged(_ surface: Surface)
+}
+
+extension FrameReader {
+    func repaintEnded(cursor: (content: SurfaceContent, frame: Rect)?, time: Instant) {}
+    func surfaceDamaged(_ surface: Surface) {}
+}
