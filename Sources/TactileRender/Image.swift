@@ -183,6 +183,20 @@ public final class Image {
         pixman_image_set_transform(pixman, nil)
     }
 
+    /// Writes the whole picture into memory of `format` and this image's size (a capture of a
+    /// cursor); false when its pixels cannot be read (a GPU buffer, or lost). The caller keeps
+    /// the target writable; for a client's buffer the picture must be Tactile's own
+    /// (`keepCopy`), so that no two guards nest.
+    public func write(into target: UnsafeMutableRawPointer, format: PixelFormat, stride: Int) -> Bool {
+        guard let destination = pixman_image_create_bits_no_clear(format.pixman, Int32(size.width), Int32(size.height),
+                                                                   target.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return false }
+        defer { pixman_image_unref(destination) }
+        return reading {
+            pixman_image_composite32(PIXMAN_OP_SRC, pixman, nil, destination, 0, 0, 0, 0, 0, 0, Int32(size.width), Int32(size.height))
+        } != nil
+    }
+
     /// The colour at a pixel, as 0xAARRGGBB (alpha 0xff for an opaque image); for tests and
     /// diagnostics.
     public func pixel(at p: Position) -> UInt32 {

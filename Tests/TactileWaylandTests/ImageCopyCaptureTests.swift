@@ -108,7 +108,7 @@ import WaylandProtocols
         }
 
         /// A new frame into an XRGB8888 buffer of the told size (or `width × height`), captured.
-        func capture(width: Int32? = nil, height: Int32? = nil) throws {
+        func capture(width: Int32? = nil, height: Int32? = nil, format: wl_shm_format = WL_SHM_FORMAT_XRGB8888) throws {
             if let frame { ext_image_copy_capture_frame_v1_destroy(frame) }
             (ready, failed, damage, transform) = (false, nil, [], nil)
             let size = try #require(size)
@@ -121,7 +121,7 @@ import WaylandProtocols
             memory = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
             let pool = wl_shm_create_pool(capturer.client.shm, fd, Int32(mapped))
             defer { wl_shm_pool_destroy(pool) }
-            let buffer = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, WL_SHM_FORMAT_XRGB8888.rawValue)
+            let buffer = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, format.rawValue)
             let frame = ext_image_copy_capture_session_v1_create_frame(proxy)!
             self.frame = frame
             ext_image_copy_capture_frame_v1_add_listener(frame, Self.frameListener, Unmanaged.passUnretained(self).toOpaque())
@@ -139,8 +139,11 @@ import WaylandProtocols
         }
 
         /// 0xRRGGBB of the copy at (x, y).
-        func colour(at x: Int, _ y: Int) -> UInt32 {
-            memory!.load(fromByteOffset: (y * Int(size!.width) + x) * 4, as: UInt32.self) & 0xff_ffff
+        func colour(at x: Int, _ y: Int) -> UInt32 { argb(at: x, y) & 0xff_ffff }
+
+        /// The copy's whole pixel at (x, y), alpha included.
+        func argb(at x: Int, _ y: Int) -> UInt32 {
+            memory!.load(fromByteOffset: (y * Int(size!.width) + x) * 4, as: UInt32.self)
         }
 
         deinit {
@@ -249,6 +252,52 @@ import WaylandProtocols
         xdg_toplevel_destroy(below.toplevel)
         try client.roundtrip()
         #expect(session.stopped && handle.closed)
+    }
+
+    /// A screen sharer drawing the cursor itself: the cursor session says when the cursor is
+    /// over a window and where, and its capture session copies the cursor image, alpha and all.
+    @Test func aCursorSessionFollowsTheCursorOverAWindowAndCopiesItsImage() throws {
+        let server = try Self.server()
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 200, height: 100, at: (100, 100))
+        xdg_toplevel_set_title(window.toplevel, "shared")
+        try client.commitBuffer(window.surface, width: 200, height: 100, colour: Self.red)
+        let capturer = try Capturer(client)
+        let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(capturer.windowSources, try capturer.handle(titled: "shared").proxy)!
+        final class Heard { var events: [String] = [] }
+        let heard = Heard()
+        let cursorSession = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(capturer.manager, source, wl_seat_get_pointer(client.seat))!
+        nonisolated(unsafe) let listener = UnsafeMutablePointer<ext_image_copy_capture_cursor_session_v1_listener>.allocate(capacity: 1)
+        func events(_ data: UnsafeMutableRawPointer?) -> Heard { Unmanaged<Heard>.fromOpaque(data!).takeUnretainedValue() }
+        listener.initialize(to: ext_image_copy_capture_cursor_session_v1_listener(
+            enter: { data, _ in events(data).events.append("enter") },
+            leave: { data, _ in events(data).events.append("leave") },
+            position: { data, _, x, y in events(data).events.append("position \(x),\(y)") },
+            hotspot: { data, _, x, y in events(data).events.append("hotspot \(x),\(y)") }
+        ))
+        ext_image_copy_capture_cursor_session_v1_add_listener(cursorSession, listener, Unmanaged.passUnretained(heard).toOpaque())
+        try client.inject { tactile_test_input_v1_pointer_motion($0, f(150), f(120)) }
+        try client.roundtrip()
+        #expect(heard.events == ["enter", "position 50,20", "hotspot 0,0"], "the default arrow's hotspot is its tip")
+
+        let session = Session(capturer: capturer, proxy: ext_image_copy_capture_cursor_session_v1_get_capture_session(cursorSession)!)
+        try client.roundtrip()
+        let size = try #require(session.size)
+        #expect(size.width > 0 && size.height > 0 && session.constraintsDone == 1)
+        try session.capture(format: WL_SHM_FORMAT_ARGB8888)
+        #expect(session.ready)
+        let alphas = Set((0..<Int(size.height)).flatMap { y in (0..<Int(size.width)).map { x in session.argb(at: x, y) >> 24 } })
+        #expect(alphas.contains(0xff) && alphas.contains(0), "an arrow's opaque pixels and the transparent ones around it: \(alphas)")
+        #expect(session.argb(at: 0, 0) >> 24 == 0xff, "the tip")
+
+        heard.events.removeAll()
+        try client.inject { tactile_test_input_v1_pointer_motion($0, f(160), f(130)) }
+        try client.roundtrip()
+        #expect(heard.events == ["position 60,30"])
+        try client.inject { tactile_test_input_v1_pointer_motion($0, f(500), f(400)) }
+        try client.roundtrip()
+        #expect(heard.events == ["position 60,30", "leave"], "off the window")
+        _ = window
     }
 
     /// Each wrong use: its protocol error, or a failed frame the client can recover from.

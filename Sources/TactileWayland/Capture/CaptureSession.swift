@@ -3,9 +3,10 @@ import Responder
 import TactileRender
 import WaylandProtocols
 
-/// ext_image_copy_capture_session_v1: copies of one target. It tells the buffers it fills
-/// (XRGB8888 or ARGB8888 shm of the target's size) when made and whenever the size changes,
-/// keeps what changed since its previous frame, and stops when the target goes.
+/// ext_image_copy_capture_session_v1: copies of one target (an output, a window, or the
+/// cursor over one). It tells the buffers it fills (XRGB8888 or ARGB8888 shm of the target's
+/// size) when made and whenever the size changes, keeps what changed since its previous
+/// frame, and stops when the target goes.
 final class CaptureSession: ResourceObject {
     private unowned(unsafe) let part: ImageCopyCapture
     let target: CaptureTarget
@@ -33,7 +34,9 @@ final class CaptureSession: ResourceObject {
     /// Says the buffer constraints when they are new; stops once the target is gone.
     func describe() {
         guard let resource, !isStopped else { return }
-        guard !target.isGone, let now = part.size(of: target), now.width > 0, now.height > 0 else { return stop() }
+        guard !target.isGone else { return stop() }
+        // No cursor shown now: a cursor session keeps what it said.
+        guard let now = part.size(of: target), now.width > 0, now.height > 0 else { return target.isCursor ? () : stop() }
         guard now != size else { return }
         size = now
         for format in Self.formats { ext_image_copy_capture_session_v1_send_shm_format(resource, format.shm) }
@@ -168,49 +171,3 @@ final class CaptureFrame: ResourceObject {
     ))
 }
 
-/// ext_image_copy_capture_cursor_session_v1. Tactile does not capture the cursor apart from
-/// what it is over: a cursor session never says the cursor entered, and the capture session
-/// it gives stops at once; `paint_cursors` draws the cursor into a session's frames instead.
-final class CursorCaptureSession: ResourceObject {
-    private var gaveSession = false
-
-    private func captureSession(_ client: OpaquePointer, id: UInt32) {
-        guard !gaveSession else {
-            return postError(EXT_IMAGE_COPY_CAPTURE_CURSOR_SESSION_V1_ERROR_DUPLICATE_SESSION.rawValue, "the cursor session already gave its capture session")
-        }
-        gaveSession = true
-        let session = ResourceObject()
-        guard session.bind(client: client, interface: tactile_ext_image_copy_capture_session_v1_interface(), version: version, id: id,
-                           implementation: Self.stoppedSessionRequests), let resource = session.resource else { return }
-        ext_image_copy_capture_session_v1_send_stopped(resource)
-    }
-
-    /// A stopped session's frames fail, stopped, when captured.
-    private static let stoppedSessionRequests = RequestTable(ext_image_copy_capture_session_v1_interface(
-        create_frame: { client, resource, id in
-            guard let client, let resource else { return }
-            let frame = ResourceObject()
-            frame.bind(client: client, interface: tactile_ext_image_copy_capture_frame_v1_interface(), version: wl_resource_get_version(resource), id: id,
-                       implementation: stoppedFrameRequests)
-        },
-        destroy: destroyResource
-    ))
-
-    private static let stoppedFrameRequests = RequestTable(ext_image_copy_capture_frame_v1_interface(
-        destroy: destroyResource,
-        attach_buffer: { _, _, _ in },
-        damage_buffer: { _, _, _, _, _, _ in },
-        capture: { _, resource in
-            guard let resource else { return }
-            ext_image_copy_capture_frame_v1_send_failed(resource, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED.rawValue)
-        }
-    ))
-
-    static let requests = RequestTable(ext_image_copy_capture_cursor_session_v1_interface(
-        destroy: destroyResource,
-        get_capture_session: { client, resource, id in
-            guard let client else { return }
-            CursorCaptureSession.from(resource)?.captureSession(client, id: id)
-        }
-    ))
-}

@@ -8,9 +8,18 @@ struct CaptureTarget {
     weak var window: ListedWindow?
     /// Whether it named a window (so a window gone is not mistaken for a lost output).
     let isWindow: Bool
+    /// The pointer's cursor over the output or window, not its pixels (a cursor session's).
+    var isCursor = false
 
     static func output(_ output: Output?) -> CaptureTarget { CaptureTarget(output: output, window: nil, isWindow: false) }
     static func window(_ window: ListedWindow?) -> CaptureTarget { CaptureTarget(output: nil, window: window, isWindow: true) }
+
+    /// The same source's cursor.
+    var cursor: CaptureTarget {
+        var target = self
+        target.isCursor = true
+        return target
+    }
 
     var isGone: Bool { isWindow ? window?.windowSurface?.node == nil : output == nil }
 }

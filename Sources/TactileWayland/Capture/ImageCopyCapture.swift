@@ -7,7 +7,8 @@ import WaylandProtocols
 /// copies an output (its composed frame, as screencopy does) or one window (its surfaces
 /// composed alone, so what covers it is not in the copy) into the client's shm buffers;
 /// each frame says what changed since the session's previous one, and waits for a change
-/// when nothing did. Privileged as screencopy is (screen capture).
+/// when nothing did. Cursor sessions follow the pointer's cursor over a source, and copy its
+/// image. Privileged as screencopy is (screen capture).
 final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     static let version: Int32 = 1
     private unowned(unsafe) let context: any PartContext
@@ -16,11 +17,16 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     var schedule: () -> Void = {}
     /// Every live session, to hear of changes and of its target going.
     private var sessions: [WeakSession] = []
+    private var cursorSessions: [WeakCursorSession] = []
+    /// The cursor drawn at the last repaint: its image, the global point of its hotspot, and
+    /// the hotspot within the image (buffer pixels).
+    private var cursor: (image: Image, position: Point, hotspot: Position, frame: Rect)?
     /// Frames whose client sent capture, waiting for a repaint.
     private var waiting: [CaptureFrame] = []
     private var global: Global?
 
     private struct WeakSession { weak var session: CaptureSession? }
+    private struct WeakCursorSession { weak var session: CursorCaptureSession? }
 
     init(display: OpaquePointer, context: any PartContext, renderer: any Renderer) {
         self.context = context
@@ -34,9 +40,10 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
         return sessions.compactMap(\.session)
     }
 
-    /// The buffer size a session on `target` fills: the output's frame, or the window's
-    /// surface at scale 1; nil once it is gone.
+    /// The buffer size a session on `target` fills: the output's frame, the window's surface
+    /// at scale 1, or the cursor image; nil once it is gone (or while no cursor is shown).
     func size(of target: CaptureTarget) -> Size? {
+        if target.isCursor { return cursor?.image.size }
         if target.isWindow { return windowFrame(target).map(\.size) }
         return target.output?.placed.description.pixelSize
     }
@@ -57,8 +64,8 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     /// `output` was repainted (`damage` in its canvas pixels): its sessions note the change,
     /// and its frames waiting for one are copied.
     func repainted(_ output: Output, canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
-        for session in live where session.target.output === output { session.changed(damage, within: canvas.size) }
-        take { $0.session.target.output === output }.forEach { frame in
+        for session in live where session.target.output === output && !session.target.isCursor { session.changed(damage, within: canvas.size) }
+        take { $0.session.target.output === output && !$0.session.target.isCursor }.forEach { frame in
             frame.fulfil(transform: output.placed.description.transform, time: time) { buffer, format, size, stride in
                 canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero,
                              overlay: frame.session.paintsCursors ? cursor : nil)
@@ -66,9 +73,15 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
         }
     }
 
-    /// After every output's repaint: windows' frames waiting for a change are composed alone.
+    /// After every output's repaint: cursor sessions hear where the cursor is, and frames of
+    /// cursors and windows waiting for a change are made (windows composed alone).
     func repaintEnded(cursor: (content: SurfaceContent, frame: Rect)?, time: Instant) {
-        take { $0.session.target.isWindow }.forEach { frame in
+        cursorChanged(cursor)
+        take { $0.session.target.isCursor && self.cursor != nil }.forEach { frame in
+            guard let image = self.cursor?.image else { return frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN) }
+            frame.fulfil(transform: .normal, time: time) { buffer, format, _, stride in _ = image.write(into: buffer, format: format, stride: stride) }
+        }
+        take { $0.session.target.isWindow && !$0.session.target.isCursor }.forEach { frame in
             guard let window = windowFrame(frame.session.target), let canvas = renderer.makeCanvas(size: window.size) else {
                 return frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN)
             }
@@ -82,6 +95,40 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
                 canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero, overlay: overlay)
             }
         }
+    }
+
+    /// The cursor drawn now: a new image is news to cursor capture sessions (which say its
+    /// size when it changed); each cursor session hears where it is over its source.
+    private func cursorChanged(_ drawn: (content: SurfaceContent, frame: Rect)?) {
+        let before = self.cursor
+        cursor = drawn.flatMap { content, frame in
+            guard let position = context.focus.pointerPosition ?? context.focus.pen?.position else { return nil }
+            let image = content.image
+            let (sx, sy) = (Double(image.size.width) / Double(max(1, content.size.width)), Double(image.size.height) / Double(max(1, content.size.height)))
+            let hotspot = Position(x: Int((position.x - Double(frame.x)) * sx), y: Int((position.y - Double(frame.y)) * sy))
+            return (image, position, hotspot, frame)
+        }
+        if cursor?.image !== before?.image || cursor?.image.generation != before?.image.generation {
+            for session in live where session.target.isCursor {
+                session.describe()
+                if cursor != nil { session.changed([Rect(size: cursor!.image.size)], within: cursor!.image.size) }
+            }
+        }
+        cursorSessions.removeAll { $0.session?.resource == nil }
+        for weak in cursorSessions {
+            guard let session = weak.session else { continue }
+            session.update(cursor.flatMap { cursor in hotspot(cursor.position, cursor.frame, over: session.target).map { (position: $0, hotspot: cursor.hotspot) } })
+        }
+    }
+
+    /// The cursor's hotspot in `target`'s buffer pixels, when the cursor image is over it.
+    private func hotspot(_ position: Point, _ frame: Rect, over target: CaptureTarget) -> Position? {
+        if target.isWindow {
+            guard let window = windowFrame(target), !window.intersection(frame).isEmpty else { return nil }
+            return Position(x: Int((position.x - Double(window.x)).rounded(.down)), y: Int((position.y - Double(window.y)).rounded(.down)))
+        }
+        guard let output = target.output, !output.placed.rect.intersection(frame).isEmpty else { return nil }
+        return output.placement.canvasPosition(of: position)
     }
 
     /// The frames `due` says, whose session has something new (or has had no frame yet);
@@ -117,10 +164,19 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     /// A surface committed new content: sessions on its window have news.
     func surfaceDamaged(_ surface: Surface) {
         guard let node = surface.node, let window = context.scene.toplevel(containing: node) else { return }
-        for session in live where session.target.window?.windowSurface?.node == window {
+        for session in live where session.target.window?.windowSurface?.node == window && !session.target.isCursor {
             session.changed([Rect(size: size(of: session.target) ?? .zero)], within: size(of: session.target) ?? .zero)
         }
         if waiting.contains(where: { $0.session.target.isWindow }) { schedule() }
+    }
+
+    /// A session on `target`, told its buffer constraints (or stopped at once, its target gone).
+    func makeSession(_ client: OpaquePointer, id: UInt32, version: Int32, target: CaptureTarget, paintsCursors: Bool) {
+        let session = CaptureSession(part: self, target: target, paintsCursors: paintsCursors)
+        guard session.bind(client: client, interface: tactile_ext_image_copy_capture_session_v1_interface(), version: version, id: id,
+                           implementation: CaptureSession.requests) else { return }
+        sessions.append(WeakSession(session: session))
+        session.describe()
     }
 
     // MARK: Targets going
@@ -150,17 +206,17 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
                 return tactile_post_error(manager, EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue,
                                           "options \(options): only paint_cursors (1) is defined")
             }
-            let target = CaptureSource.from(sourceResource)?.target ?? .output(nil)
-            let session = CaptureSession(part: part, target: target, paintsCursors: options != 0)
-            guard session.bind(client: client, interface: tactile_ext_image_copy_capture_session_v1_interface(),
-                               version: wl_resource_get_version(manager), id: id, implementation: CaptureSession.requests) else { return }
-            part.sessions.append(WeakSession(session: session))
-            session.describe()
+            part.makeSession(client, id: id, version: wl_resource_get_version(manager),
+                             target: CaptureSource.from(sourceResource)?.target ?? .output(nil), paintsCursors: options != 0)
         },
-        create_pointer_cursor_session: { client, manager, id, _, _ in
-            guard let client, let manager else { return }
-            CursorCaptureSession().bind(client: client, interface: tactile_ext_image_copy_capture_cursor_session_v1_interface(),
-                                        version: wl_resource_get_version(manager), id: id, implementation: CursorCaptureSession.requests)
+        create_pointer_cursor_session: { client, manager, id, sourceResource, _ in
+            // The seat has one pointer: whichever wl_pointer the client names, it is that one's cursor.
+            guard let client, let manager, let part = Global.context(of: manager, as: ImageCopyCapture.self) else { return }
+            let session = CursorCaptureSession(part: part, target: CaptureSource.from(sourceResource)?.target ?? .output(nil))
+            guard session.bind(client: client, interface: tactile_ext_image_copy_capture_cursor_session_v1_interface(),
+                               version: wl_resource_get_version(manager), id: id, implementation: CursorCaptureSession.requests) else { return }
+            part.cursorSessions.append(WeakCursorSession(session: session))
+            part.schedule()
         },
         destroy: destroyResource
     ))

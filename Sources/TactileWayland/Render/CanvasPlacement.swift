@@ -41,6 +41,15 @@ struct CanvasPlacement {
         unturn.then(.scale(1 / scale, 1 / scale)).then(.translation(Double(rect.x), Double(rect.y)))
     }
 
+    /// The canvas pixel a global point falls in, unclipped (a point off the canvas gives a
+    /// position off it).
+    func canvasPosition(of global: Point) -> Position {
+        let upright = Rect(x: Self.pixel((global.x - Double(rect.x)) * scale, .down), y: Self.pixel((global.y - Double(rect.y)) * scale, .down),
+                           width: 1, height: 1)
+        let turned = transform.bufferRect(upright, upright: uprightSize)
+        return Position(x: turned.x, y: turned.y)
+    }
+
     /// A global rectangle in canvas pixels, every pixel it touches (a fractional scale puts
     /// its edges inside pixels), clipped to the canvas; nil when off this output.
     func canvasRect(of global: Rect) -> Rect? {
