@@ -15,6 +15,8 @@
 #include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "ext-image-capture-source-v1-client-protocol.h"
 #include "ext-image-copy-capture-v1-client-protocol.h"
+#include "alpha-modifier-v1-client-protocol.h"
+#include "content-type-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"

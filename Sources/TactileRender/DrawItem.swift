@@ -11,6 +11,9 @@ public struct DrawItem {
     /// `bounds` for an opaque image drawn whole).
     public var opaque: [Rect]
     public var sampling: Sampling
+    /// What the item's alpha is multiplied by, 0 to 1 (wp_alpha_modifier_v1): below 1 it is
+    /// blended everywhere and hides nothing.
+    public var opacity: Double = 1
 
     /// How a canvas pixel finds its image pixel.
     public enum Sampling {
@@ -41,6 +44,7 @@ public struct DrawItem {
     /// wholly inside its image (a window on a turned output): then where it is opaque (an
     /// opaque image, or its opaque region, where its alpha does not count) it is copied.
     var copying: Copying {
+        guard opacity >= 1 else { return .nothing }
         switch sampling {
         case .translated: return image.isOpaque ? .everything : .nothing
         case .transformed(let map):
@@ -54,13 +58,14 @@ public struct DrawItem {
     /// scanned out instead of composed.
     public func isWholeFrame(of size: Size) -> Bool {
         guard case .translated(let origin) = sampling else { return false }
-        return origin == .zero && image.isOpaque && image.size == size && bounds == Rect(size: size)
+        return origin == .zero && image.isOpaque && opacity >= 1 && image.size == size && bounds == Rect(size: size)
     }
 
-    public init(image: Image, bounds: Rect, opaque: [Rect] = [], sampling: Sampling) {
+    public init(image: Image, bounds: Rect, opaque: [Rect] = [], sampling: Sampling, opacity: Double = 1) {
         self.image = image
         self.bounds = bounds
-        self.opaque = opaque
+        self.opacity = min(max(opacity.isNaN ? 1 : opacity, 0), 1)
+        self.opaque = self.opacity < 1 ? [] : opaque
         self.sampling = sampling
     }
 }

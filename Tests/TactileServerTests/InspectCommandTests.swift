@@ -76,6 +76,27 @@ import WaylandProtocols
     /// `inspect --watch` prints each decision as the server makes it, and keeps going.
     /// Idle blanking on a headless server shows where a user can see it: the inspector
     /// lists the output as off once asleep.
+    /// The hints a surface was given: its content type (wp_content_type_v1) and alpha
+    /// (wp_alpha_modifier_v1), on its node's line once committed; trace lines name the content type too.
+    @Test func inspectShowsAWindowsContentTypeAndAlpha() throws {
+        let (server, client, window) = try Self.inspectableServer(windowAt: (0, 0))
+        let types = OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames["wp_content_type_manager_v1"]),
+                                                   tactile_wp_content_type_manager_v1_interface(), 1))
+        let alphas = OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames["wp_alpha_modifier_v1"]),
+                                                    tactile_wp_alpha_modifier_v1_interface(), 1))
+        wp_content_type_v1_set_content_type(wp_content_type_manager_v1_get_surface_content_type(types, window.surface), WP_CONTENT_TYPE_V1_TYPE_VIDEO.rawValue)
+        wp_alpha_modifier_surface_v1_set_multiplier(wp_alpha_modifier_v1_get_surface(alphas, window.surface), UInt32.max / 4)
+        try client.roundtrip()
+        let line = { try Self.inspect(server.socket, []).first { $0.contains("surface=wl_surface@\(client.id(window.surface)) ") } }
+        #expect(try line()?.contains("content=") == false, "not before the commit")
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        let committed = try #require(try line())
+        #expect(committed.contains(" content=video") && committed.contains(" alpha=25%"), "\(committed)")
+        let answer = try Self.inspect(server.socket, ["--at", "10,10"])
+        #expect(answer.contains { $0.contains("content=video") }, "\(answer)")
+    }
+
     @Test func inspectShowsAnOutputAsleep() throws {
         var configuration = Self.inspecting
         configuration.idle = IdleSettings(timeout: 1)

@@ -83,6 +83,45 @@ import WaylandProtocols
 
     /// wp_single_pixel_buffer_manager_v1, stretched by a viewport: an opaque colour fills
     /// the surface; a half-transparent one blends over what lies below.
+    /// wp_alpha_modifier_v1: a red window at half alpha over a green one and over the
+    /// background shows half of each, by either renderer; at 0 it is not seen; its modifier
+    /// destroyed, it is opaque again from the next commit.
+    @Test func aHalfAlphaSurfaceComposesAtHalfOpacity() throws {
+        let below = try client.toplevel(width: 200, height: 150, at: (100, 100))
+        try client.commitBuffer(below.surface, width: 200, height: 150, colour: Self.green)
+        let window = try client.toplevel(width: 100, height: 100, at: (250, 200))
+        try client.commitBuffer(window.surface, width: 100, height: 100, colour: Self.red)
+        let manager = OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames["wp_alpha_modifier_v1"]),
+                                                     tactile_wp_alpha_modifier_v1_interface(), 1))
+        let modifier = try #require(wp_alpha_modifier_v1_get_surface(manager, window.surface))
+        wp_alpha_modifier_surface_v1_set_multiplier(modifier, 0x8000_0000)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        func near(_ colour: UInt32, _ expected: UInt32) -> Bool {
+            (0..<3).allSatisfy { (shift: Int) -> Bool in
+                let (a, b) = (Int((colour >> UInt32(shift * 8)) & 0xff), Int((expected >> UInt32(shift * 8)) & 0xff))
+                return abs(a - b) <= 1
+            }
+        }
+        var shot = try Screenshot(socket: server.socket)
+        // Red d02020 half over green 20c020: 78 70 20; over the background 202020: 78 20 20.
+        #expect(near(shot.colour(at: 260, 210), 0x78_7020), "over the green window: \(String(shot.colour(at: 260, 210), radix: 16))")
+        #expect(near(shot.colour(at: 320, 280), 0x78_2020), "over the background: \(String(shot.colour(at: 320, 280), radix: 16))")
+        #expect(shot.colour(at: 240, 210) == Self.green & 0xff_ffff, "beside it, the green window as it is")
+
+        wp_alpha_modifier_surface_v1_set_multiplier(modifier, 0)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        shot = try Screenshot(socket: server.socket)
+        #expect(shot.colour(at: 260, 210) == Self.green & 0xff_ffff && shot.colour(at: 320, 280) == Self.background, "at 0: not seen")
+
+        wp_alpha_modifier_surface_v1_destroy(modifier)
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        shot = try Screenshot(socket: server.socket)
+        #expect(shot.colour(at: 260, 210) == Self.red & 0xff_ffff, "no modifier: opaque again")
+    }
+
     @Test func aSinglePixelBufferStretchedByAViewportFillsItsSurface() throws {
         let window = try client.toplevel(width: 200, height: 100, at: (100, 100))
         let max = UInt32.max

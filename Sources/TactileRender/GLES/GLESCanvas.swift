@@ -100,12 +100,13 @@ final class GLESCanvas: Canvas {
             for rect in item.opaque { blended.subtract(rect) }
         }
         sample(texture, through: map, exact: exact, size: item.image.size, opaque: item.image.isOpaque, wide: GLESTextures.isWide(item.image.format),
-               copied: copied, blended: blended)
+               opacity: item.opacity, copied: copied, blended: blended)
     }
 
     /// Draws `texture` (an image of `size`) where `copied` and `blended` say, each canvas
     /// pixel sampling the image at `map` of it.
-    private func sample(_ texture: GLuint, through map: Affine, exact: Bool, size imageSize: Size, opaque: Bool, wide: Bool, copied: Region, blended: Region) {
+    private func sample(_ texture: GLuint, through map: Affine, exact: Bool, size imageSize: Size, opaque: Bool, wide: Bool, opacity: Double = 1,
+                        copied: Region, blended: Region) {
         let program = renderer.programs[GLESProgram.Sampling(bilinear: !exact, wide: wide)]!
         glUseProgram(program.id)
         glUniform2f(program.canvasSize, Float(size.width), Float(size.height))
@@ -119,6 +120,7 @@ final class GLESCanvas: Canvas {
         glUniform3f(program.mapY, Float(fixed.d), Float(fixed.e), Float(fixed.f))
         glUniform2f(program.imageSize, Float(imageSize.width), Float(imageSize.height))
         glUniform1i(program.opaque, opaque ? 1 : 0)
+        glUniform1f(program.alpha, Float(opacity))
         if !copied.isEmpty {
             glDisable(GLenum(GL_BLEND))
             drawQuads(copied, program: program)

@@ -11,6 +11,7 @@ struct GLESProgram {
     let mapY: GLint
     let imageSize: GLint
     let opaque: GLint
+    let alpha: GLint
     let position: GLuint
 
     /// How a program samples its image.
@@ -49,6 +50,7 @@ struct GLESProgram {
         uniform vec3 mapY;
         uniform vec2 imageSize;
         uniform bool opaque;
+        uniform float alpha;
         out vec4 colour;
         vec4 texel(ivec2 p) {
             return texelFetch(image, clamp(p, ivec2(0), ivec2(imageSize) - 1), 0);
@@ -78,7 +80,7 @@ struct GLESProgram {
         #ifdef WIDE
             c = min(floor(c * 256.0), 255.0) / 255.0;
         #endif
-            colour = opaque ? vec4(c.rgb, 1.0) : c;
+            colour = (opaque ? vec4(c.rgb, 1.0) : c) * alpha;
         }
         """
 
@@ -104,6 +106,7 @@ struct GLESProgram {
         mapY = glGetUniformLocation(program, "mapY")
         imageSize = glGetUniformLocation(program, "imageSize")
         opaque = glGetUniformLocation(program, "opaque")
+        alpha = glGetUniformLocation(program, "alpha")
         position = GLuint(bitPattern: glGetAttribLocation(program, "position"))
     }
 

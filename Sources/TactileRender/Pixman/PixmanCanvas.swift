@@ -114,9 +114,13 @@ public final class PixmanCanvas: Canvas {
     private static func drawItem(_ item: DrawItem, clip: inout pixman_region32_t, on target: OpaquePointer) {
         pixman_image_set_clip_region32(target, &clip)
         let b = item.bounds
+        // An opacity below 1 is a solid mask of that alpha over the whole item.
+        var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((item.opacity * 65535).rounded()))
+        let mask = item.opacity < 1 ? pixman_image_create_solid_fill(&alpha) : nil
+        defer { if let mask { pixman_image_unref(mask) } }
         switch item.sampling {
         case .translated(let origin):
-            pixman_image_composite32(item.copying == .everything ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, item.image.pixman, nil, target,
+            pixman_image_composite32(item.copying == .everything ? PIXMAN_OP_SRC : PIXMAN_OP_OVER, item.image.pixman, mask, target,
                                      Int32(b.x - origin.x), Int32(b.y - origin.y), 0, 0, Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
         case .transformed(let map):
             var transform = map.pixman
@@ -128,7 +132,7 @@ public final class PixmanCanvas: Canvas {
             pixman_image_set_repeat(item.image.pixman, PIXMAN_REPEAT_PAD)
             // Copies along pixman's rotation fast paths where `copying` allows, blends elsewhere.
             let composite = { (op: pixman_op_t) in
-                pixman_image_composite32(op, item.image.pixman, nil, target, Int32(b.x), Int32(b.y), 0, 0,
+                pixman_image_composite32(op, item.image.pixman, mask, target, Int32(b.x), Int32(b.y), 0, 0,
                                          Int32(b.x), Int32(b.y), Int32(b.width), Int32(b.height))
             }
             switch item.copying {

@@ -87,7 +87,7 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
             }
             let placement = CanvasPlacement(rect: window, scale: 1, transform: .normal, pixelSize: window.size, turn: nil)
             let items = surfaces(of: frame.session.target).compactMap { surface, rect in
-                surface.content.flatMap { placement.drawItem($0, frame: rect, opaque: surface.current.opaqueRegion) }
+                surface.content.flatMap { placement.drawItem($0, frame: rect, opaque: surface.current.opaqueRegion, opacity: surface.current.opacity) }
             }
             canvas.render(items, damage: [Rect(size: window.size)])
             let overlay = frame.session.paintsCursors ? cursor.flatMap { placement.drawItem($0.content, frame: $0.frame, opaque: .empty) } : nil

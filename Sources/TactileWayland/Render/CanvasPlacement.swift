@@ -67,7 +67,7 @@ struct CanvasPlacement {
 
     /// How `content`, whose surface lies at `frame` (global), is drawn on this canvas; nil
     /// when it is not on it or its mapping cannot be represented (absurd scales).
-    func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region) -> DrawItem? {
+    func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region, opacity: Double = 1) -> DrawItem? {
         guard let bounds = canvasRect(of: frame) else { return nil }
         var image = content.image
         var sampling: DrawItem.Sampling
@@ -90,7 +90,7 @@ struct CanvasPlacement {
         let covered = image.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
             canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
         }
-        return DrawItem(image: image, bounds: bounds, opaque: covered, sampling: sampling)
+        return DrawItem(image: image, bounds: bounds, opaque: covered, sampling: sampling, opacity: opacity)
     }
 
     /// An overlay picture (a touch mark, an outline) with its top left at a global position,
@@ -117,8 +117,8 @@ extension Output {
 
     func canvasRect(of global: Rect) -> Rect? { placement.canvasRect(of: global) }
 
-    func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region) -> DrawItem? {
-        placement.drawItem(content, frame: frame, opaque: opaque)
+    func drawItem(_ content: SurfaceContent, frame: Rect, opaque: Region, opacity: Double = 1) -> DrawItem? {
+        placement.drawItem(content, frame: frame, opaque: opaque, opacity: opacity)
     }
 
     func overlayItem(_ image: Image?, at global: Position) -> DrawItem? { placement.overlayItem(image, at: global) }

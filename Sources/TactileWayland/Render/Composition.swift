@@ -143,7 +143,7 @@ final class Composition: ServerPart {
         }
         guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
         let items = visible.compactMap { surface, frame in
-            surface.content.flatMap { content in output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion).map { (surface, $0) } }
+            surface.content.flatMap { content in output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion, opacity: surface.current.opacity).map { (surface, $0) } }
         }
         let next = items.map { (surface: ObjectIdentifier($0.0), bounds: $0.1.bounds) }
         let damage = screen.damage + screen.geometryDamage(next)

@@ -59,6 +59,8 @@ final class Parts {
     let composition: Composition
     let edgeDeferrals: EdgeDeferrals
     let viewporter: Viewporter
+    let alphaModifiers: AlphaModifiers
+    let contentTypes: ContentTypes
     /// Offered with `--inspect` or `--test-input` only.
     let inspector: Inspector?
     /// Offered with `--test-input` only.
@@ -130,11 +132,13 @@ final class Parts {
         testInput = configuration.offersTestInput ? TestInput(display: display, host: context, tablets: tablets) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
         viewporter = Viewporter(display: display)
+        alphaModifiers = AlphaModifiers(display: display)
+        contentTypes = ContentTypes(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }

@@ -35,6 +35,10 @@ extension WaylandServer: Inspectable {
             if !stacking.isEmpty { parts.append(stacking) }
             if !node.isMapped { parts.append("unmapped") }
             if node.isHidden { parts.append("hidden") }
+            if let surface = surfaces.surface(at: id) {
+                if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
+                if surface.current.alphaMultiplier != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }
+            }
             if !node.acceptsInput { parts.append("input-disabled") }
             if self.parts.windows.wantingAttention.contains(id) { parts.append("attention") }
             lines.append(parts.joined(separator: " "))

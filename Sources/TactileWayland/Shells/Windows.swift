@@ -139,7 +139,7 @@ final class Windows: ServerPart {
     func repainted(_ drawn: [(Surface, Rect)]) {
         let scene = context.scene
         let stack = drawn.map { surface, frame in
-            let opaque = surface.node.flatMap { scene.node($0)?.alpha } == 1
+            let opaque = surface.node.flatMap { scene.node($0)?.alpha } == 1 && surface.current.alphaMultiplier == .max
             var hides = Region()
             if opaque, surface.content?.image.isOpaque == true {
                 hides.add(frame)

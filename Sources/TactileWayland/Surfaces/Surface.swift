@@ -21,6 +21,13 @@ struct SurfaceState {
     var damage = SurfaceDamage()
     /// wp_viewport: the buffer rectangle shown, and the size it is shown at.
     var viewport = Viewport()
+    /// wp_alpha_modifier_v1's multiplier: UInt32.max opaque as drawn, 0 invisible.
+    var alphaMultiplier = UInt32.max
+    /// What the client says the surface shows (wp_content_type_v1).
+    var contentType = ContentType.none
+
+    /// The multiplier as the renderer takes it, 0 to 1.
+    var opacity: Double { Double(alphaMultiplier) / Double(UInt32.max) }
 }
 
 /// What a committed buffer contributes: its size, which gives the surface's size, and its
@@ -225,7 +232,13 @@ final class Surface: ResourceObject {
         current.edgeDeferral = state.edgeDeferral
         current.opaqueRegion = state.opaqueRegion
         current.viewport = state.viewport
-        let damage = state.damage
+        var damage = state.damage
+        if current.alphaMultiplier != state.alphaMultiplier {
+            // Every pixel it shows is another shade now.
+            damage.everything()
+            current.alphaMultiplier = state.alphaMultiplier
+        }
+        current.contentType = state.contentType
         if state.attachment != nil, let content { pictures.record(content.image, damage: content.bufferRects(damage)) }
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.

@@ -70,6 +70,10 @@
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
 #include "wayland-core.h"
+#include "alpha-modifier-v1-server-protocol.h"
+#include "alpha-modifier-v1-client-protocol.h"
+#include "content-type-v1-server-protocol.h"
+#include "content-type-v1-client-protocol.h"
 #include "ext-foreign-toplevel-list-v1-server-protocol.h"
 #include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "ext-image-capture-source-v1-server-protocol.h"
@@ -182,6 +186,10 @@ TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_session_v1)
 TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_frame_v1)
 TACTILE_PROTOCOL_INTERFACE(ext_image_copy_capture_cursor_session_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_alpha_modifier_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_alpha_modifier_surface_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_content_type_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_content_type_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)

@@ -1,0 +1,53 @@
+import CWaylandServer
+import WaylandProtocols
+
+/// wp_alpha_modifier_surface_v1: a surface's alpha multiplied by a factor, applied by the
+/// renderer (a half-alpha surface composes at half opacity, and hides nothing below it).
+/// Double-buffered with the surface's state.
+final class AlphaModifierObject: ResourceObject, SurfaceAddon {
+    weak var surface: Surface?
+
+    init(surface: Surface) { self.surface = surface }
+
+    override func resourceDestroyed() {
+        guard let surface else { return }
+        surface.pending.alphaMultiplier = .max
+        surface.detachAddon(self)
+    }
+
+    func surfaceDestroyed(_ surface: Surface) { self.surface = nil }
+
+    private func setMultiplier(_ factor: UInt32) {
+        guard let surface else { return postError(WP_ALPHA_MODIFIER_SURFACE_V1_ERROR_NO_SURFACE.rawValue, "the wl_surface is gone") }
+        surface.pending.alphaMultiplier = factor
+    }
+
+    static let requests = RequestTable(wp_alpha_modifier_surface_v1_interface(
+        destroy: destroyResource,
+        set_multiplier: { _, resource, factor in AlphaModifierObject.from(resource)?.setMultiplier(factor) }
+    ))
+}
+
+/// wp_alpha_modifier_v1: makes a surface's alpha modifier, one at most.
+final class AlphaModifiers: ServerPart {
+    static let version: Int32 = 1
+    private var global: Global?
+
+    init(display: OpaquePointer) {
+        global = Global(display: display, interface: tactile_wp_alpha_modifier_v1_interface(), version: Self.version, context: self, requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(wp_alpha_modifier_v1_interface(
+        destroy: destroyResource,
+        get_surface: { client, resource, id, surfaceResource in
+            guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
+            guard surface.addon(AlphaModifierObject.self) == nil else {
+                return tactile_post_error(resource, WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "the wl_surface already has a wp_alpha_modifier_surface_v1")
+            }
+            let modifier = AlphaModifierObject(surface: surface)
+            guard modifier.bind(client: client, interface: tactile_wp_alpha_modifier_surface_v1_interface(), version: 1, id: id,
+                                implementation: AlphaModifierObject.requests) else { return }
+            surface.attachAddon(modifier)
+        }
+    ))
+}
