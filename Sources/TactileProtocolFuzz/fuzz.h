@@ -17,6 +17,8 @@
 #include "ext-image-copy-capture-v1-client-protocol.h"
 #include "alpha-modifier-v1-client-protocol.h"
 #include "content-type-v1-client-protocol.h"
+#include "tearing-control-v1-client-protocol.h"
+#include "xdg-system-bell-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"

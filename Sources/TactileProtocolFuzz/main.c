@@ -156,6 +156,8 @@ static const struct wl_interface *const bindable[] = {
     &ext_image_copy_capture_manager_v1_interface,
     &wp_alpha_modifier_v1_interface,
     &wp_content_type_manager_v1_interface,
+    &wp_tearing_control_manager_v1_interface,
+    &xdg_system_bell_v1_interface,
     // Offered only where the renderer imports dmabufs (a GPU, or llvmpipe on a DRM device:
     // the QEMU guest's fuzz run); its params then get memfds and hostile planes and sizes.
     &zwp_linux_dmabuf_v1_interface,

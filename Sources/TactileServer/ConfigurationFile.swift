@@ -24,6 +24,7 @@ public struct ConfigurationFile: Sendable {
     public var trace: Bool?
     public var showTouches: Bool?
     public var showInputRegions: Bool?
+    public var bell: BellAction?
     /// When the cursor shows (`--cursor`).
     public var cursor: CursorPolicy?
     /// What composes the frames (`--renderer`).
@@ -87,6 +88,7 @@ public struct ConfigurationFile: Sendable {
         if let objectsPerClient { result.limits.objects = objectsPerClient }
         if let showTouches { result.showTouches = showTouches }
         if let showInputRegions { result.showInputRegions = showInputRegions }
+        if let bell { result.bell = bell }
         let k = keyboardLayout
         result.keyboardLayout = KeyboardLayout(
             rules: base.keyboardLayout.rules ?? k.rules, model: base.keyboardLayout.model ?? k.model,

@@ -11,7 +11,7 @@ struct ConfigurationReader {
 
     func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell"])
         config.trace = try top.bool("trace")
         // true and false, as for focus-new-windows, are lazy and off.
         if let flag = top.entries["xwayland"]?.node.bool {
@@ -21,6 +21,7 @@ struct ConfigurationReader {
         }
         config.cursor = try top.choice("cursor", CursorPolicy.self)
         config.renderer = try top.choice("renderer", RendererChoice.self)
+        config.bell = try top.choice("bell", BellAction.self)
         config.showTouches = try top.bool("show-touches")
         config.showInputRegions = try top.bool("show-input-regions")
         if let touch = try top.table("touch") {

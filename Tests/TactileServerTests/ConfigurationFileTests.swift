@@ -163,6 +163,7 @@ import Testing
         ("idle:\n  wake: touch\n", "kiosk.yaml:2:9: idle.wake: expected one of swallow, deliver, got 'touch'"),
         ("idle:\n  dpms: off\n", "kiosk.yaml:2:3: idle.dpms: unknown key (expected one of: timeout, wake)"),
         ("cursor: sometimes\n", "kiosk.yaml:1:9: cursor: expected one of auto, always, never, got 'sometimes'"),
+        ("bell: flash\n", "kiosk.yaml:1:7: bell: expected one of log, off, got 'flash'"),
         ("outputs:\n  - mode: big\n", "kiosk.yaml:2:11: outputs[0].mode: expected a mode such as 1920x1080 or 1920x1080@60, got 'big'"),
         ("outputs:\n  - position: [0.5, 0]\n", "kiosk.yaml:2:15: outputs[0].position: expected two whole numbers of pixels"),
         ("outputs:\n  - scale: 9\n", "kiosk.yaml:2:12: outputs[0].scale: expected a number from 1 to 4, such as 2 or 1.5, got '9'"),

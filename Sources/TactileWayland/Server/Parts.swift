@@ -61,6 +61,8 @@ final class Parts {
     let viewporter: Viewporter
     let alphaModifiers: AlphaModifiers
     let contentTypes: ContentTypes
+    let tearingControls: TearingControls
+    let systemBell: SystemBell
     /// Offered with `--inspect` or `--test-input` only.
     let inspector: Inspector?
     /// Offered with `--test-input` only.
@@ -134,11 +136,13 @@ final class Parts {
         viewporter = Viewporter(display: display)
         alphaModifiers = AlphaModifiers(display: display)
         contentTypes = ContentTypes(display: display)
+        tearingControls = TearingControls(display: display, logger: logger)
+        systemBell = SystemBell(display: display, context: context, action: configuration.bell)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var cursor = CursorPolicy.auto
     /// When the screens sleep, and what the input that wakes them does (off by default).
     public var idle = IdleSettings()
+    /// What a client ringing the bell (xdg_system_bell_v1) does.
+    public var bell = BellAction.log
     /// Routing decisions as `trace ...` lines on standard error (`--trace`).
     public var trace = false
     /// Touch points and trails drawn over every output, coloured by owner (`--show-touches`).

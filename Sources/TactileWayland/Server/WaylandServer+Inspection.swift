@@ -37,6 +37,7 @@ extension WaylandServer: Inspectable {
             if node.isHidden { parts.append("hidden") }
             if let surface = surfaces.surface(at: id) {
                 if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
+                if surface.current.tearing { parts.append("tearing=async") }
                 if surface.current.alphaMultiplier != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }
             }
             if !node.acceptsInput { parts.append("input-disabled") }

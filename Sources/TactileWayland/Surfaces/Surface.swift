@@ -25,6 +25,9 @@ struct SurfaceState {
     var alphaMultiplier = UInt32.max
     /// What the client says the surface shows (wp_content_type_v1).
     var contentType = ContentType.none
+    /// The client would have the surface shown torn rather than at vertical blanks
+    /// (wp_tearing_control_v1 async).
+    var tearing = false
 
     /// The multiplier as the renderer takes it, 0 to 1.
     var opacity: Double { Double(alphaMultiplier) / Double(UInt32.max) }
@@ -239,6 +242,7 @@ final class Surface: ResourceObject {
             current.alphaMultiplier = state.alphaMultiplier
         }
         current.contentType = state.contentType
+        current.tearing = state.tearing
         if state.attachment != nil, let content { pictures.record(content.image, damage: content.bufferRects(damage)) }
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.

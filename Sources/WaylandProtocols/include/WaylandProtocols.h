@@ -70,6 +70,10 @@
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
 #include "wayland-core.h"
+#include "tearing-control-v1-server-protocol.h"
+#include "tearing-control-v1-client-protocol.h"
+#include "xdg-system-bell-v1-server-protocol.h"
+#include "xdg-system-bell-v1-client-protocol.h"
 #include "alpha-modifier-v1-server-protocol.h"
 #include "alpha-modifier-v1-client-protocol.h"
 #include "content-type-v1-server-protocol.h"
@@ -190,6 +194,9 @@ TACTILE_PROTOCOL_INTERFACE(wp_alpha_modifier_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_alpha_modifier_surface_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_content_type_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_content_type_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_tearing_control_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_tearing_control_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_system_bell_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)

@@ -1,0 +1,75 @@
+import CWaylandServer
+import Logging
+import WaylandProtocols
+
+/// wp_tearing_control_v1: a surface's wish to be shown torn (async) rather than at vertical
+/// blanks. Kept with its committed state and named by the inspector; not acted on: every
+/// output flips at vertical blanks (Tactile makes no async page flips), which the log says
+/// once per surface that asks.
+final class TearingControlObject: ResourceObject, SurfaceAddon {
+    weak var surface: Surface?
+    private let logger: Logger
+    private var said = false
+
+    init(surface: Surface, logger: Logger) {
+        self.surface = surface
+        self.logger = logger
+    }
+
+    override func resourceDestroyed() {
+        guard let surface else { return }
+        surface.pending.tearing = false
+        surface.detachAddon(self)
+    }
+
+    func surfaceDestroyed(_ surface: Surface) { self.surface = nil }
+
+    func applied(_ surface: Surface) {
+        guard surface.current.tearing, !said, let resource = surface.resource else { return }
+        said = true
+        logger.info("wl_surface@\(wl_resource_get_id(resource)) of pid \(surface.owner.pid) asks to be shown torn (wp_tearing_control_v1 async); it is shown at vertical blanks, as everything is: Tactile makes no async page flips")
+    }
+
+    private func set(_ hint: UInt32) {
+        // The surface gone, the object is inert.
+        guard let surface else { return }
+        guard hint <= WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC.rawValue else {
+            return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "set_presentation_hint: \(hint) is no wp_tearing_control_v1.presentation_hint")
+        }
+        surface.pending.tearing = hint == WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC.rawValue
+    }
+
+    static let requests = RequestTable(wp_tearing_control_v1_interface(
+        set_presentation_hint: { _, resource, hint in TearingControlObject.from(resource)?.set(hint) },
+        destroy: destroyResource
+    ))
+}
+
+/// wp_tearing_control_manager_v1: makes a surface's tearing control, one at most.
+final class TearingControls: ServerPart {
+    static let version: Int32 = 1
+    private let logger: Logger
+    private var global: Global?
+
+    init(display: OpaquePointer, logger: Logger) {
+        self.logger = logger
+        global = Global(display: display, interface: tactile_wp_tearing_control_manager_v1_interface(), version: Self.version, context: self,
+                        requests: Self.requests)
+    }
+
+    private static let requests = RequestTable(wp_tearing_control_manager_v1_interface(
+        destroy: destroyResource,
+        get_tearing_control: { client, resource, id, surfaceResource in
+            guard let client, let resource, let part = Global.context(of: resource, as: TearingControls.self),
+                  let surface = Surface.from(surfaceResource) else { return }
+            guard surface.addon(TearingControlObject.self) == nil else {
+                return tactile_post_error(resource, WP_TEARING_CONTROL_MANAGER_V1_ERROR_TEARING_CONTROL_EXISTS.rawValue,
+                                          "the wl_surface already has a wp_tearing_control_v1")
+            }
+            let object = TearingControlObject(surface: surface, logger: part.logger)
+            guard object.bind(client: client, interface: tactile_wp_tearing_control_v1_interface(), version: 1, id: id,
+                              implementation: TearingControlObject.requests) else { return }
+            surface.attachAddon(object)
+        }
+    ))
+}
