@@ -19,6 +19,7 @@
 #include "content-type-v1-client-protocol.h"
 #include "tearing-control-v1-client-protocol.h"
 #include "xdg-system-bell-v1-client-protocol.h"
+#include "xdg-dialog-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"

@@ -63,6 +63,7 @@ final class Parts {
     let contentTypes: ContentTypes
     let tearingControls: TearingControls
     let systemBell: SystemBell
+    let dialogs: XdgDialogs
     /// Offered with `--inspect` or `--test-input` only.
     let inspector: Inspector?
     /// Offered with `--test-input` only.
@@ -138,11 +139,12 @@ final class Parts {
         contentTypes = ContentTypes(display: display)
         tearingControls = TearingControls(display: display, logger: logger)
         systemBell = SystemBell(display: display, context: context, action: configuration.bell)
+        dialogs = XdgDialogs(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, dialogs, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }

@@ -71,7 +71,7 @@ extension ListedWindow {
         guard let surface = windowSurface, let node = surface.node else { return }
         setMinimized(false)
         let context = windows.context
-        context.updateScene { [position = windows.windowStackPosition] in _ = $0.restack(node, to: position) }
+        windows.raise(node)
         guard !context.keyboardFocusIsPinned else { return }
         context.focusKeyboard(on: node, because: "activated")
     }

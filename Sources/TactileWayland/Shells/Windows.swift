@@ -73,7 +73,7 @@ final class Windows: ServerPart {
     func windowMapped(_ node: NodeID, surface: Surface) {
         popupGrab.dismiss()
         // It comes to the front of the windows, whenever its role was made.
-        context.updateScene { [position = windowStackPosition] in _ = $0.restack(node, to: position) }
+        raise(node)
         // A layer surface holding focus exclusively (a lock, a launcher) keeps it.
         guard !context.keyboardFocusIsPinned else { return }
         let activated = activation?.takesActivation(surface) ?? false
@@ -164,6 +164,16 @@ final class Windows: ServerPart {
         }
     }
 
+    /// Brings a window to the front of the windows, and its modal dialogs above it.
+    func raise(_ node: NodeID) {
+        context.updateScene { [position = windowStackPosition] in _ = $0.restack(node, to: position) }
+        for window in context.listedWindows {
+            guard let dialog = window as? XdgToplevel, dialog.isModal, dialog.parent?.windowSurface?.node == node,
+                  let dialogNode = dialog.windowSurface?.node, dialogNode != node else { continue }
+            raise(dialogNode)
+        }
+    }
+
     /// Keyboard focus goes to the topmost mapped window, or nowhere.
     func focusTopWindow(because reason: String) {
         context.focusKeyboard(on: mappedWindowNodes().last, because: reason)
@@ -177,7 +187,7 @@ final class Windows: ServerPart {
             return context.logger.info("focus-next: no window")
         }
         let next = windowNodes[index]
-        context.updateScene { [position = windowStackPosition] in _ = $0.restack(next, to: position) }
+        raise(next)
         guard !context.keyboardFocusIsPinned else { return }
         context.focusKeyboard(on: next, because: "focus-next")
     }

@@ -26,6 +26,16 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     private var constrained: [UInt32] = []
     /// Its zxdg_toplevel_decoration_v1, while the client keeps one.
     weak var decoration: ToplevelDecoration?
+    /// The window it belongs to (xdg_toplevel.set_parent): a dialog's.
+    private(set) weak var parent: XdgToplevel?
+    /// Its xdg_dialog_v1, while the client keeps one.
+    weak var dialog: XdgDialogObject?
+    /// Set as its resource goes, before its node does: it no longer blocks its parent.
+    private(set) var isClosing = false
+    /// Over its surface while a modal dialog of its is mapped: catches its input. `shielded`
+    /// says so at once; the node exists once the scene change made it applied.
+    private var shielded = false
+    private var modalShield: NodeID?
     /// As the client set them, for traces and the inspector (`printableLabel`).
     private(set) var title: String?
     private(set) var appID: String?
@@ -56,6 +66,10 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// The first map also takes keyboard focus, which configures the window as activated;
     /// then that configure is the map's.
     func committed(surface: Surface, hadBuffer: Bool) {
+        // A dialog mapping or unmapping blocks or frees its parent; a parent resized resizes
+        // its shield.
+        parent?.updateModalShield()
+        if shielded { updateModalShield() }
         let maps = !hadBuffer && surface.hasBuffer
         guard !hasCommitted || maps else { return }
         hasCommitted = true
@@ -82,6 +96,54 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     func layoutChanged() {
         guard hasCommitted, windows.policy.configure(state, on: output).size != nil else { return }
         sendConfigure()
+    }
+
+    /// Puts a shield over the window while a modal dialog of its is mapped (sized as its
+    /// surface, above its subsurfaces), and takes it away once there is none: touches and
+    /// the pointer there reach no client, and keyboard focus moves to the dialog.
+    func updateModalShield() {
+        guard let surface = xdg.surface, let node = surface.node else { return }
+        let blocked = !isClosing && isBlockedByModalDialog
+        let size = surface.size
+        let context = windows.context
+        switch (blocked, shielded) {
+        case (true, false):
+            shielded = true
+            context.updateScene { [weak self] scene in
+                guard let self else { return }
+                modalShield = scene.add(.compositor(size: size, inputRegion: .infinite), to: node, at: .top)
+            }
+            if context.focus.keyboard.flatMap({ context.scene.toplevel(containing: $0) }) == node,
+               let dialog = context.listedWindows.first(where: { ($0 as? XdgToplevel)?.parent === self && ($0 as? XdgToplevel)?.isModal == true }),
+               let dialogNode = dialog.windowSurface?.node {
+                context.focusKeyboard(on: dialogNode, because: "modal dialog")
+            }
+        case (true, true):
+            context.updateScene { [weak self] scene in
+                if let shield = self?.modalShield { scene.update(shield) { $0.size = size } }
+            }
+        case (false, true):
+            shielded = false
+            context.updateScene { [weak self] scene in
+                if let shield = self?.modalShield { _ = scene.remove(shield) }
+                self?.modalShield = nil
+            }
+        case (false, false):
+            break
+        }
+    }
+
+    private func setParent(_ resource: OpaquePointer?) {
+        let new = XdgToplevel.from(resource)
+        var ancestor = new
+        while let each = ancestor {
+            guard each !== self else { return postError(XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, "the parent would be the toplevel itself or its descendant") }
+            ancestor = each.parent
+        }
+        let old = parent
+        parent = new
+        old?.updateModalShield()
+        new?.updateModalShield()
     }
 
     /// After each repaint: a window that shows no pixel is told it is suspended, and told
@@ -126,6 +188,8 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     func surfaceDestroyed() {}
 
     override func resourceDestroyed() {
+        isClosing = true
+        parent?.updateModalShield()
         windows.listings.closed(self)
         decoration?.orphaned()
         xdg.surface?.removeNode()
@@ -224,7 +288,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// are interactive grabs (`InteractiveGrab`).
     static let requests = RequestTable(xdg_toplevel_interface(
         destroy: destroyResource,
-        set_parent: { _, _, _ in },
+        set_parent: { _, resource, parent in XdgToplevel.from(resource)?.setParent(parent) },
         set_title: { _, resource, title in
             guard let toplevel = XdgToplevel.from(resource) else { return }
             toplevel.title = printableLabel(title)

@@ -70,6 +70,8 @@
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
 #include "wayland-core.h"
+#include "xdg-dialog-v1-server-protocol.h"
+#include "xdg-dialog-v1-client-protocol.h"
 #include "tearing-control-v1-server-protocol.h"
 #include "tearing-control-v1-client-protocol.h"
 #include "xdg-system-bell-v1-server-protocol.h"
@@ -197,6 +199,8 @@ TACTILE_PROTOCOL_INTERFACE(wp_content_type_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_tearing_control_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(wp_tearing_control_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_system_bell_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_wm_dialog_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_dialog_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
