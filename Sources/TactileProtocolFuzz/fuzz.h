@@ -20,6 +20,8 @@
 #include "tearing-control-v1-client-protocol.h"
 #include "xdg-system-bell-v1-client-protocol.h"
 #include "xdg-dialog-v1-client-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
+#include "xdg-toplevel-icon-v1-client-protocol.h"
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-test-input-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"

@@ -25,6 +25,7 @@ public struct ConfigurationFile: Sendable {
     public var showTouches: Bool?
     public var showInputRegions: Bool?
     public var bell: BellAction?
+    public var shortcutsInhibit: ShortcutsInhibitPolicy?
     /// When the cursor shows (`--cursor`).
     public var cursor: CursorPolicy?
     /// What composes the frames (`--renderer`).
@@ -89,6 +90,7 @@ public struct ConfigurationFile: Sendable {
         if let showTouches { result.showTouches = showTouches }
         if let showInputRegions { result.showInputRegions = showInputRegions }
         if let bell { result.bell = bell }
+        if let shortcutsInhibit { result.shortcutsInhibit = shortcutsInhibit }
         let k = keyboardLayout
         result.keyboardLayout = KeyboardLayout(
             rules: base.keyboardLayout.rules ?? k.rules, model: base.keyboardLayout.model ?? k.model,

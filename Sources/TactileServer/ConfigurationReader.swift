@@ -34,7 +34,8 @@ struct ConfigurationReader {
             config.palmRejection = try pen.bool("palm-rejection")
         }
         if let keyboard = try top.table("keyboard") {
-            try keyboard.only(["rules", "model", "layout", "variant", "options", "focus-new-windows"])
+            try keyboard.only(["rules", "model", "layout", "variant", "options", "focus-new-windows", "shortcuts-inhibit"])
+            config.shortcutsInhibit = try keyboard.choice("shortcuts-inhibit", ShortcutsInhibitPolicy.self)
             // true and false, the older spellings, are always and never.
             if let flag = keyboard.entries["focus-new-windows"]?.node.bool {
                 config.focusNewWindows = flag ? .always : .never

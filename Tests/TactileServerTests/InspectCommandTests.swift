@@ -76,8 +76,9 @@ import WaylandProtocols
     /// `inspect --watch` prints each decision as the server makes it, and keeps going.
     /// Idle blanking on a headless server shows where a user can see it: the inspector
     /// lists the output as off once asleep.
-    /// The hints a surface was given: its content type (wp_content_type_v1) and alpha
-    /// (wp_alpha_modifier_v1), on its node's line once committed; trace lines name the content type too.
+    /// The hints a surface was given: its content type (wp_content_type_v1), alpha
+    /// (wp_alpha_modifier_v1) and window icon (xdg_toplevel_icon_v1), on its node's line once
+    /// committed; trace lines name the content type too.
     @Test func inspectShowsAWindowsContentTypeAndAlpha() throws {
         let (server, client, window) = try Self.inspectableServer(windowAt: (0, 0))
         let types = OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames["wp_content_type_manager_v1"]),
@@ -95,6 +96,22 @@ import WaylandProtocols
         #expect(committed.contains(" content=video") && committed.contains(" alpha=25%"), "\(committed)")
         let answer = try Self.inspect(server.socket, ["--at", "10,10"])
         #expect(answer.contains { $0.contains("content=video") }, "\(answer)")
+
+        // Its own icon (xdg_toplevel_icon_v1): a name and two pictures, from the next commit.
+        let icons = OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames["xdg_toplevel_icon_manager_v1"]),
+                                                   tactile_xdg_toplevel_icon_manager_v1_interface(), 1))
+        let icon = xdg_toplevel_icon_manager_v1_create_icon(icons)
+        xdg_toplevel_icon_v1_set_name(icon, "utilities-terminal")
+        xdg_toplevel_icon_v1_add_buffer(icon, try client.buffer(width: 48, height: 48), 1)
+        xdg_toplevel_icon_v1_add_buffer(icon, try client.buffer(width: 96, height: 96), 2)
+        xdg_toplevel_icon_manager_v1_set_icon(icons, window.toplevel, icon)
+        xdg_toplevel_icon_v1_destroy(icon)
+        try client.roundtrip()
+        #expect(try line()?.contains("icon=") == false, "not before the commit")
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        let withIcon = try line() ?? ""
+        #expect(withIcon.contains(" icon=\"utilities-terminal\",48x48@1,96x96@2"), "\(withIcon)")
     }
 
     @Test func inspectShowsAnOutputAsleep() throws {

@@ -64,6 +64,8 @@ final class Parts {
     let tearingControls: TearingControls
     let systemBell: SystemBell
     let dialogs: XdgDialogs
+    let shortcutsInhibitors: ShortcutsInhibitors
+    let toplevelIcons: ToplevelIcons
     /// Offered with `--inspect` or `--test-input` only.
     let inspector: Inspector?
     /// Offered with `--test-input` only.
@@ -140,11 +142,13 @@ final class Parts {
         tearingControls = TearingControls(display: display, logger: logger)
         systemBell = SystemBell(display: display, context: context, action: configuration.bell)
         dialogs = XdgDialogs(display: display)
+        shortcutsInhibitors = ShortcutsInhibitors(display: display, context: context, policy: configuration.shortcutsInhibit)
+        toplevelIcons = ToplevelIcons(display: display)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, dialogs, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, dialogs, shortcutsInhibitors, toplevelIcons, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }

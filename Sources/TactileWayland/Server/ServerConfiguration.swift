@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var cursor = CursorPolicy.auto
     /// When the screens sleep, and what the input that wakes them does (off by default).
     public var idle = IdleSettings()
+    /// Whether a client may have keyboard shortcuts inhibited (zwp_keyboard_shortcuts_inhibitor_v1).
+    public var shortcutsInhibit = ShortcutsInhibitPolicy.grant
     /// What a client ringing the bell (xdg_system_bell_v1) does.
     public var bell = BellAction.log
     /// Routing decisions as `trace ...` lines on standard error (`--trace`).

@@ -38,6 +38,7 @@ extension WaylandServer: Inspectable {
             if let surface = surfaces.surface(at: id) {
                 if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
                 if surface.current.tearing { parts.append("tearing=async") }
+                if let icon = surface.addon(XdgSurface.self)?.toplevel?.icon { parts.append("icon=\(icon.inspected)") }
                 if surface.current.alphaMultiplier != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }
             }
             if !node.acceptsInput { parts.append("input-disabled") }

@@ -30,6 +30,9 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     private(set) weak var parent: XdgToplevel?
     /// Its xdg_dialog_v1, while the client keeps one.
     weak var dialog: XdgDialogObject?
+    /// Its own icon (xdg_toplevel_icon_v1) as last committed, and one set since.
+    private(set) var icon: ToplevelIcon?
+    var pendingIcon: ToplevelIcon??
     /// Set as its resource goes, before its node does: it no longer blocks its parent.
     private(set) var isClosing = false
     /// Over its surface while a modal dialog of its is mapped: catches its input. `shielded`
@@ -70,6 +73,10 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         // its shield.
         parent?.updateModalShield()
         if shielded { updateModalShield() }
+        if let pendingIcon {
+            icon = pendingIcon
+            self.pendingIcon = nil
+        }
         let maps = !hadBuffer && surface.hasBuffer
         guard !hasCommitted || maps else { return }
         hasCommitted = true

@@ -70,6 +70,10 @@
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
 #include "wayland-core.h"
+#include "xdg-toplevel-icon-v1-server-protocol.h"
+#include "xdg-toplevel-icon-v1-client-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "xdg-dialog-v1-server-protocol.h"
 #include "xdg-dialog-v1-client-protocol.h"
 #include "tearing-control-v1-server-protocol.h"
@@ -201,6 +205,10 @@ TACTILE_PROTOCOL_INTERFACE(wp_tearing_control_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_system_bell_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_wm_dialog_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_dialog_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_toplevel_icon_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(xdg_toplevel_icon_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
