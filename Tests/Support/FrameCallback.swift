@@ -3,6 +3,8 @@ import CWaylandClient
 /// A wl_surface.frame callback a test asked for, and whether it is done.
 final class RequestedFrame {
     private(set) var done = false
+    /// The frame's time (wl_callback.done's milliseconds), once done.
+    private(set) var time: UInt32?
 
     /// Asks for `surface`'s next frame (sent with its next commit).
     init(_ surface: OpaquePointer?) {
@@ -12,7 +14,10 @@ final class RequestedFrame {
 
     nonisolated(unsafe) private static let listener: UnsafeMutablePointer<wl_callback_listener> = {
         let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-        l.initialize(to: wl_callback_listener(done: { data, _, _ in Unmanaged<RequestedFrame>.fromOpaque(data!).takeUnretainedValue().done = true }))
+        l.initialize(to: wl_callback_listener(done: { data, _, time in
+            let frame = Unmanaged<RequestedFrame>.fromOpaque(data!).takeUnretainedValue()
+            (frame.done, frame.time) = (true, time)
+        }))
         return l
     }()
 }

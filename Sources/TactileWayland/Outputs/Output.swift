@@ -14,6 +14,8 @@ final class Output {
     weak var presenter: (any OutputPresenter)?
     /// A frame was asked of the presenter and it has not said it is shown yet.
     var framePending = false
+    /// When the frame in flight (or the last one) was composed: what it showed was latched then.
+    var composedAt: Instant?
     /// When its next frame is composed (after a vblank: as late as is safe).
     var repaintSchedule = RepaintSchedule()
     /// false while its panel sleeps (set only through `Outputs.setPower`): composed, for

@@ -175,6 +175,7 @@ final class Composition: ServerPart {
         screen.inFlight += callbacks
         screen.feedbackInFlight += feedback
         output.framePending = true
+        output.composedAt = started
         let scanout = marks.isEmpty ? Self.scanout(items, size: canvas.size) : nil
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem, scanout: scanout))
         output.repaintSchedule.repainted(took: context.currentTime - started)

@@ -66,6 +66,8 @@ final class Parts {
     let dialogs: XdgDialogs
     let shortcutsInhibitors: ShortcutsInhibitors
     let toplevelIcons: ToplevelIcons
+    /// wp_fifo_v1 and wp_commit_timer_v1: updates that wait, applied when their time comes.
+    let framePacing: FramePacing
     /// Offered with `--inspect` or `--test-input` only.
     let inspector: Inspector?
     /// Offered with `--test-input` only.
@@ -144,11 +146,12 @@ final class Parts {
         dialogs = XdgDialogs(display: display)
         shortcutsInhibitors = ShortcutsInhibitors(display: display, context: context, policy: configuration.shortcutsInhibit)
         toplevelIcons = ToplevelIcons(display: display)
+        framePacing = FramePacing(display: display, context: context, outputs: outputs)
         // The hooks' order: the layers' arrangement before what describes outputs; the
         // activated window, then text input, the clipboard and pointer constraints after focus.
         let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
         all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, dialogs, shortcutsInhibitors, toplevelIcons, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
+            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, dialogs, shortcutsInhibitors, toplevelIcons, framePacing, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
             windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
         ]
     }

@@ -133,6 +133,9 @@ public final class ServerPort: BackendHost {
 
     public func outputPresented(_ output: OutputID, _ frame: PresentedFrame) {
         server.parts.outputs.presented(output, frame)
+        // The surfaces on it whose fifo barrier was set before this frame was composed have
+        // had their refresh.
+        if let composed = server.parts.outputs.output(output)?.composedAt { server.parts.framePacing.presented(output, composedAt: composed) }
         // What changed while the frame was in flight waited for it.
         server.parts.composition.schedule()
     }

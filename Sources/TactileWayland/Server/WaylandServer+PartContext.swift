@@ -26,6 +26,7 @@ extension WaylandServer: SurfaceHost {
     }
 
     func damaged(_ surface: Surface, _ damage: SurfaceDamage) { parts.composition.damage(surface, damage) }
+    func pace(_ surface: Surface) { parts.framePacing.watch(surface) }
 
     func trace(_ event: TraceEvent) {
         guard parts.tracer.isOn else { return }

@@ -49,6 +49,8 @@ protocol SurfaceHost: PartContext {
     func queueFrameCallbacks(_ callbacks: [FrameCallback])
     /// What a commit changed, to repaint.
     func damaged(_ surface: Surface, _ damage: SurfaceDamage)
+    /// The surface has a fifo barrier set or updates waiting (`FramePacing`).
+    func pace(_ surface: Surface)
 }
 
 extension PartContext {

@@ -28,6 +28,11 @@ struct SurfaceState {
     /// The client would have the surface shown torn rather than at vertical blanks
     /// (wp_tearing_control_v1 async).
     var tearing = false
+    /// wp_fifo_v1: this update sets the barrier, or waits while it is set; not persistent.
+    var setsBarrier = false
+    var waitsForBarrier = false
+    /// wp_commit_timer_v1: not applied before this time; not persistent.
+    var targetTime: Instant?
 
     /// The multiplier as the renderer takes it, 0 to 1.
     var opacity: Double { Double(alphaMultiplier) / Double(UInt32.max) }
@@ -71,6 +76,13 @@ final class Surface: ResourceObject {
     /// A synchronized subsurface's committed state, waiting for its parent's apply.
     private(set) var cached: SurfaceState?
     private var cachedFrameCallbacks: [FrameCallback] = []
+    /// Updates waiting for the fifo barrier or a target time, oldest first (`FramePacing`).
+    private var queue: [(state: SurfaceState, callbacks: [FrameCallback])] = []
+    /// When an applied update set the fifo barrier; nil while there is none.
+    private(set) var barrierSince: Instant?
+    /// More waiting updates than this and the oldest is applied at once: a client cannot make
+    /// the server hold its buffers without end.
+    private static let queueLimit = 8
     /// Subsurfaces of this surface, bottom to top as added; those added since the last apply
     /// wait in `pendingChildren`, and restacking waits in `pendingRestacks`.
     var children: [Subsurface] = []
@@ -144,7 +156,8 @@ final class Surface: ResourceObject {
         pendingBuffer = nil
         role?.surfaceDestroyed()
         for addon in addons { addon.surfaceDestroyed(self) }
-        for callback in pendingFrameCallbacks + cachedFrameCallbacks { callback.discard() }
+        for callback in pendingFrameCallbacks + cachedFrameCallbacks + queue.flatMap(\.callbacks) { callback.discard() }
+        queue.removeAll()
         for child in children + pendingChildren { child.parentDestroyed() }
         // A restack naming this surface itself (place_above its parent) would keep it alive.
         (children, pendingChildren, pendingRestacks) = ([], [], [])
@@ -195,6 +208,7 @@ final class Surface: ResourceObject {
         pending.attachment = nil
         pending.offset = .zero
         pending.damage = SurfaceDamage()
+        (pending.setsBarrier, pending.waitsForBarrier, pending.targetTime) = (false, false, nil)
         let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
         if synchronized {
@@ -204,7 +218,43 @@ final class Surface: ResourceObject {
         }
         cached = nil
         cachedFrameCallbacks.removeAll()
+        // Updates apply in order: one waiting keeps the ones after it waiting too.
+        guard queue.isEmpty, isReady(state) else {
+            queue.append((state, callbacks))
+            if queue.count > Self.queueLimit {
+                let oldest = queue.removeFirst()
+                apply(oldest.state, frameCallbacks: oldest.callbacks)
+            }
+            host.pace(self)
+            return
+        }
         apply(state, frameCallbacks: callbacks)
+    }
+
+    /// Whether an update may apply now: not waiting on a barrier that is set, not before its
+    /// target time. A synchronized subsurface's updates follow its parent's instead.
+    private func isReady(_ state: SurfaceState) -> Bool {
+        (!state.waitsForBarrier || barrierSince == nil) && (state.targetTime.map { !(host.currentTime < $0) } ?? true)
+    }
+
+    /// Whether frame pacing still has something to do for it.
+    var isPaced: Bool { resource != nil && (barrierSince != nil || !queue.isEmpty) }
+
+    /// The earliest target time of the updates waiting.
+    var nextTargetTime: Instant? { queue.compactMap(\.state.targetTime).min() }
+
+    /// The refresh after the barrier was set has come: waiting updates may apply.
+    func clearBarrier() {
+        barrierSince = nil
+        applyReadyUpdates()
+    }
+
+    /// Applies the waiting updates that are ready, in order, up to the first that is not.
+    func applyReadyUpdates() {
+        while let first = queue.first, isReady(first.state) {
+            queue.removeFirst()
+            apply(first.state, frameCallbacks: first.callbacks)
+        }
     }
 
     /// Applies cached state now (a subsurface whose parent applied, or one set desynchronized).
@@ -243,6 +293,10 @@ final class Surface: ResourceObject {
         }
         current.contentType = state.contentType
         current.tearing = state.tearing
+        if state.setsBarrier {
+            barrierSince = host.currentTime
+            host.pace(self)
+        }
         if state.attachment != nil, let content { pictures.record(content.image, damage: content.bufferRects(damage)) }
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.

@@ -70,6 +70,10 @@
 #include "security-context-v1-server-protocol.h"
 #include "security-context-v1-client-protocol.h"
 #include "wayland-core.h"
+#include "fifo-v1-server-protocol.h"
+#include "fifo-v1-client-protocol.h"
+#include "commit-timing-v1-server-protocol.h"
+#include "commit-timing-v1-client-protocol.h"
 #include "xdg-toplevel-icon-v1-server-protocol.h"
 #include "xdg-toplevel-icon-v1-client-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
@@ -209,6 +213,10 @@ TACTILE_PROTOCOL_INTERFACE(zwp_keyboard_shortcuts_inhibit_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(zwp_keyboard_shortcuts_inhibitor_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_toplevel_icon_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(xdg_toplevel_icon_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_fifo_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_fifo_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_commit_timing_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(wp_commit_timer_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_test_input_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
