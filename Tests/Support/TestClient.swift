@@ -351,3 +351,12 @@ enum ClientError: Error {
     case protocolError(String)
     case noMemory
 }
+
+extension TestClient {
+    /// Binds the global named `name` (which must be offered) at `version`, for a test of a
+    /// protocol the client does not bind by itself.
+    func bind(_ name: String, _ interface: UnsafePointer<wl_interface>, version: UInt32 = 1) throws -> OpaquePointer {
+        guard let registryName = registryNames[name] else { throw ClientError.protocolError("\(name) is not offered") }
+        return OpaquePointer(wl_registry_bind(registry, registryName, interface, version))
+    }
+}

@@ -16,10 +16,6 @@ import WaylandProtocols
         client = try TestClient(socket: server.socket)
     }
 
-    func bind(_ name: String, _ interface: UnsafePointer<wl_interface>, version: UInt32 = 1) throws -> OpaquePointer {
-        OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames[name], "\(name) offered"), interface, version))
-    }
-
     /// The surface a tap at (x, y) reached, or nil.
     func tapped(_ x: Double, _ y: Double) throws -> UInt32? { try client.surfaceHit(at: x, y) }
 
@@ -59,7 +55,7 @@ import WaylandProtocols
         tactile_test_input_v1_move_toplevel(client.testInput, behind.surface, 0, 0)
         // The parent above the window behind it: raised by the dock below.
         let dock = Dock()
-        let manager = try bind("zwlr_foreign_toplevel_manager_v1", tactile_zwlr_foreign_toplevel_manager_v1_interface(), version: 3)
+        let manager = try client.bind("zwlr_foreign_toplevel_manager_v1", tactile_zwlr_foreign_toplevel_manager_v1_interface(), version: 3)
         zwlr_foreign_toplevel_manager_v1_add_listener(manager, Dock.managerListener, Unmanaged.passUnretained(dock).toOpaque())
         try client.roundtrip()
         let parentHandle = try #require(dock.handles.first { $0.title == "parent" }?.proxy)
@@ -69,7 +65,7 @@ import WaylandProtocols
 
         let dialog = try client.toplevel(width: 100, height: 80, at: (100, 60))
         xdg_toplevel_set_parent(dialog.toplevel, parent.toplevel)
-        let dialogs = try bind("xdg_wm_dialog_v1", tactile_xdg_wm_dialog_v1_interface())
+        let dialogs = try client.bind("xdg_wm_dialog_v1", tactile_xdg_wm_dialog_v1_interface())
         let modal = try #require(xdg_wm_dialog_v1_get_xdg_dialog(dialogs, dialog.toplevel))
         xdg_dialog_v1_set_modal(modal)
         try client.roundtrip()
@@ -103,7 +99,7 @@ import WaylandProtocols
 
         let other = try TestClient(socket: server.socket)
         let window = try other.toplevel(width: 100, height: 100)
-        let dialogs = OpaquePointer(wl_registry_bind(other.registry, try #require(other.registryNames["xdg_wm_dialog_v1"]), tactile_xdg_wm_dialog_v1_interface(), 1))
+        let dialogs = try other.bind("xdg_wm_dialog_v1", tactile_xdg_wm_dialog_v1_interface())
         _ = xdg_wm_dialog_v1_get_xdg_dialog(dialogs, window.toplevel)
         _ = xdg_wm_dialog_v1_get_xdg_dialog(dialogs, window.toplevel)
         #expect(throws: (any Error).self) { try other.roundtrip() }

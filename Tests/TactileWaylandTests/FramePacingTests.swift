@@ -19,10 +19,6 @@ import WaylandProtocols
         client = try TestClient(socket: server.socket)
     }
 
-    func bind(_ client: TestClient, _ name: String, _ interface: UnsafePointer<wl_interface>) throws -> OpaquePointer {
-        OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames[name], "\(name) offered"), interface, 1))
-    }
-
     /// Roundtrips until `condition`, for at most `seconds`.
     func wait(seconds: Double = 4, until condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(seconds)
@@ -66,7 +62,7 @@ import WaylandProtocols
 
     @Test func aFifoBurstIsShownOneUpdatePerRefreshInOrder() throws {
         let window = try window()
-        let fifo = wp_fifo_manager_v1_get_fifo(try bind(client, "wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface()), window.surface)
+        let fifo = wp_fifo_manager_v1_get_fifo(try client.bind("wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface()), window.surface)
         // (What grim sees first is not asked: grim takes longer to start than two refreshes.)
         let (times, _) = try burst(window, fifo: fifo)
         #expect(times.count == 3 && times[1] &- times[0] >= 10 && times[2] &- times[1] >= 10, "a refresh (16.7 ms) apart: \(times)")
@@ -87,7 +83,7 @@ import WaylandProtocols
         let otherWindow = try other.toplevel(width: 100, height: 100, at: (300, 0))
         try other.commitBuffer(otherWindow.surface, width: 100, height: 100, colour: Self.red)
         try other.roundtrip()
-        let timer = wp_commit_timing_manager_v1_get_timer(try bind(client, "wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface()),
+        let timer = wp_commit_timing_manager_v1_get_timer(try client.bind("wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface()),
                                                           window.surface)
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
@@ -110,38 +106,32 @@ import WaylandProtocols
     }
 
     @Test func wrongUsesAreErrors() throws {
-        func expectError(_ interface: String, _ code: UInt32, _ body: (TestClient) throws -> Void) throws {
-            let client = try TestClient(socket: server.socket)
-            try body(client)
-            #expect(throws: (any Error).self) { try client.roundtrip() }
-            #expect(client.lastError.hasPrefix("\(interface)#") && client.lastError.hasSuffix(": \(code)"), "\(client.lastError)")
-        }
-        try expectError("wp_fifo_manager_v1", WP_FIFO_MANAGER_V1_ERROR_ALREADY_EXISTS.rawValue) { client in
-            let manager = try bind(client, "wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface())
+        try server.expectProtocolError("wp_fifo_manager_v1", WP_FIFO_MANAGER_V1_ERROR_ALREADY_EXISTS.rawValue) { client in
+            let manager = try client.bind("wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface())
             let surface = wl_compositor_create_surface(client.compositor)
             _ = wp_fifo_manager_v1_get_fifo(manager, surface)
             _ = wp_fifo_manager_v1_get_fifo(manager, surface)
         }
-        try expectError("wp_fifo_v1", WP_FIFO_V1_ERROR_SURFACE_DESTROYED.rawValue) { client in
+        try server.expectProtocolError("wp_fifo_v1", WP_FIFO_V1_ERROR_SURFACE_DESTROYED.rawValue) { client in
             let surface = wl_compositor_create_surface(client.compositor)
-            let fifo = wp_fifo_manager_v1_get_fifo(try bind(client, "wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface()), surface)
+            let fifo = wp_fifo_manager_v1_get_fifo(try client.bind("wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface()), surface)
             wl_surface_destroy(surface)
             wp_fifo_v1_set_barrier(fifo)
         }
         func timer(_ client: TestClient) throws -> OpaquePointer {
-            wp_commit_timing_manager_v1_get_timer(try bind(client, "wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface()),
+            wp_commit_timing_manager_v1_get_timer(try client.bind("wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface()),
                                                   wl_compositor_create_surface(client.compositor))
         }
-        try expectError("wp_commit_timer_v1", WP_COMMIT_TIMER_V1_ERROR_INVALID_TIMESTAMP.rawValue) { client in
+        try server.expectProtocolError("wp_commit_timer_v1", WP_COMMIT_TIMER_V1_ERROR_INVALID_TIMESTAMP.rawValue) { client in
             wp_commit_timer_v1_set_timestamp(try timer(client), 0, 1, 1_000_000_000)
         }
-        try expectError("wp_commit_timer_v1", WP_COMMIT_TIMER_V1_ERROR_TIMESTAMP_EXISTS.rawValue) { client in
+        try server.expectProtocolError("wp_commit_timer_v1", WP_COMMIT_TIMER_V1_ERROR_TIMESTAMP_EXISTS.rawValue) { client in
             let timer = try timer(client)
             wp_commit_timer_v1_set_timestamp(timer, 0, 1, 0)
             wp_commit_timer_v1_set_timestamp(timer, 0, 2, 0)
         }
-        try expectError("wp_commit_timing_manager_v1", WP_COMMIT_TIMING_MANAGER_V1_ERROR_COMMIT_TIMER_EXISTS.rawValue) { client in
-            let manager = try bind(client, "wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface())
+        try server.expectProtocolError("wp_commit_timing_manager_v1", WP_COMMIT_TIMING_MANAGER_V1_ERROR_COMMIT_TIMER_EXISTS.rawValue) { client in
+            let manager = try client.bind("wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface())
             let surface = wl_compositor_create_surface(client.compositor)
             _ = wp_commit_timing_manager_v1_get_timer(manager, surface)
             _ = wp_commit_timing_manager_v1_get_timer(manager, surface)
@@ -152,7 +142,7 @@ import WaylandProtocols
     /// a ninth applies the oldest, so the client cannot make the server keep its buffers.
     @Test func aTargetFarAwayHoldsAtMostEightUpdates() throws {
         let window = try window()
-        let timer = wp_commit_timing_manager_v1_get_timer(try bind(client, "wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface()),
+        let timer = wp_commit_timing_manager_v1_get_timer(try client.bind("wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface()),
                                                           window.surface)
         for colour in [Self.green, Self.blue, Self.white, Self.green, Self.blue, Self.white, Self.green, Self.blue, Self.white] {
             wp_commit_timer_v1_set_timestamp(timer, 0xffff_ffff, 0xffff_ffff, 0)

@@ -12,27 +12,15 @@ import WaylandProtocols
 
     init() throws { server = try TestServer() }
 
-    func bind(_ client: TestClient, _ name: String, _ interface: UnsafePointer<wl_interface>) throws -> OpaquePointer {
-        OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames[name], "\(name) offered"), interface, 1))
-    }
-
-    /// Sends what `body` does and expects the connection to end with `error` on `interface`.
-    func expectError(_ interface: String, _ code: UInt32, _ body: (TestClient) throws -> Void) throws {
-        let client = try TestClient(socket: server.socket)
-        try body(client)
-        #expect(throws: (any Error).self) { try client.roundtrip() }
-        #expect(client.lastError.hasPrefix("\(interface)#") && client.lastError.hasSuffix(": \(code)"), "\(client.lastError)")
-    }
-
     @Test func aSecondModifierOrContentTypeForOneSurfaceIsAnError() throws {
-        try expectError("wp_alpha_modifier_v1", WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue) { client in
-            let manager = try bind(client, "wp_alpha_modifier_v1", tactile_wp_alpha_modifier_v1_interface())
+        try server.expectProtocolError("wp_alpha_modifier_v1", WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue) { client in
+            let manager = try client.bind("wp_alpha_modifier_v1", tactile_wp_alpha_modifier_v1_interface())
             let surface = wl_compositor_create_surface(client.compositor)
             _ = wp_alpha_modifier_v1_get_surface(manager, surface)
             _ = wp_alpha_modifier_v1_get_surface(manager, surface)
         }
-        try expectError("wp_content_type_manager_v1", WP_CONTENT_TYPE_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue) { client in
-            let manager = try bind(client, "wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface())
+        try server.expectProtocolError("wp_content_type_manager_v1", WP_CONTENT_TYPE_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue) { client in
+            let manager = try client.bind("wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface())
             let surface = wl_compositor_create_surface(client.compositor)
             _ = wp_content_type_manager_v1_get_surface_content_type(manager, surface)
             _ = wp_content_type_manager_v1_get_surface_content_type(manager, surface)
@@ -40,8 +28,8 @@ import WaylandProtocols
     }
 
     @Test func aMultiplierForASurfaceThatWentIsAnError() throws {
-        try expectError("wp_alpha_modifier_surface_v1", WP_ALPHA_MODIFIER_SURFACE_V1_ERROR_NO_SURFACE.rawValue) { client in
-            let manager = try bind(client, "wp_alpha_modifier_v1", tactile_wp_alpha_modifier_v1_interface())
+        try server.expectProtocolError("wp_alpha_modifier_surface_v1", WP_ALPHA_MODIFIER_SURFACE_V1_ERROR_NO_SURFACE.rawValue) { client in
+            let manager = try client.bind("wp_alpha_modifier_v1", tactile_wp_alpha_modifier_v1_interface())
             let surface = wl_compositor_create_surface(client.compositor)
             let modifier = wp_alpha_modifier_v1_get_surface(manager, surface)
             wl_surface_destroy(surface)
@@ -52,13 +40,13 @@ import WaylandProtocols
     /// A content type outside the enum is the core's invalid_method; one for a surface that
     /// went is ignored (the object is inert), and the client goes on.
     @Test func aContentTypeOutsideTheEnumIsAnErrorAndOneForAGoneSurfaceIsIgnored() throws {
-        try expectError("wp_content_type_v1", 1) { client in
-            let manager = try bind(client, "wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface())
+        try server.expectProtocolError("wp_content_type_v1", 1) { client in
+            let manager = try client.bind("wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface())
             let type = wp_content_type_manager_v1_get_surface_content_type(manager, wl_compositor_create_surface(client.compositor))
             wp_content_type_v1_set_content_type(type, 4)
         }
         let client = try TestClient(socket: server.socket)
-        let manager = try bind(client, "wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface())
+        let manager = try client.bind("wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface())
         let surface = wl_compositor_create_surface(client.compositor)
         let type = wp_content_type_manager_v1_get_surface_content_type(manager, surface)
         wl_surface_destroy(surface)
@@ -83,8 +71,7 @@ import WaylandProtocols
             active: { data, _ in Unmanaged<Heard>.fromOpaque(data!).takeUnretainedValue().events.append("active") },
             inactive: { data, _ in Unmanaged<Heard>.fromOpaque(data!).takeUnretainedValue().events.append("inactive") }
         ))
-        let manager = OpaquePointer(wl_registry_bind(client.registry, try #require(client.registryNames["zwp_keyboard_shortcuts_inhibit_manager_v1"]),
-                                                     tactile_zwp_keyboard_shortcuts_inhibit_manager_v1_interface(), 1))
+        let manager = try client.bind("zwp_keyboard_shortcuts_inhibit_manager_v1", tactile_zwp_keyboard_shortcuts_inhibit_manager_v1_interface())
         let inhibitor = zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(manager, viewer.surface, client.seat)
         zwp_keyboard_shortcuts_inhibitor_v1_add_listener(inhibitor, listener, Unmanaged.passUnretained(heard).toOpaque())
         try client.roundtrip()
@@ -103,13 +90,13 @@ import WaylandProtocols
     /// icon was set, an icon with nothing in it.
     @Test func toplevelIconMistakesAreErrors() throws {
         func icons(_ client: TestClient) throws -> OpaquePointer {
-            try bind(client, "xdg_toplevel_icon_manager_v1", tactile_xdg_toplevel_icon_manager_v1_interface())
+            try client.bind("xdg_toplevel_icon_manager_v1", tactile_xdg_toplevel_icon_manager_v1_interface())
         }
-        try expectError("xdg_toplevel_icon_v1", XDG_TOPLEVEL_ICON_V1_ERROR_INVALID_BUFFER.rawValue) { client in
+        try server.expectProtocolError("xdg_toplevel_icon_v1", XDG_TOPLEVEL_ICON_V1_ERROR_INVALID_BUFFER.rawValue) { client in
             let icon = xdg_toplevel_icon_manager_v1_create_icon(try icons(client))
             xdg_toplevel_icon_v1_add_buffer(icon, try client.buffer(width: 32, height: 16), 1)
         }
-        try expectError("xdg_toplevel_icon_v1", XDG_TOPLEVEL_ICON_V1_ERROR_IMMUTABLE.rawValue) { client in
+        try server.expectProtocolError("xdg_toplevel_icon_v1", XDG_TOPLEVEL_ICON_V1_ERROR_IMMUTABLE.rawValue) { client in
             let manager = try icons(client)
             let window = try client.toplevel(width: 100, height: 100)
             let icon = xdg_toplevel_icon_manager_v1_create_icon(manager)
@@ -117,7 +104,7 @@ import WaylandProtocols
             xdg_toplevel_icon_manager_v1_set_icon(manager, window.toplevel, icon)
             xdg_toplevel_icon_v1_set_name(icon, "another")
         }
-        try expectError("xdg_toplevel_icon_v1", XDG_TOPLEVEL_ICON_V1_ERROR_NO_BUFFER.rawValue) { client in
+        try server.expectProtocolError("xdg_toplevel_icon_v1", XDG_TOPLEVEL_ICON_V1_ERROR_NO_BUFFER.rawValue) { client in
             let manager = try icons(client)
             let window = try client.toplevel(width: 100, height: 100)
             xdg_toplevel_icon_manager_v1_set_icon(manager, window.toplevel, xdg_toplevel_icon_manager_v1_create_icon(manager))
