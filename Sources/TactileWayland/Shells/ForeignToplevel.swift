@@ -26,7 +26,7 @@ final class ForeignToplevels: ServerPart, WindowListing {
                             part.managers.removeAll { $0 == resource }
                         }) { [unowned self] resource, _ in
             managers.append(resource)
-            for toplevel in context.listedWindows { announce(toplevel, to: resource) }
+            for toplevel in self.context.listedWindows { announce(toplevel, to: resource) }
         }
     }
 }

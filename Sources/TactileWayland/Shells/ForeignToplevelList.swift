@@ -24,7 +24,7 @@ final class ForeignToplevelList: ServerPart, WindowListing {
                             part.lists.removeAll { $0 == resource }
                         }) { [unowned self] resource, _ in
             lists.append(resource)
-            for window in context.listedWindows { announce(window, to: resource) }
+            for window in self.context.listedWindows { announce(window, to: resource) }
         }
     }
 
