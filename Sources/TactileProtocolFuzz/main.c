@@ -16,10 +16,13 @@
 
 enum {
     MAX_REQUESTS_PER_CONNECTION = 200,
-    PROBE_TIMEOUT_MS = 2000,
     DEFAULT_REQUESTS = 10000,
     MAX_CRASHES_KEPT = 1024,
 };
+
+/// How long the server may take to answer wl_display.sync before it counts as hung: 2 s, more
+/// where the server runs emulated (the QEMU guest's llvmpipe takes seconds over a 4096² upload).
+static int probe_timeout_ms = 2000;
 
 struct options {
     uint64_t seed;
@@ -195,7 +198,7 @@ static void bind_globals(struct conn *c) {
     struct globals globals = { 0 };
     c->registry = wl_display_get_registry(c->display);
     wl_registry_add_listener(c->registry, &registry_listener, &globals);
-    if (wire_roundtrip(c->display, PROBE_TIMEOUT_MS) != 1) {
+    if (wire_roundtrip(c->display, probe_timeout_ms) != 1) {
         c->broken = true;
         return;
     }
@@ -225,12 +228,12 @@ static void finish(struct conn *c, enum ending ending, int linger_ms) {
     if (c->verbose) fprintf(stderr, "c%u end after %u requests: %s%s\n", c->index, c->requests, ending_names[ending], c->broken ? " (connection already broken)" : "");
     if (!c->broken) {
         switch (ending) {
-        case END_ROUNDTRIP: wire_roundtrip(c->display, PROBE_TIMEOUT_MS); break;
+        case END_ROUNDTRIP: wire_roundtrip(c->display, probe_timeout_ms); break;
         case END_ABRUPT: break; // whatever libwayland still buffers is lost, as in a crash
-        case END_FLUSH_THEN_CLOSE: wire_flush(c->display, PROBE_TIMEOUT_MS); break;
+        case END_FLUSH_THEN_CLOSE: wire_flush(c->display, probe_timeout_ms); break;
         case END_SLEEP_THEN_CLOSE:
             // Longer than the server's 16 ms frame timer: it fires with our objects alive.
-            wire_flush(c->display, PROBE_TIMEOUT_MS);
+            wire_flush(c->display, probe_timeout_ms);
             sleep_ms(linger_ms);
             break;
         }
@@ -437,13 +440,13 @@ static int run(struct fuzzer *f) {
         run_many_at_once(f);
     } else if (f->options.connection >= 0) {
         run_connection(f, (unsigned)f->options.connection);
-        enum probe_result result = probe(f->options.socket, PROBE_TIMEOUT_MS);
+        enum probe_result result = probe(f->options.socket, probe_timeout_ms);
         if (result != PROBE_ALIVE) handle_failure(f, (unsigned)f->options.connection, result);
     } else {
         if (f->own_server) f->stats.rss_start_kb = server_rss_kb(&f->server);
         for (unsigned index = 0; budget_left(f, start); index++) {
             run_connection(f, index);
-            enum probe_result result = probe(f->options.socket, PROBE_TIMEOUT_MS);
+            enum probe_result result = probe(f->options.socket, probe_timeout_ms);
             if (result != PROBE_ALIVE && !handle_failure(f, index, result)) break;
             if (f->own_server) {
                 f->stats.rss_last_kb = server_rss_kb(&f->server);
@@ -476,6 +479,8 @@ static void usage(FILE *out) {
             "  --sample-every S    with --clients: sample the server's memory every S seconds (default 60)\n"
             "  --flat PERCENT      with --clients: fail when the last memory sample is more than PERCENT\n"
             "                      above the second (the soak's judgement)\n"
+            "  --probe-timeout MS  how long an answer to wl_display.sync may take before the server\n"
+            "                      counts as hung (default 2000)\n"
             "  --verbose           log every request to stderr as interface@id.request(args)\n",
             DEFAULT_REQUESTS);
 }
@@ -488,7 +493,7 @@ static bool parse_options(int argc, char **argv, struct options *o) {
         { "max-crashes", required_argument, 0, 'm' }, { "no-gdb", no_argument, 0, 'g' },
         { "verbose", no_argument, 0, 'v' },         { "help", no_argument, 0, 'h' },
         { "clients", required_argument, 0, 'n' },   { "sample-every", required_argument, 0, 'e' },
-        { "flat", required_argument, 0, 'f' },
+        { "flat", required_argument, 0, 'f' },     { "probe-timeout", required_argument, 0, 'p' },
         { 0, 0, 0, 0 },
     };
     *o = (struct options){ .seed = ((uint64_t)now_ms() << 20) ^ (uint64_t)getpid(), .connection = -1, .max_crashes = 1,
@@ -497,6 +502,7 @@ static bool parse_options(int argc, char **argv, struct options *o) {
     for (int opt; (opt = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (opt) {
         case 's': o->seed = strtoull(optarg, NULL, 0); break;
+        case 'p': probe_timeout_ms = (int)strtol(optarg, NULL, 0); if (probe_timeout_ms < 100) probe_timeout_ms = 100; break;
         case 'r': o->requests = strtoul(optarg, NULL, 0); break;
         case 'd': o->duration = strtod(optarg, NULL); break;
         case 'c': o->connection = strtol(optarg, NULL, 0); break;

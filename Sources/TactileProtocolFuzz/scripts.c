@@ -470,6 +470,28 @@ static void script_huge_buffer(struct conn *c) {
     script_wait_a_frame(c); // the repaint reads it
 }
 
+/// linux-dmabuf's params, where the server offers it (a GPU, or the QEMU guest's llvmpipe):
+/// memfds as planes with hostile indices, offsets, strides and modifiers, then create or
+/// create_immed with hostile sizes, formats and flags. A generic request reaches params too
+/// rarely to count on.
+static void script_dmabuf_params(struct conn *c) {
+    struct object *dmabuf = object_any(c, &zwp_linux_dmabuf_v1_interface);
+    if (!dmabuf) return;
+    struct object *params = call(c, dmabuf, "create_params");
+    if (!params) return;
+    for (uint32_t plane = 0, planes = 1 + rng_below(&c->rng, 3); plane < planes; plane++) {
+        int fd = make_memfd(4096);
+        call(c, params, "add", fd, rng_chance(&c->rng, 80) ? plane : rng_below(&c->rng, 8), rng_chance(&c->rng, 70) ? 0u : rng_next(&c->rng),
+             rng_chance(&c->rng, 70) ? 256u : rng_next(&c->rng), rng_chance(&c->rng, 80) ? 0x00ffffffu : rng_next(&c->rng),
+             rng_chance(&c->rng, 80) ? 0xffffffffu : rng_next(&c->rng));
+        if (fd >= 0) close(fd);
+    }
+    int32_t width = rng_chance(&c->rng, 60) ? 64 : (int32_t)rng_next(&c->rng), height = rng_chance(&c->rng, 60) ? 16 : (int32_t)rng_next(&c->rng);
+    uint32_t format = rng_chance(&c->rng, 70) ? 0x34325258u /* XR24 */ : rng_next(&c->rng), flags = rng_chance(&c->rng, 80) ? 0 : rng_below(&c->rng, 16);
+    if (rng_chance(&c->rng, 50)) call(c, params, "create", width, height, format, flags);
+    else call(c, params, "create_immed", width, height, format, flags);
+}
+
 /// Our edge deferral protocol: a region kept off edge gestures, then destroyed in any order.
 static void script_edge_deferral(struct conn *c) {
     struct object *manager = object_any(c, &tactile_edge_deferral_manager_v1_interface);
@@ -529,6 +551,7 @@ static const struct script {
     { "activation", script_activation, 3 },
     { "huge buffer", script_huge_buffer, 1 },
     { "edge deferral", script_edge_deferral, 4 },
+    { "dmabuf params", script_dmabuf_params, 3 },
     { "sync", script_sync, 2 },
     { "wait a frame", script_wait_a_frame, 1 },
 };

@@ -77,7 +77,8 @@ def fuzz():
     wait_for(server_log, "listening on wayland-fuzz", timeout=120)
     with open(os.path.join(OUT, "fuzz.txt"), "w") as out:
         # --verbose: every request on stderr, so the test counts those on linux-dmabuf's params.
-        status = subprocess.run([fuzzer, "--socket", "wayland-fuzz", "--seed", "20261127", "--requests", "12000", "--verbose"],
+        status = subprocess.run([fuzzer, "--socket", "wayland-fuzz", "--seed", "20261127", "--requests", "30000",
+                                 "--probe-timeout", "30000", "--verbose"],
                                 stdout=out, stderr=subprocess.STDOUT, timeout=300).returncode
         out.write(f"status {status}\n")
     with open(os.path.join(OUT, "fuzz-server.txt"), "w") as out:

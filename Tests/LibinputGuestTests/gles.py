@@ -63,6 +63,15 @@ def main():
     log("done")
 
 
+def probe_colour_shown(path):
+    """Whether the screendump has the probe's 0x3080c0 at (100, 100)."""
+    with open(path, "rb") as f:
+        fields = f.read().split(b"\n", 3)
+    width = int(fields[1].split()[0])
+    i = (100 * width + 100) * 3
+    return fields[3][i:i + 3] == bytes([0x30, 0x80, 0xc0])
+
+
 def dmabuf():
     """A kiosk whose app is a vgem dumb buffer shown through linux-dmabuf, then the probe's
     feedback and wrong uses against it."""
@@ -77,8 +86,12 @@ def dmabuf():
              "--", probe, "show", "3080c0"],
             stdout=stream, stderr=subprocess.STDOUT)
     wait_for(tactile_log, "shown", timeout=120)
-    time.sleep(2)
-    screendump("dmabuf")
+    # The probe's commit is composed (llvmpipe, emulated) some seconds later when the host is busy.
+    for _ in range(30):
+        time.sleep(2)
+        screendump("dmabuf")
+        if probe_colour_shown(os.path.join(OUT, "dmabuf.ppm")):
+            break
     env = dict(os.environ, WAYLAND_DISPLAY="wayland-dmabuf")
     for name, arguments in [("feedback", ["feedback"])] + [(case, ["bad", case]) for case in CASES]:
         with open(os.path.join(OUT, f"probe-{name}.txt"), "w") as out:
