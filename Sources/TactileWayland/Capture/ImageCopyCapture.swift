@@ -162,10 +162,13 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     }
 
     /// A surface committed new content: sessions on its window have news.
+    /// Every commit comes here: nothing is looked up while no window is being captured.
     func surfaceDamaged(_ surface: Surface) {
-        guard let node = surface.node, let window = context.scene.toplevel(containing: node) else { return }
-        for session in live where session.target.window?.windowSurface?.node == window && !session.target.isCursor {
-            session.changed([Rect(size: size(of: session.target) ?? .zero)], within: size(of: session.target) ?? .zero)
+        let windowSessions = live.filter { $0.target.isWindow && !$0.target.isCursor }
+        guard !windowSessions.isEmpty, let node = surface.node, let window = context.scene.toplevel(containing: node) else { return }
+        for session in windowSessions where session.target.window?.windowSurface?.node == window {
+            let size = size(of: session.target) ?? .zero
+            session.changed([Rect(size: size)], within: size)
         }
         if waiting.contains(where: { $0.session.target.isWindow }) { schedule() }
     }
