@@ -52,12 +52,9 @@ final class XdgDialogObject: ResourceObject {
 }
 
 extension XdgToplevel {
-    /// A modal dialog of its, mapped: the window takes no input while there is one.
-    var isBlockedByModalDialog: Bool {
-        windows.context.listedWindows.contains { window in
-            guard let dialog = window as? XdgToplevel else { return false }
-            return dialog !== self && dialog.parent === self && dialog.isModal && !dialog.isClosing
-        }
+    /// Its mapped modal dialogs, bottom to top: the window takes no input while there is one.
+    var modalDialogs: [XdgToplevel] {
+        windows.context.listedWindows.compactMap { $0 as? XdgToplevel }.filter { $0 !== self && $0.parent === self && $0.isModal && !$0.isClosing }
     }
 
     /// Whether it is a modal dialog now.

@@ -110,7 +110,8 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// the pointer there reach no client, and keyboard focus moves to the dialog.
     func updateModalShield() {
         guard let surface = xdg.surface, let node = surface.node else { return }
-        let blocked = !isClosing && isBlockedByModalDialog
+        let dialogs = isClosing ? [] : modalDialogs
+        let blocked = !dialogs.isEmpty
         let size = surface.size
         let context = windows.context
         switch (blocked, shielded) {
@@ -121,8 +122,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
                 modalShield = scene.add(.compositor(size: size, inputRegion: .infinite), to: node, at: .top)
             }
             if context.focus.keyboard.flatMap({ context.scene.toplevel(containing: $0) }) == node,
-               let dialog = context.listedWindows.first(where: { ($0 as? XdgToplevel)?.parent === self && ($0 as? XdgToplevel)?.isModal == true }),
-               let dialogNode = dialog.windowSurface?.node {
+               let dialogNode = dialogs.first?.windowSurface?.node {
                 context.focusKeyboard(on: dialogNode, because: "modal dialog")
             }
         case (true, true):
