@@ -12,9 +12,11 @@
 //                                      the driver's implied layout), `tranches N`
 //   tactile-dmabuf-probe show RRGGBB   a full-screen window showing a 256x256 dmabuf of that
 //                                      colour (`created` or `failed` printed), until killed
-//   tactile-dmabuf-probe scanout RRGGBB  a full-screen window showing a dmabuf of that colour
-//                                      as large as the window, which the compositor may scan
-//                                      out; prints `created` and `shown WxH` or `failed`
+//   tactile-dmabuf-probe scanout RRGGBB [torn]  a full-screen window showing a dmabuf of
+//                                      that colour as large as the window, which the
+//                                      compositor may scan out; prints `created` and `shown
+//                                      WxH` or `failed`. `torn`: the surface asks to be shown
+//                                      torn (wp_tearing_control_v1 async), as games do
 //   tactile-dmabuf-probe bad CASE      one wrong use, printing `error CODE` (the protocol
 //                                      error it got), `created` or `failed`. CASE: plane-idx,
 //                                      plane-set, incomplete, format, dimensions, bounds,
@@ -37,11 +39,13 @@
 #include <drm_fourcc.h>
 
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
+#include "tearing-control-v1-client-protocol.h"
 #include "probe_client.h"
 
 static struct {
     struct probe_globals globals;
     struct zwp_linux_dmabuf_v1 *dmabuf;
+    struct wp_tearing_control_manager_v1 *tearing;
     struct wl_buffer *buffer;
     int result;  // 0 waiting, 1 created, -1 failed
     int formats, tranches;
@@ -60,6 +64,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
     if (probe_bind(&app.globals, registry, name, interface, version)) return;
     if (strcmp(interface, "zwp_linux_dmabuf_v1") == 0 && version >= 4)
         app.dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 4);
+    if (strcmp(interface, "wp_tearing_control_manager_v1") == 0)
+        app.tearing = wl_registry_bind(registry, name, &wp_tearing_control_manager_v1_interface, 1);
 }
 static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
 static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
@@ -228,7 +234,7 @@ static void bad(struct wl_display *display, const char *name) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | scanout RRGGBB | bad CASE\n"); return 1; }
+    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | scanout RRGGBB [torn] | bad CASE\n"); return 1; }
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) { fprintf(stderr, "tactile-dmabuf-probe: no Wayland display\n"); return 1; }
     struct wl_registry *registry = wl_display_get_registry(display);
@@ -280,6 +286,11 @@ int main(int argc, char **argv) {
         while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
         printf("%s\n", app.result > 0 ? "created" : "failed");
         if (app.result < 0) return 1;
+        if (argc > 3 && strcmp(argv[3], "torn") == 0) {
+            if (!app.tearing) { printf("no wp_tearing_control_manager_v1\n"); return 2; }
+            struct wp_tearing_control_v1 *control = wp_tearing_control_manager_v1_get_tearing_control(app.tearing, app.surface);
+            wp_tearing_control_v1_set_presentation_hint(control, WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC);
+        }
         wl_surface_attach(app.surface, app.buffer, 0, 0);
         wl_surface_damage_buffer(app.surface, 0, 0, width, height);
         wl_surface_commit(app.surface);

@@ -69,7 +69,7 @@ def scanout():
     with open(tactile_log, "w") as stream:
         tactile = subprocess.Popen(
             [TACTILE, "serve", "--backend", "drm", "--kiosk", "--renderer", "gles", "--socket", "wayland-scanout",
-             "--", probe, "scanout", "30c080"],
+             "--", probe, "scanout", "30c080", "torn"],
             stdout=stream, stderr=subprocess.STDOUT)
     wait_for(tactile_log, "device added: Tactile Test Touchscreen", timeout=120)
     wait_for(tactile_log, "shown ", timeout=60)

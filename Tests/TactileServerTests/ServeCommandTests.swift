@@ -32,7 +32,7 @@ import WaylandProtocols
 
     /// A terminal rings the bell (xdg_system_bell_v1): the log names who rang, once a second at
     /// most however fast it rings; with `bell: off` nothing is said. A surface with tearing
-    /// asked for (wp_tearing_control_v1) is named once in the log as shown at vertical blanks.
+    /// asked for (wp_tearing_control_v1) is named once in the log (headless: shown at vertical blanks).
     @Test(arguments: [nil, "off"])
     func theBellIsLoggedAsConfigured(_ bell: String?) throws {
         let tactile = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tactile").path

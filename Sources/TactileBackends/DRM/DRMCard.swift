@@ -15,6 +15,9 @@ final class DRMCard {
     private(set) var outputs: [DRMOutput] = []
     /// GBM on the card, where the renderer draws into GPU buffers (`scanoutBuffers`).
     let gbm: GBMDevice?
+    /// The driver flips between vertical blanks when asked (DRM_CAP_ASYNC_PAGE_FLIP): torn
+    /// frames for a full-screen client that asks for them (`OutputFrame.torn`).
+    let flipsAsync: Bool
     private var watch: EventSource?
     /// Answers for modesets, which have no event: fired at the next turn of the loop.
     private var later: EventSource?
@@ -36,6 +39,8 @@ final class DRMCard {
         }
         drmModeFreeResources(resources)
         gbm = host.renderer.dmabuf != nil ? GBMDevice(fd: fd) : nil
+        var async: UInt64 = 0
+        flipsAsync = drmGetCap(fd, UInt64(DRM_CAP_ASYNC_PAGE_FLIP), &async) == 0 && async == 1
         watch = host.watch(fileDescriptor: fd) { [unowned self] in dispatch() }
         later = host.makeTimer { [unowned self] in
             let outputs = answerLater

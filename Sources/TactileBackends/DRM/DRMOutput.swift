@@ -42,6 +42,12 @@ final class DRMOutput: OutputPresenter {
     private var poweredOn = true
     /// A flip was asked for and its event has not come.
     private var flipPending = false
+    /// That flip was asked for between vertical blanks (a torn frame).
+    private var flipIsAsync = false
+    /// A full-screen client asked to be shown torn, and the log said what came of it.
+    private var tornSaid = false
+    /// The driver refused an async flip once: frames wait for vertical blanks from then on.
+    private var asyncRefused = false
     /// A frame drawn while the seat was away, shown when it comes back.
     private var waiting = false
     /// The server asked for a frame and waits for `outputPresented`.
@@ -88,7 +94,7 @@ final class DRMOutput: OutputPresenter {
         let onPlane = cursorPlane.map { frame.drawCursor(into: $0.pixels, size: $0.size, stride: $0.stride) } ?? false
         if let scanout = frame.scanout, frame.cursorBounds == nil || onPlane, card.session.isActive, let client = clientFramebuffer(scanout.files) {
             if let cursorPlane { moveCursor(cursorPlane, to: onPlane ? frame.cursorBounds : nil) }
-            if show(.client(client, scanout)) {
+            if show(.client(client, scanout), torn: tears(frame)) {
                 // Both composed buffers miss this frame; the next composed one catches up.
                 for buffer in buffers { buffer.history.miss(frame.damage) }
                 if !scanningOut { card.logger.info("\(description.name): showing a client's buffer as it is (direct scanout, no composition)") }
@@ -107,7 +113,20 @@ final class DRMOutput: OutputPresenter {
             waiting = true
             return
         }
-        show(.composed(1 - front))
+        show(.composed(1 - front), torn: tears(frame))
+    }
+
+    /// Whether `frame` is flipped to between vertical blanks: its full-screen client asks
+    /// (`OutputFrame.torn`) and the driver can. The log says once what came of the first ask.
+    private func tears(_ frame: OutputFrame) -> Bool {
+        guard frame.torn else { return false }
+        let can = card.flipsAsync && !asyncRefused
+        if !tornSaid {
+            tornSaid = true
+            card.logger.info(can ? "\(description.name): a full-screen client asks to be shown torn: its frames are flipped to at once (async page flips)"
+                : "\(description.name): a full-screen client asks to be shown torn; the driver flips only at vertical blanks (no DRM_CAP_ASYNC_PAGE_FLIP), so its frames wait for them")
+        }
+        return can
     }
 
     /// The client buffer's framebuffer on this card, imported the first time it is whole
@@ -135,10 +154,11 @@ final class DRMOutput: OutputPresenter {
     }
 
     /// Puts `shown` on screen: a modeset when the CRTC is not ours yet, else a page flip
-    /// whose event says when it is there. A client's buffer the card will not show is
-    /// refused (false), and the caller composes instead.
+    /// whose event says when it is there (`torn`: at once, not at the next vertical blank).
+    /// A client's buffer the card will not show is refused (false), and the caller composes
+    /// instead.
     @discardableResult
-    private func show(_ shown: Shown) -> Bool {
+    private func show(_ shown: Shown, torn: Bool = false) -> Bool {
         let framebuffer = switch shown {
         case .composed(let index): buffers[index].framebuffer
         case .client(let client, _): client.framebuffer
@@ -157,6 +177,18 @@ final class DRMOutput: OutputPresenter {
             return true
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
+        if torn {
+            if drmModePageFlip(card.fd, crtc, framebuffer, tactile_drm_page_flip_event | tactile_drm_page_flip_async, me) == 0 {
+                flipPending = true
+                flipIsAsync = true
+                pending = shown
+                return true
+            }
+            // Drivers that flip async in general may still refuse a given flip (another
+            // format or tiling): from now on every frame waits for a vertical blank.
+            asyncRefused = true
+            card.logger.info("\(description.name): the driver refused an async page flip (\(String(cString: strerror(errno)))): torn frames are shown at vertical blanks from now on")
+        }
         guard drmModePageFlip(card.fd, crtc, framebuffer, tactile_drm_page_flip_event, me) == 0 else {
             return refuse(shown, "page flip failed") {
                 card.logger.warning("\(description.name): setting the mode again")
@@ -165,6 +197,7 @@ final class DRMOutput: OutputPresenter {
             }
         }
         flipPending = true
+        flipIsAsync = false
         pending = shown
         return true
     }
@@ -201,7 +234,10 @@ final class DRMOutput: OutputPresenter {
         flipPending = false
         if let pending { landed(pending) }
         pending = nil
-        answer(frame)
+        var shown = frame
+        // Shown when it came, not at a vertical blank: wp_presentation says it tore.
+        if flipIsAsync { shown.flags.remove(.vsync) }
+        answer(shown)
     }
 
     /// Tells the server the frame it asked for is on screen, if it asked for one.

@@ -19,9 +19,13 @@ public struct OutputFrame {
     /// is may, instead of the composed pixels. Holding it holds the client's wl_buffer
     /// unreleased: a backend keeps it until another frame has replaced it on screen.
     public let scanout: Scanout?
+    /// The frame's whole-frame surface asks to be shown torn (wp_tearing_control_v1 async):
+    /// a backend that can show a frame between vertical blanks may, and says so in its
+    /// presentation feedback (no vsync flag).
+    public let torn: Bool
 
-    init(output: OutputID, damage: [Rect], canvas: any Canvas, cursor: DrawItem?, scanout: Scanout? = nil) {
-        (self.output, self.damage, self.canvas, self.cursor, self.scanout) = (output, damage, canvas, cursor, scanout)
+    init(output: OutputID, damage: [Rect], canvas: any Canvas, cursor: DrawItem?, scanout: Scanout? = nil, torn: Bool = false) {
+        (self.output, self.damage, self.canvas, self.cursor, self.scanout, self.torn) = (output, damage, canvas, cursor, scanout, torn)
     }
 
     /// In output pixels.

@@ -177,7 +177,8 @@ final class Composition: ServerPart {
         output.framePending = true
         output.composedAt = started
         let scanout = marks.isEmpty ? Self.scanout(items, size: canvas.size) : nil
-        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem, scanout: scanout))
+        let torn = marks.isEmpty && Self.asksToBeTorn(items, size: canvas.size)
+        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem, scanout: scanout, torn: torn))
         output.repaintSchedule.repainted(took: context.currentTime - started)
     }
 
@@ -187,6 +188,14 @@ final class Composition: ServerPart {
         guard let (surface, top) = items.last, top.isWholeFrame(of: size), let files = top.image.dmabuf, let buffer = surface.shownBuffer
         else { return nil }
         return Scanout(files: files, buffer: buffer)
+    }
+
+    /// Whether the top surface is the whole frame by itself and asks to be shown torn
+    /// (wp_tearing_control_v1 async): a game or video player full screen, with nothing over
+    /// it that would tear with it.
+    private static func asksToBeTorn(_ items: [(Surface, DrawItem)], size: Size) -> Bool {
+        guard let (surface, top) = items.last else { return false }
+        return surface.current.tearing && top.isWholeFrame(of: size)
     }
 
     /// Every mapped surface with content, bottom to top as the scene stacks them (a

@@ -3,9 +3,9 @@ import Logging
 import WaylandProtocols
 
 /// wp_tearing_control_v1: a surface's wish to be shown torn (async) rather than at vertical
-/// blanks. Kept with its committed state and named by the inspector; not acted on: every
-/// output flips at vertical blanks (Tactile makes no async page flips), which the log says
-/// once per surface that asks.
+/// blanks. Kept with its committed state and named by the inspector; composition marks a
+/// frame torn while the surface alone fills its output (`OutputFrame.torn`), and a DRM
+/// output whose driver can flips to it at once. The log says once per surface that it asked.
 final class TearingControlObject: ResourceObject, SurfaceAddon {
     weak var surface: Surface?
     private let logger: Logger
@@ -27,7 +27,7 @@ final class TearingControlObject: ResourceObject, SurfaceAddon {
     func applied(_ surface: Surface) {
         guard surface.current.tearing, !said, let resource = surface.resource else { return }
         said = true
-        logger.info("wl_surface@\(wl_resource_get_id(resource)) of pid \(surface.owner.pid) asks to be shown torn (wp_tearing_control_v1 async); it is shown at vertical blanks, as everything is: Tactile makes no async page flips")
+        logger.info("wl_surface@\(wl_resource_get_id(resource)) of pid \(surface.owner.pid) asks to be shown torn (wp_tearing_control_v1 async): torn while it alone fills a screen whose driver flips between vertical blanks (the DRM backend says), at vertical blanks otherwise")
     }
 
     private func set(_ hint: UInt32) {
