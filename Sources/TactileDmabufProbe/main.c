@@ -17,6 +17,13 @@
 //                                      compositor may scan out; prints `created` and `shown
 //                                      WxH` or `failed`. `torn`: the surface asks to be shown
 //                                      torn (wp_tearing_control_v1 async), as games do
+//   tactile-dmabuf-probe capture OUTPUT.ppm WINDOW.ppm  through ext-image-copy-capture, the
+//                                      first output and then the first listed window copied
+//                                      into dmabufs of the main device, each written as a
+//                                      PPM; prints each session's constraints (`dmabuf_device
+//                                      main|other`, `XR24 implicit yes|no`, `size WxH`), what
+//                                      a dmabuf of half the width got (`smaller failed R`),
+//                                      and `ready` or `failed R` for the copy
 //   tactile-dmabuf-probe bad CASE      one wrong use, printing `error CODE` (the protocol
 //                                      error it got), `created` or `failed`. CASE: plane-idx,
 //                                      plane-set, incomplete, format, dimensions, bounds,
@@ -40,12 +47,21 @@
 
 #include "linux-dmabuf-unstable-v1-client-protocol.h"
 #include "tearing-control-v1-client-protocol.h"
+#include "ext-foreign-toplevel-list-v1-client-protocol.h"
+#include "ext-image-capture-source-v1-client-protocol.h"
+#include "ext-image-copy-capture-v1-client-protocol.h"
 #include "probe_client.h"
 
 static struct {
     struct probe_globals globals;
     struct zwp_linux_dmabuf_v1 *dmabuf;
     struct wp_tearing_control_manager_v1 *tearing;
+    struct ext_image_copy_capture_manager_v1 *capture;
+    struct ext_output_image_capture_source_manager_v1 *output_sources;
+    struct ext_foreign_toplevel_image_capture_source_manager_v1 *window_sources;
+    struct ext_foreign_toplevel_list_v1 *toplevels;
+    struct ext_foreign_toplevel_handle_v1 *first_toplevel;
+    struct wl_output *output;
     struct wl_buffer *buffer;
     int result;  // 0 waiting, 1 created, -1 failed
     int formats, tranches;
@@ -60,12 +76,31 @@ static struct {
     size_t table_size;
 } app;
 
+static void toplevel_listed(void *data, struct ext_foreign_toplevel_list_v1 *list, struct ext_foreign_toplevel_handle_v1 *handle) {
+    if (!app.first_toplevel) app.first_toplevel = handle;
+}
+static void toplevels_finished(void *data, struct ext_foreign_toplevel_list_v1 *list) {}
+static const struct ext_foreign_toplevel_list_v1_listener toplevels_listener = { toplevel_listed, toplevels_finished };
+
 static void registry_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
     if (probe_bind(&app.globals, registry, name, interface, version)) return;
     if (strcmp(interface, "zwp_linux_dmabuf_v1") == 0 && version >= 4)
         app.dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 4);
     if (strcmp(interface, "wp_tearing_control_manager_v1") == 0)
         app.tearing = wl_registry_bind(registry, name, &wp_tearing_control_manager_v1_interface, 1);
+    if (strcmp(interface, "ext_image_copy_capture_manager_v1") == 0)
+        app.capture = wl_registry_bind(registry, name, &ext_image_copy_capture_manager_v1_interface, 1);
+    if (strcmp(interface, "ext_output_image_capture_source_manager_v1") == 0)
+        app.output_sources = wl_registry_bind(registry, name, &ext_output_image_capture_source_manager_v1_interface, 1);
+    if (strcmp(interface, "ext_foreign_toplevel_image_capture_source_manager_v1") == 0)
+        app.window_sources = wl_registry_bind(registry, name, &ext_foreign_toplevel_image_capture_source_manager_v1_interface, 1);
+    if (strcmp(interface, "ext_foreign_toplevel_list_v1") == 0) {
+        app.toplevels = wl_registry_bind(registry, name, &ext_foreign_toplevel_list_v1_interface, 1);
+        // Listened to at once: the windows are listed in the answer to the bind.
+        ext_foreign_toplevel_list_v1_add_listener(app.toplevels, &toplevels_listener, NULL);
+    }
+    if (strcmp(interface, "wl_output") == 0 && !app.output)
+        app.output = wl_registry_bind(registry, name, &wl_output_interface, 1);
 }
 static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
 static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
@@ -181,6 +216,120 @@ static const struct xdg_surface_listener surface_listener = { surface_configure 
 #define HIGH (uint32_t)(DRM_FORMAT_MOD_INVALID >> 32)
 #define LOW (uint32_t)(DRM_FORMAT_MOD_INVALID & 0xffffffff)
 
+// A wl_buffer of a dumb buffer of the main device, `width` x `height`, black; its PRIME fd
+// in `fd` (kept, to read the copy back), NULL when the compositor refused it.
+static struct wl_buffer *dmabuf_buffer(struct wl_display *display, int width, int height, int *fd, uint32_t *stride) {
+    *fd = make_dmabuf(width, height, 0, stride);
+    struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
+    zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
+    zwp_linux_buffer_params_v1_add(params, *fd, 0, 0, *stride, HIGH, LOW);
+    zwp_linux_buffer_params_v1_create(params, width, height, DRM_FORMAT_XRGB8888, 0);
+    app.result = 0;
+    while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
+    return app.result > 0 ? app.buffer : NULL;
+}
+
+// What a capture session said, and how its frame ended.
+static struct {
+    int width, height;
+    bool main_device, implicit, done, stopped;
+    int frame;  // 0 waiting, 1 ready, -1 failed
+    uint32_t reason;
+} cap;
+
+static void session_size(void *data, struct ext_image_copy_capture_session_v1 *s, uint32_t width, uint32_t height) {
+    cap.width = (int)width;
+    cap.height = (int)height;
+}
+static void session_shm(void *data, struct ext_image_copy_capture_session_v1 *s, uint32_t format) {}
+static void session_device(void *data, struct ext_image_copy_capture_session_v1 *s, struct wl_array *device) {
+    dev_t dev;
+    cap.main_device = device->size == sizeof dev && (memcpy(&dev, device->data, sizeof dev), dev == app.main_device);
+}
+static void session_format(void *data, struct ext_image_copy_capture_session_v1 *s, uint32_t format, struct wl_array *modifiers) {
+    uint64_t *modifier;
+    wl_array_for_each(modifier, modifiers) {
+        if (format == DRM_FORMAT_XRGB8888 && *modifier == DRM_FORMAT_MOD_INVALID) cap.implicit = true;
+    }
+}
+static void session_done(void *data, struct ext_image_copy_capture_session_v1 *s) { cap.done = true; }
+static void session_stopped(void *data, struct ext_image_copy_capture_session_v1 *s) { cap.stopped = true; }
+static const struct ext_image_copy_capture_session_v1_listener session_listener = {
+    session_size, session_shm, session_device, session_format, session_done, session_stopped,
+};
+
+static void frame_transform(void *data, struct ext_image_copy_capture_frame_v1 *f, uint32_t transform) {}
+static void frame_damage(void *data, struct ext_image_copy_capture_frame_v1 *f, int32_t x, int32_t y, int32_t w, int32_t h) {}
+static void frame_time(void *data, struct ext_image_copy_capture_frame_v1 *f, uint32_t hi, uint32_t lo, uint32_t ns) {}
+static void frame_ready(void *data, struct ext_image_copy_capture_frame_v1 *f) { cap.frame = 1; }
+static void frame_failed(void *data, struct ext_image_copy_capture_frame_v1 *f, uint32_t reason) {
+    cap.frame = -1;
+    cap.reason = reason;
+}
+static const struct ext_image_copy_capture_frame_v1_listener frame_listener = {
+    frame_transform, frame_damage, frame_time, frame_ready, frame_failed,
+};
+
+// One frame of `session` into `buffer`; true when it is ready.
+static bool capture_into(struct wl_display *display, struct ext_image_copy_capture_session_v1 *session, struct wl_buffer *buffer,
+                         int width, int height) {
+    struct ext_image_copy_capture_frame_v1 *frame = ext_image_copy_capture_session_v1_create_frame(session);
+    ext_image_copy_capture_frame_v1_add_listener(frame, &frame_listener, NULL);
+    ext_image_copy_capture_frame_v1_attach_buffer(frame, buffer);
+    ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, width, height);
+    ext_image_copy_capture_frame_v1_capture(frame);
+    cap.frame = 0;
+    while (cap.frame == 0 && wl_display_dispatch(display) >= 0) {}
+    ext_image_copy_capture_frame_v1_destroy(frame);
+    return cap.frame > 0;
+}
+
+// The dumb buffer behind `fd` (XRGB8888, `stride` bytes a row) as a binary PPM at `path`.
+static void write_ppm(int fd, int width, int height, uint32_t stride, const char *path) {
+    size_t size = (size_t)stride * (size_t)height;
+    uint8_t *pixels = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+    if (pixels == MAP_FAILED) { perror("mmap the copy"); exit(1); }
+    FILE *out = fopen(path, "wb");
+    if (!out) { perror(path); exit(1); }
+    fprintf(out, "P6\n%d %d\n255\n", width, height);
+    for (int y = 0; y < height; y++) {
+        for (int x = 0; x < width; x++) {
+            uint32_t pixel;
+            memcpy(&pixel, pixels + (size_t)y * stride + (size_t)x * 4, 4);
+            uint8_t rgb[3] = { (uint8_t)(pixel >> 16), (uint8_t)(pixel >> 8), (uint8_t)pixel };
+            fwrite(rgb, 1, 3, out);
+        }
+    }
+    fclose(out);
+    munmap(pixels, size);
+}
+
+// A session on `source`: its constraints printed under `name`, a dmabuf too narrow refused,
+// then one of its size copied into and written to `path`.
+static void capture_source(struct wl_display *display, struct ext_image_capture_source_v1 *source, const char *name, const char *path) {
+    memset(&cap, 0, sizeof cap);
+    struct ext_image_copy_capture_session_v1 *session = ext_image_copy_capture_manager_v1_create_session(app.capture, source, 0);
+    ext_image_copy_capture_session_v1_add_listener(session, &session_listener, NULL);
+    while (!cap.done && !cap.stopped && wl_display_dispatch(display) >= 0) {}
+    printf("%s dmabuf_device %s\n%s XR24 implicit %s\n%s size %dx%d\n", name, cap.main_device ? "main" : "other", name,
+           cap.implicit ? "yes" : "no", name, cap.width, cap.height);
+    if (cap.stopped || cap.width <= 1 || cap.height <= 0) { printf("%s stopped\n", name); return; }
+    int fd;
+    uint32_t stride;
+    struct wl_buffer *narrow = dmabuf_buffer(display, cap.width / 2, cap.height, &fd, &stride);
+    if (narrow && !capture_into(display, session, narrow, cap.width / 2, cap.height)) printf("%s smaller failed %u\n", name, cap.reason);
+    close(fd);
+    struct wl_buffer *buffer = dmabuf_buffer(display, cap.width, cap.height, &fd, &stride);
+    if (!buffer) { printf("%s buffer failed\n", name); return; }
+    if (!capture_into(display, session, buffer, cap.width, cap.height)) {
+        printf("%s failed %u\n", name, cap.reason);
+        return;
+    }
+    write_ppm(fd, cap.width, cap.height, stride, path);
+    printf("%s ready\n", name);
+}
+
+
 // One wrong use of the params, by name; what the compositor answered.
 static void bad(struct wl_display *display, const char *name) {
     uint32_t stride;
@@ -234,7 +383,7 @@ static void bad(struct wl_display *display, const char *name) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | scanout RRGGBB [torn] | bad CASE\n"); return 1; }
+    if (argc < 2) { fprintf(stderr, "usage: tactile-dmabuf-probe feedback | show RRGGBB | scanout RRGGBB [torn] | capture OUTPUT.ppm WINDOW.ppm | bad CASE\n"); return 1; }
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) { fprintf(stderr, "tactile-dmabuf-probe: no Wayland display\n"); return 1; }
     struct wl_registry *registry = wl_display_get_registry(display);
@@ -296,6 +445,18 @@ int main(int argc, char **argv) {
         wl_surface_commit(app.surface);
         printf("shown %dx%d\n", width, height);
         while (!app.closed && wl_display_dispatch(display) >= 0) {}
+        return 0;
+    }
+    if (strcmp(argv[1], "capture") == 0 && argc > 3) {
+        if (!app.capture || !app.output_sources || !app.window_sources || !app.toplevels || !app.output) {
+            printf("no ext-image-copy-capture (is the probe allowed screen-capture and window-management?)\n");
+            return 2;
+        }
+        capture_source(display, ext_output_image_capture_source_manager_v1_create_source(app.output_sources, app.output), "output", argv[2]);
+        wl_display_roundtrip(display);
+        if (!app.first_toplevel) { printf("no window listed\n"); return 1; }
+        capture_source(display, ext_foreign_toplevel_image_capture_source_manager_v1_create_source(app.window_sources, app.first_toplevel),
+                       "window", argv[3]);
         return 0;
     }
     fprintf(stderr, "tactile-dmabuf-probe: unknown mode %s\n", argv[1]);

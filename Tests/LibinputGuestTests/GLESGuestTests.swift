@@ -35,6 +35,27 @@ import Testing
         for (x, y) in [(256, 100), (100, 256), (640, 400)] { #expect(dump.colour(at: x, y) == 0x20_2020, "the background at \(x),\(y)") }
     }
 
+    /// ext-image-copy-capture into dmabufs: sessions name vgem's render node and XRGB8888 in
+    /// the implied layout; a dmabuf too narrow fails (buffer_constraints); the output's copy,
+    /// drawn by GLES into the client's vgem buffer, equals QEMU's screendump pixel for pixel,
+    /// and the window's is its 256x256 buffer, every pixel its colour.
+    @Test func outputsAndWindowsAreCopiedIntoDmabufs() throws {
+        let run = try Self.run.get()
+        let answer = run.read("probe-capture.txt")
+        for source in ["output", "window"] {
+            for line in ["\(source) dmabuf_device main", "\(source) XR24 implicit yes", "\(source) smaller failed 1", "\(source) ready"] {
+                #expect(answer.split(separator: "\n").contains { $0 == line }, "\(line): \(answer)")
+            }
+        }
+        #expect(answer.contains("window size 256x256"), "\(answer)")
+        let output = try run.dump("capture-output"), screen = try run.dump("dmabuf")
+        #expect((output.width, output.height) == (screen.width, screen.height), "the output's size")
+        #expect(output.differences(from: screen) == 0, "\(output.differences(from: screen)) pixels of the copy differ from the screen")
+        let window = try run.dump("capture-window")
+        #expect(window.count(of: 0x30_80c0) == 256 * 256, "\(window.count(of: 0x30_80c0)) of the window's pixels are its colour")
+        #expect(!run.read("tactile-dmabuf.log").contains("crashed"))
+    }
+
     /// linux-dmabuf v4's feedback: the format table, the device clients allocate on (vgem's
     /// render node), XRGB8888 with the implied modifier, one tranche.
     @Test func theFeedbackNamesTheDeviceAndItsFormats() throws {

@@ -10,8 +10,10 @@ screendumps the screen, taps it, screendumps again (simple-touch draws its red c
 the touch landed) and stops Tactile. GLESGuestTests (on the host) compares each GLES screendump with the pixman one, pixel by pixel.
 
 A last kiosk runs tactile-dmabuf-probe, which shows a dumb buffer of the main device the
-feedback names (vgem) through linux-dmabuf; the screen is screendumped, and the probe's
-feedback and each of its wrong uses are written to OUTDIR.
+feedback names (vgem) through linux-dmabuf; the screen is screendumped, a second probe
+(allowed screen capture by the kiosk's configuration) copies the output and the probe's
+window into dmabufs through ext-image-copy-capture, and the probe's feedback and each of its
+wrong uses are written to OUTDIR.
 
 Usage: gles.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -80,10 +82,14 @@ def dmabuf():
     with open(os.path.join(OUT, "render-node.txt"), "w") as out:
         rdev = os.stat("/dev/dri/renderD128").st_rdev
         out.write(f"{os.major(rdev)}:{os.minor(rdev)}\n")
+    config = os.path.join(OUT, "capture.yaml")
+    with open(config, "w") as out:
+        real = os.path.realpath(probe)
+        out.write(f"privileges:\n  screen-capture: [started, {real}]\n  window-management: [started, {real}]\n")
     with open(tactile_log, "w") as stream:
         tactile = subprocess.Popen(
             [TACTILE, "serve", "--backend", "drm", "--kiosk", "--renderer", "gles", "--socket", "wayland-dmabuf",
-             "--", probe, "show", "3080c0"],
+             "--config", config, "--", probe, "show", "3080c0"],
             stdout=stream, stderr=subprocess.STDOUT)
     wait_for(tactile_log, "shown", timeout=120)
     # The probe's commit is composed (llvmpipe, emulated) some seconds later when the host is busy.
@@ -93,7 +99,8 @@ def dmabuf():
         if probe_colour_shown(os.path.join(OUT, "dmabuf.ppm")):
             break
     env = dict(os.environ, WAYLAND_DISPLAY="wayland-dmabuf")
-    for name, arguments in [("feedback", ["feedback"])] + [(case, ["bad", case]) for case in CASES]:
+    capture = ["capture", os.path.join(OUT, "capture-output.ppm"), os.path.join(OUT, "capture-window.ppm")]
+    for name, arguments in [("feedback", ["feedback"]), ("capture", capture)] + [(case, ["bad", case]) for case in CASES]:
         with open(os.path.join(OUT, f"probe-{name}.txt"), "w") as out:
             status = subprocess.run([probe, *arguments], stdout=out, stderr=subprocess.STDOUT, env=env, timeout=60).returncode
             out.write(f"status {status}\n")

@@ -5,8 +5,9 @@ import WaylandProtocols
 
 /// ext_image_copy_capture_session_v1: copies of one target (an output, a window, or the
 /// cursor over one). It tells the buffers it fills (XRGB8888 or ARGB8888 shm of the target's
-/// size) when made and whenever the size changes, keeps what changed since its previous
-/// frame, and stops when the target goes.
+/// size; and XRGB8888 dmabufs on the renderer's device, which it draws into on the GPU, for
+/// outputs and windows where the renderer imports dmabufs) when made and whenever the size
+/// changes, keeps what changed since its previous frame, and stops when the target goes.
 final class CaptureSession: ResourceObject {
     private unowned(unsafe) let part: ImageCopyCapture
     let target: CaptureTarget
@@ -40,8 +41,24 @@ final class CaptureSession: ResourceObject {
         guard now != size else { return }
         size = now
         for format in Self.formats { ext_image_copy_capture_session_v1_send_shm_format(resource, format.shm) }
+        if let dmabuf = dmabufModifiers {
+            withArray([dmabuf.device]) { ext_image_copy_capture_session_v1_send_dmabuf_device(resource, $0) }
+            withArray(dmabuf.modifiers) { ext_image_copy_capture_session_v1_send_dmabuf_format(resource, Self.dmabufFormat, $0) }
+        }
         ext_image_copy_capture_session_v1_send_buffer_size(resource, UInt32(now.width), UInt32(now.height))
         ext_image_copy_capture_session_v1_send_done(resource)
+    }
+
+    /// The one dmabuf format frames are drawn into: what the renderer's copy to a scanout
+    /// buffer writes.
+    static let dmabufFormat = PixelFormat.fourcc("XR24")
+
+    /// The device and XRGB8888 modifiers of dmabufs this session's frames may be, where the
+    /// renderer draws into dmabufs; nil for cursor sessions (their image is copied by the CPU).
+    var dmabufModifiers: (device: UInt64, modifiers: [UInt64])? {
+        guard !target.isCursor, let support = part.dmabuf else { return nil }
+        let modifiers = support.formats.filter { $0.format == Self.dmabufFormat }.map(\.modifier)
+        return modifiers.isEmpty ? nil : (support.device, modifiers)
     }
 
     /// The target changed where `damage` says (buffer pixels within `bounds`).
@@ -86,6 +103,12 @@ final class CaptureSession: ResourceObject {
 
 /// ext_image_copy_capture_frame_v1: one copy into one buffer.
 final class CaptureFrame: ResourceObject {
+    /// Where a frame's pixels go: a shm buffer's memory, or a dmabuf the renderer draws into.
+    enum Destination {
+        case memory(UnsafeMutableRawPointer, format: PixelFormat, size: Size, stride: Int)
+        case gpu(any RenderTarget)
+    }
+
     let session: CaptureSession
     private unowned(unsafe) let part: ImageCopyCapture
     private var buffer: BufferReference?
@@ -118,28 +141,51 @@ final class CaptureFrame: ResourceObject {
         captured = true
         session.describe()
         guard !session.isStopped else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_STOPPED) }
-        guard let shm = buffer?.shmBuffer, let size = session.size, let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)),
-              CaptureSession.formats.contains(format), Int(wl_shm_buffer_get_width(shm)) == size.width,
-              Int(wl_shm_buffer_get_height(shm)) == size.height, Int(wl_shm_buffer_get_stride(shm)) >= size.width * 4
-        else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
+        guard fitsConstraints else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
         part.wait(self)
+    }
+
+    /// The attached buffer is one the session said it fills: a shm buffer of its size in one
+    /// of its formats, or a dmabuf of its size in its dmabuf format and modifiers.
+    private var fitsConstraints: Bool {
+        guard let buffer = buffer?.buffer, let size = session.size else { return false }
+        if let shm = wl_shm_buffer_get(buffer) {
+            guard let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)) else { return false }
+            return CaptureSession.formats.contains(format) && Int(wl_shm_buffer_get_width(shm)) == size.width
+                && Int(wl_shm_buffer_get_height(shm)) == size.height && Int(wl_shm_buffer_get_stride(shm)) >= size.width * 4
+        }
+        guard let attributes = dmabufAttributes, let allowed = session.dmabufModifiers else { return false }
+        return attributes.format == CaptureSession.dmabufFormat && allowed.modifiers.contains(attributes.modifier)
+            && Int(attributes.width) == size.width && Int(attributes.height) == size.height
+    }
+
+    /// The attached buffer's planes, when it is a dmabuf.
+    private var dmabufAttributes: DmabufAttributes? {
+        buffer?.buffer.flatMap(DmabufBuffer.of)?.image.dmabuf?.attributes
     }
 
     private func alreadyCaptured() {
         postError(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED.rawValue, "the frame was already captured")
     }
 
-    /// Copies into the buffer with `write` (which gets its memory, format, size and stride)
-    /// under libwayland's guard, then sends transform, damage, the time, and ready. A buffer
-    /// no longer of the session's size (the window was resized meanwhile) fails.
-    func fulfil(transform: OutputTransform, time: Instant, _ write: (UnsafeMutableRawPointer, PixelFormat, Size, Int) -> Void) {
+    /// Copies into the buffer with `write`: a shm buffer's memory under libwayland's guard, or
+    /// a dmabuf made the renderer's target for this copy (false from `write`: it could not
+    /// draw there). Then sends transform, damage, the time, and ready. A buffer no longer of
+    /// the session's size (the window was resized meanwhile), or a dmabuf the GPU will not
+    /// draw into, fails.
+    func fulfil(transform: OutputTransform, time: Instant, _ write: (Destination) -> Bool) {
         guard let resource else { return }
-        guard let shm = buffer?.shmBuffer, let size = session.size, let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)),
-              Int(wl_shm_buffer_get_width(shm)) == size.width, Int(wl_shm_buffer_get_height(shm)) == size.height
-        else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
-        wl_shm_buffer_begin_access(shm)
-        if let data = wl_shm_buffer_get_data(shm) { write(data, format, size, Int(wl_shm_buffer_get_stride(shm))) }
-        wl_shm_buffer_end_access(shm)
+        guard fitsConstraints, let size = session.size else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
+        if let shm = buffer?.shmBuffer, let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)) {
+            wl_shm_buffer_begin_access(shm)
+            if let data = wl_shm_buffer_get_data(shm) { _ = write(.memory(data, format: format, size: size, stride: Int(wl_shm_buffer_get_stride(shm)))) }
+            wl_shm_buffer_end_access(shm)
+        } else {
+            guard let attributes = dmabufAttributes, let target = part.renderTarget(attributes) else {
+                return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS)
+            }
+            guard write(.gpu(target)) else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN) }
+        }
         buffer = nil
         ext_image_copy_capture_frame_v1_send_transform(resource, UInt32(transform.rawValue))
         for rect in session.takeDamage() {

@@ -5,7 +5,8 @@ import WaylandProtocols
 
 /// ext_image_copy_capture_manager_v1 (version 1): the successor of wlr-screencopy. A session
 /// copies an output (its composed frame, as screencopy does) or one window (its surfaces
-/// composed alone, so what covers it is not in the copy) into the client's shm buffers;
+/// composed alone, so what covers it is not in the copy) into the client's shm buffers, or
+/// its dmabufs where the renderer draws into them;
 /// each frame says what changed since the session's previous one, and waits for a change
 /// when nothing did. Cursor sessions follow the pointer's cursor over a source, and copy its
 /// image. Privileged as screencopy is (screen capture).
@@ -54,6 +55,13 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
         return context.scene.absoluteFrame(of: node)
     }
 
+    /// The clients' GPU buffers the renderer draws into, if any.
+    var dmabuf: DmabufSupport? { renderer.dmabuf }
+
+    /// A client's dmabuf as something a canvas draws into, for one copy; nil when the GPU
+    /// refuses it.
+    func renderTarget(_ attributes: DmabufAttributes) -> (any RenderTarget)? { renderer.makeTarget(attributes) }
+
     func wait(_ frame: CaptureFrame) {
         waiting.append(frame)
         schedule()
@@ -66,9 +74,8 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     func repainted(_ output: Output, canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
         for session in live where session.target.output === output && !session.target.isCursor { session.changed(damage, within: canvas.size) }
         take { $0.session.target.output === output && !$0.session.target.isCursor }.forEach { frame in
-            frame.fulfil(transform: output.placed.description.transform, time: time) { buffer, format, size, stride in
-                canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero,
-                             overlay: frame.session.paintsCursors ? cursor : nil)
+            frame.fulfil(transform: output.placed.description.transform, time: time) { destination in
+                Self.write(canvas, to: destination, overlay: frame.session.paintsCursors ? cursor : nil)
             }
         }
     }
@@ -79,7 +86,10 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
         cursorChanged(cursor)
         take { $0.session.target.isCursor && self.cursor != nil }.forEach { frame in
             guard let image = self.cursor?.image else { return frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN) }
-            frame.fulfil(transform: .normal, time: time) { buffer, format, _, stride in _ = image.write(into: buffer, format: format, stride: stride) }
+            frame.fulfil(transform: .normal, time: time) { destination in
+                guard case .memory(let buffer, let format, _, let stride) = destination else { return false }
+                return image.write(into: buffer, format: format, stride: stride)
+            }
         }
         take { $0.session.target.isWindow && !$0.session.target.isCursor }.forEach { frame in
             guard let window = windowFrame(frame.session.target), let canvas = renderer.makeCanvas(size: window.size) else {
@@ -91,9 +101,18 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
             }
             canvas.render(items, damage: [Rect(size: window.size)])
             let overlay = frame.session.paintsCursors ? cursor.flatMap { placement.drawItem($0.content, frame: $0.frame, opaque: .empty) } : nil
-            frame.fulfil(transform: .normal, time: time) { buffer, format, size, stride in
-                canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero, overlay: overlay)
-            }
+            frame.fulfil(transform: .normal, time: time) { destination in Self.write(canvas, to: destination, overlay: overlay) }
+        }
+    }
+
+    /// The whole canvas, with `overlay` over it, into a frame's buffer.
+    private static func write(_ canvas: any Canvas, to destination: CaptureFrame.Destination, overlay: DrawItem?) -> Bool {
+        switch destination {
+        case .memory(let buffer, let format, let size, let stride):
+            canvas.write(Rect(size: size), into: buffer, format: format, size: size, stride: stride, at: .zero, overlay: overlay)
+            return true
+        case .gpu(let target):
+            return canvas.write([Rect(size: canvas.size)], into: target, overlay: overlay)
         }
     }
 
