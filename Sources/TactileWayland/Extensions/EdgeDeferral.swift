@@ -18,14 +18,11 @@ final class EdgeDeferrals: ServerPart {
         destroy: destroyResource,
         get_edge_deferral: { client, manager, id, surfaceResource in
             guard let client, let part = Global.context(of: manager, as: EdgeDeferrals.self), let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(EdgeDeferral.self) == nil else {
-                return tactile_post_error(manager, TACTILE_EDGE_DEFERRAL_MANAGER_V1_ERROR_ALREADY_DEFERRING.rawValue,
-                                          "wl_surface@\(wl_resource_get_id(surfaceResource)) already has a tactile_edge_deferral_v1")
-            }
-            let deferral = EdgeDeferral(surface)
-            guard deferral.bind(client: client, interface: tactile_tactile_edge_deferral_v1_interface(), version: 1, id: id,
-                                implementation: EdgeDeferral.requests), let resource = deferral.resource else { return }
-            surface.attachAddon(deferral)
+            guard let manager, let deferral = surface.attachOne({ EdgeDeferral(surface) }, client: client, manager: manager, id: id,
+                                                                interface: tactile_tactile_edge_deferral_v1_interface(), requests: EdgeDeferral.requests,
+                                                                alreadyExists: TACTILE_EDGE_DEFERRAL_MANAGER_V1_ERROR_ALREADY_DEFERRING.rawValue,
+                                                                "tactile_edge_deferral_v1"),
+                  let resource = deferral.resource else { return }
             tactile_edge_deferral_v1_send_limit(resource, UInt32(clamping: Int(part.limit)))
         }
     ))

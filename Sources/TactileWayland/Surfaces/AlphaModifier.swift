@@ -41,13 +41,9 @@ final class AlphaModifiers: ServerPart {
         destroy: destroyResource,
         get_surface: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(AlphaModifierObject.self) == nil else {
-                return tactile_post_error(resource, WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "the wl_surface already has a wp_alpha_modifier_surface_v1")
-            }
-            let modifier = AlphaModifierObject(surface: surface)
-            guard modifier.bind(client: client, interface: tactile_wp_alpha_modifier_surface_v1_interface(), version: 1, id: id,
-                                implementation: AlphaModifierObject.requests) else { return }
-            surface.attachAddon(modifier)
+            surface.attachOne({ AlphaModifierObject(surface: surface) }, client: client, manager: resource, id: id,
+                              interface: tactile_wp_alpha_modifier_surface_v1_interface(), requests: AlphaModifierObject.requests,
+                              alreadyExists: WP_ALPHA_MODIFIER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "wp_alpha_modifier_surface_v1")
         }
     ))
 }

@@ -55,13 +55,9 @@ final class ContentTypes: ServerPart {
         destroy: destroyResource,
         get_surface_content_type: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(ContentTypeObject.self) == nil else {
-                return tactile_post_error(resource, WP_CONTENT_TYPE_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "the wl_surface already has a wp_content_type_v1")
-            }
-            let object = ContentTypeObject(surface: surface)
-            guard object.bind(client: client, interface: tactile_wp_content_type_v1_interface(), version: 1, id: id,
-                              implementation: ContentTypeObject.requests) else { return }
-            surface.attachAddon(object)
+            surface.attachOne({ ContentTypeObject(surface: surface) }, client: client, manager: resource, id: id,
+                              interface: tactile_wp_content_type_v1_interface(), requests: ContentTypeObject.requests,
+                              alreadyExists: WP_CONTENT_TYPE_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED.rawValue, "wp_content_type_v1")
         }
     ))
 }

@@ -28,14 +28,10 @@ final class FractionalScales: ServerPart {
         get_fractional_scale: { client, resource, id, surfaceResource in
             guard let client, let resource, let part = Global.context(of: resource, as: FractionalScales.self),
                   let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(FractionalScale.self) == nil else {
-                return tactile_post_error(resource, WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
-                                          "the wl_surface already has a wp_fractional_scale_v1")
-            }
-            let scale = FractionalScale(surface: surface)
-            guard scale.bind(client: client, interface: tactile_wp_fractional_scale_v1_interface(), version: 1, id: id,
-                             implementation: FractionalScale.requests) else { return }
-            surface.attachAddon(scale)
+            guard let scale = surface.attachOne({ FractionalScale(surface: surface) }, client: client, manager: resource, id: id,
+                                                interface: tactile_wp_fractional_scale_v1_interface(), requests: FractionalScale.requests,
+                                                alreadyExists: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
+                                                "wp_fractional_scale_v1") else { return }
             part.made.append(Weak(object: scale))
             scale.tell()
         }

@@ -84,12 +84,9 @@ final class FramePacing: ServerPart {
         destroy: destroyResource,
         get_fifo: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(FifoObject.self) == nil else {
-                return tactile_post_error(resource, WP_FIFO_MANAGER_V1_ERROR_ALREADY_EXISTS.rawValue, "the wl_surface already has a wp_fifo_v1")
-            }
-            let fifo = FifoObject(surface: surface)
-            guard fifo.bind(client: client, interface: tactile_wp_fifo_v1_interface(), version: 1, id: id, implementation: FifoObject.requests) else { return }
-            surface.attachAddon(fifo)
+            surface.attachOne({ FifoObject(surface: surface) }, client: client, manager: resource, id: id,
+                              interface: tactile_wp_fifo_v1_interface(), requests: FifoObject.requests,
+                              alreadyExists: WP_FIFO_MANAGER_V1_ERROR_ALREADY_EXISTS.rawValue, "wp_fifo_v1")
         }
     ))
 
@@ -97,13 +94,9 @@ final class FramePacing: ServerPart {
         destroy: destroyResource,
         get_timer: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(CommitTimerObject.self) == nil else {
-                return tactile_post_error(resource, WP_COMMIT_TIMING_MANAGER_V1_ERROR_COMMIT_TIMER_EXISTS.rawValue, "the wl_surface already has a wp_commit_timer_v1")
-            }
-            let timer = CommitTimerObject(surface: surface)
-            guard timer.bind(client: client, interface: tactile_wp_commit_timer_v1_interface(), version: 1, id: id,
-                             implementation: CommitTimerObject.requests) else { return }
-            surface.attachAddon(timer)
+            surface.attachOne({ CommitTimerObject(surface: surface) }, client: client, manager: resource, id: id,
+                              interface: tactile_wp_commit_timer_v1_interface(), requests: CommitTimerObject.requests,
+                              alreadyExists: WP_COMMIT_TIMING_MANAGER_V1_ERROR_COMMIT_TIMER_EXISTS.rawValue, "wp_commit_timer_v1")
         }
     ))
 }

@@ -1,3 +1,4 @@
+import CWaylandServer
 import Responder
 
 /// What a protocol attaches to a wl_surface besides its role: a viewport, edge deferral, a
@@ -34,4 +35,25 @@ extension SurfaceAddon {
     func applied(_ surface: Surface) {}
     func outputsChanged(_ surface: Surface) {}
     func surfaceDestroyed(_ surface: Surface) {}
+}
+
+extension Surface {
+    /// The get_* request of an extension that gives a surface one object at most (viewport,
+    /// fractional scale, alpha modifier, content type, tearing control, fifo, commit timer,
+    /// edge deferral): `make()` bound as `id` at the manager's version and attached; when the
+    /// surface already has one of that type, `alreadyExists` posted on `manager` instead.
+    @discardableResult
+    func attachOne<A: ResourceObject & SurfaceAddon>(_ make: () -> A, client: OpaquePointer, manager: OpaquePointer, id: UInt32,
+                                                     interface: UnsafePointer<wl_interface>, requests: RequestTable,
+                                                     alreadyExists: UInt32, _ name: String) -> A? {
+        guard addon(A.self) == nil else {
+            tactile_post_error(manager, alreadyExists, "the wl_surface already has a \(name)")
+            return nil
+        }
+        let object = make()
+        guard object.bind(client: client, interface: interface, version: wl_resource_get_version(manager), id: id, implementation: requests)
+        else { return nil }
+        attachAddon(object)
+        return object
+    }
 }

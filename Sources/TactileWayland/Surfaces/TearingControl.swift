@@ -62,14 +62,9 @@ final class TearingControls: ServerPart {
         get_tearing_control: { client, resource, id, surfaceResource in
             guard let client, let resource, let part = Global.context(of: resource, as: TearingControls.self),
                   let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(TearingControlObject.self) == nil else {
-                return tactile_post_error(resource, WP_TEARING_CONTROL_MANAGER_V1_ERROR_TEARING_CONTROL_EXISTS.rawValue,
-                                          "the wl_surface already has a wp_tearing_control_v1")
-            }
-            let object = TearingControlObject(surface: surface, logger: part.logger)
-            guard object.bind(client: client, interface: tactile_wp_tearing_control_v1_interface(), version: 1, id: id,
-                              implementation: TearingControlObject.requests) else { return }
-            surface.attachAddon(object)
+            surface.attachOne({ TearingControlObject(surface: surface, logger: part.logger) }, client: client, manager: resource, id: id,
+                              interface: tactile_wp_tearing_control_v1_interface(), requests: TearingControlObject.requests,
+                              alreadyExists: WP_TEARING_CONTROL_MANAGER_V1_ERROR_TEARING_CONTROL_EXISTS.rawValue, "wp_tearing_control_v1")
         }
     ))
 }

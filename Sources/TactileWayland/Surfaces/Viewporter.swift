@@ -73,12 +73,9 @@ final class Viewporter: ServerPart {
         destroy: destroyResource,
         get_viewport: { client, resource, id, surfaceResource in
             guard let client, let resource, let surface = Surface.from(surfaceResource) else { return }
-            guard surface.addon(ViewportObject.self) == nil else {
-                return tactile_post_error(resource, WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue, "the wl_surface already has a wp_viewport")
-            }
-            let viewport = ViewportObject(surface: surface)
-            guard viewport.bind(client: client, interface: tactile_wp_viewport_interface(), version: 1, id: id, implementation: ViewportObject.requests) else { return }
-            surface.attachAddon(viewport)
+            surface.attachOne({ ViewportObject(surface: surface) }, client: client, manager: resource, id: id,
+                              interface: tactile_wp_viewport_interface(), requests: ViewportObject.requests,
+                              alreadyExists: WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue, "wp_viewport")
         }
     ))
 }
