@@ -138,6 +138,33 @@ import WaylandProtocols
         #expect(!below.configuredStates.contains(suspended) && !cover.configuredStates.contains(suspended), "and wakes")
     }
 
+    /// A window whose own surface lies under an opaque window but whose subsurface sticks out
+    /// beside it still shows: it is not suspended until the subsurface is covered too.
+    @Test func aSubsurfaceThatShowsKeepsItsWindowShown() throws {
+        let server = try TestServer(headless: .init(outputs: [Size(width: 800, height: 600)]))
+        let client = try TestClient(socket: server.socket)
+        let suspended = XDG_TOPLEVEL_STATE_SUSPENDED.rawValue
+        let below = try client.toplevel(width: 200, height: 200, at: (50, 50))
+        let child = try client.subsurface(of: below.surface, width: 100, height: 100)
+        wl_subsurface_set_position(child.role, 400, 0)
+        try client.commitBuffer(below.surface, width: 200, height: 200, colour: 0xff20_c020)
+        let cover = try client.toplevel(width: 400, height: 400, at: (0, 0))
+        let opaque = wl_compositor_create_region(client.compositor)
+        wl_region_add(opaque, 0, 0, 400, 400)
+        wl_surface_set_opaque_region(cover.surface, opaque)
+        try client.commitBuffer(cover.surface, width: 400, height: 400, colour: 0xff20_2080)
+        try client.roundtrip()
+        try client.roundtrip()  // windows hear whether they show after the repaint the first one caused
+        #expect(!below.configuredStates.contains(suspended), "its subsurface at (450, 50) shows beside the cover: \(below.configuredStates)")
+
+        tactile_test_input_v1_move_toplevel(client.testInput, cover.surface, 0, 0)
+        wl_subsurface_set_position(child.role, 100, 0)
+        wl_surface_commit(below.surface)
+        try client.roundtrip()
+        try client.roundtrip()
+        #expect(below.configuredStates.contains(suspended), "the subsurface moved under the cover too: \(below.configuredStates)")
+    }
+
     /// Constrained edges: a floating window is constrained at the output edges it touches; a
     /// kiosk's window fills its output and may grow past none.
     @Test func aWindowIsConstrainedAtTheOutputEdgesItTouches() throws {

@@ -2,7 +2,8 @@ import Responder
 
 /// Which windows show at least one pixel: xdg_toplevel 6's `suspended` is sent from it, so a
 /// browser stops animating a window nobody can see. A window is hidden when no part of its
-/// surface lies on a powered-on output outside what opaque surfaces above it cover (a
+/// surfaces (its subsurfaces too) lies on a powered-on output outside what opaque surfaces
+/// above it cover (a
 /// minimized or locked-away window is not drawn at all, so it is hidden too).
 enum WindowVisibility {
     /// One drawn surface: its global frame and the global region its opaque pixels hide.

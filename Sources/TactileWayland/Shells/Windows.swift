@@ -138,6 +138,8 @@ final class Windows: ServerPart {
     /// hears whether any of it shows on a powered-on output, and may look at where it is.
     func repainted(_ drawn: [(Surface, Rect)]) {
         let scene = context.scene
+        // Each surface counts for the window it belongs to: a subsurface that shows keeps its
+        // window shown. Surfaces of no window (panels, the lock) only cover.
         let stack = drawn.map { surface, frame in
             let opaque = surface.node.flatMap { scene.node($0)?.alpha } == 1 && surface.current.alphaMultiplier == .max
             var hides = Region()
@@ -146,11 +148,11 @@ final class Windows: ServerPart {
             } else if opaque {
                 for rect in surface.current.opaqueRegion.intersection(Rect(size: frame.size)).rects { hides.add(rect.offset(by: Position(x: frame.x, y: frame.y))) }
             }
-            return WindowVisibility.Layer(id: ObjectIdentifier(surface), frame: frame, hides: hides)
+            return WindowVisibility.Layer(id: surface.node.flatMap(scene.toplevel(containing:)), frame: frame, hides: hides)
         }
         let screens = outputs.live.filter(\.poweredOn).map(\.placed.rect)
         let shown = WindowVisibility.shown(stack, screens: screens)
-        for (surface, _) in toplevelWindows() { surface.listedWindow?.repainted(shown: shown.contains(ObjectIdentifier(surface))) }
+        for (surface, _) in toplevelWindows() { surface.listedWindow?.repainted(shown: surface.node.map { shown.contains($0) } ?? false) }
     }
 
     /// Every window at the root, with where its window geometry starts, globally.
