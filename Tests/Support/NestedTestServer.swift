@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Logging
-import Synchronization
 import TactileBackends
 import TactileServer
 import TactileWayland
@@ -27,8 +26,9 @@ final class NestedTestServer: Sendable {
     /// `testInput`: offer tactile_test_input_v1 (its test clients place windows with it).
     init(in parent: TestServer, configuration: ServerConfiguration = ServerConfiguration(), testInput: Bool = true,
          options: @escaping @Sendable (String) -> WaylandBackend.Options = { WaylandBackend.Options(socketName: $0) }) throws {
+        _ = SynchronizationMetadata.made
         let socket = "tactile-nested-\(UUID().uuidString.prefix(8))"
-        let started = Mutex<Result<ServerHandle, Error>?>(nil)
+        let started = Locked<Result<ServerHandle, Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let work = try ServerJobs<WaylandBackend>()
         self.work = work
@@ -95,7 +95,7 @@ final class NestedTestServer: Sendable {
 
 /// Set on the nested server's thread, read on the test's.
 private final class Ending: Sendable {
-    let value = Mutex<WaylandBackend.End?>(nil)
+    let value = Locked<WaylandBackend.End?>(nil)
 }
 
 /// Tactile nested in Tactile, as the nested tests (and a screenshot test of the parent) use

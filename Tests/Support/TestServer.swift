@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Logging
-import Synchronization
 import TactileBackends
 import TactileRender
 import TactileServer
@@ -34,10 +33,11 @@ final class TestServer: Sendable {
          headless: HeadlessBackend.Options = HeadlessBackend.Options(), testInput: Bool = true, actions: Bool = false,
          xwayland: XwaylandMode = .off) throws {
         _ = Self.runtimeDirectory
+        _ = SynchronizationMetadata.made
         let socket = "tactile-test-\(UUID().uuidString.prefix(8))"
         let work = try ServerJobs<HeadlessBackend>()
         self.work = work
-        let started = Mutex<Result<(ServerHandle, String?), Error>?>(nil)
+        let started = Locked<Result<(ServerHandle, String?), Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let finished = self.finished
         var withTestInput = configuration
@@ -86,7 +86,7 @@ final class TestServer: Sendable {
 /// long as the last of the test and the server's thread holds this.
 final class ServerJobs<Backend>: Sendable {
     typealias Job = @Sendable (WaylandServer, Backend) -> Void
-    private let jobs = Mutex<[Job]>([])
+    private let jobs = Locked<[Job]>([])
     private let wake: (read: Int32, write: Int32)
 
     init() throws {

@@ -4,7 +4,6 @@ import Responder
 @testable import TactileBackends
 @testable import TactileTestSupport
 import TactileWayland
-import Synchronization
 import Testing
 import WaylandProtocols
 
@@ -335,7 +334,7 @@ import WaylandProtocols
 /// The nested server's loop, held for 400 ms from `start`: whatever time it gives an event
 /// meanwhile can only be the parent's.
 private final class Hold: Sendable {
-    private let times = Mutex<(start: UInt64?, end: UInt64?)>((nil, nil))
+    private let times = Locked<(start: UInt64?, end: UInt64?)>((nil, nil))
 
     init(_ nested: NestedTestServer) {
         DispatchQueue.global().async { [self] in

@@ -2,7 +2,6 @@ import CWaylandClient
 import Foundation
 import Glibc
 import Responder
-import Synchronization
 import TactileWayland
 @testable import TactileTestSupport
 import Testing
@@ -14,7 +13,7 @@ import WaylandProtocols
 @Suite(.serialized) struct TraceOverTheWireTests {
     /// Collects the server's trace lines.
     final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         init(_ server: TestServer) {
             server.onServerThread { [self] server, _ in server.traceLines { line in self.lines.withLock { $0.append(line) } } }
         }
