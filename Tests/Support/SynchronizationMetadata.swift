@@ -10,7 +10,7 @@ import TactileWayland
 /// of a test run every suite's server and thread start at once. Under ThreadSanitizer those
 /// first requests, made together, crashed inside the runtime's metadata cache
 /// (`ConcurrentReadableHashMap::Snapshot::find`, a read at 0x18) in 3 of 14 local runs of
-/// the TSan step, on this round's code and the code before it alike; made here first, 0 of 23.
+/// the TSan step, on this round's code and the code before it alike; made here first, in none of 32.
 /// Uninstrumented runs never showed it.
 enum SynchronizationMetadata {
     static let made: Void = {
