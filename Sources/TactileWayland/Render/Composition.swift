@@ -176,26 +176,26 @@ final class Composition: ServerPart {
         screen.feedbackInFlight += feedback
         output.framePending = true
         output.composedAt = started
-        let scanout = marks.isEmpty ? Self.scanout(items, size: canvas.size) : nil
-        let torn = marks.isEmpty && Self.asksToBeTorn(items, size: canvas.size)
-        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem, scanout: scanout, torn: torn))
+        // A surface that is the whole frame (no touch marks over it) may be scanned out as it
+        // is, and torn when it asks to be (wp_tearing_control_v1 async).
+        let whole = marks.isEmpty ? Self.wholeFrame(items, size: canvas.size) : nil
+        presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem,
+                                      scanout: whole.flatMap(Self.scanout), torn: whole?.surface.current.tearing == true))
         output.repaintSchedule.repainted(took: context.currentTime - started)
     }
 
-    /// The top surface's buffer when it is the whole frame by itself and a client's dmabuf.
-    /// The canvas is composed all the same: screenshots and screencopy read it.
-    private static func scanout(_ items: [(Surface, DrawItem)], size: Size) -> Scanout? {
-        guard let (surface, top) = items.last, top.isWholeFrame(of: size), let files = top.image.dmabuf, let buffer = surface.shownBuffer
-        else { return nil }
-        return Scanout(files: files, buffer: buffer)
+    /// The top surface, when it is the whole frame by itself: an opaque image of the
+    /// canvas's size drawn 1:1 at its corner.
+    private static func wholeFrame(_ items: [(Surface, DrawItem)], size: Size) -> (surface: Surface, item: DrawItem)? {
+        guard let (surface, top) = items.last, top.isWholeFrame(of: size) else { return nil }
+        return (surface, top)
     }
 
-    /// Whether the top surface is the whole frame by itself and asks to be shown torn
-    /// (wp_tearing_control_v1 async): a game or video player full screen, with nothing over
-    /// it that would tear with it.
-    private static func asksToBeTorn(_ items: [(Surface, DrawItem)], size: Size) -> Bool {
-        guard let (surface, top) = items.last else { return false }
-        return surface.current.tearing && top.isWholeFrame(of: size)
+    /// The whole-frame surface's buffer when it is a client's dmabuf. The canvas is composed
+    /// all the same: screenshots and screencopy read it.
+    private static func scanout(_ whole: (surface: Surface, item: DrawItem)) -> Scanout? {
+        guard let files = whole.item.image.dmabuf, let buffer = whole.surface.shownBuffer else { return nil }
+        return Scanout(files: files, buffer: buffer)
     }
 
     /// Every mapped surface with content, bottom to top as the scene stacks them (a
