@@ -216,10 +216,11 @@ static const struct xdg_surface_listener surface_listener = { surface_configure 
 #define HIGH (uint32_t)(DRM_FORMAT_MOD_INVALID >> 32)
 #define LOW (uint32_t)(DRM_FORMAT_MOD_INVALID & 0xffffffff)
 
-// A wl_buffer of a dumb buffer of the main device, `width` x `height`, black; its PRIME fd
-// in `fd` (kept, to read the copy back), NULL when the compositor refused it.
-static struct wl_buffer *dmabuf_buffer(struct wl_display *display, int width, int height, int *fd, uint32_t *stride) {
-    *fd = make_dmabuf(width, height, 0, stride);
+// A wl_buffer of a dumb buffer of the main device, `width` x `height` of `colour`, made with
+// create (the compositor answers created or failed); its PRIME fd in `fd` (kept, to read a
+// copy back), NULL when the compositor refused it.
+static struct wl_buffer *dmabuf_buffer(struct wl_display *display, int width, int height, uint32_t colour, int *fd, uint32_t *stride) {
+    *fd = make_dmabuf(width, height, colour, stride);
     struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
     zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
     zwp_linux_buffer_params_v1_add(params, *fd, 0, 0, *stride, HIGH, LOW);
@@ -316,10 +317,10 @@ static void capture_source(struct wl_display *display, struct ext_image_capture_
     if (cap.stopped || cap.width <= 1 || cap.height <= 0) { printf("%s stopped\n", name); return; }
     int fd;
     uint32_t stride;
-    struct wl_buffer *narrow = dmabuf_buffer(display, cap.width / 2, cap.height, &fd, &stride);
+    struct wl_buffer *narrow = dmabuf_buffer(display, cap.width / 2, cap.height, 0, &fd, &stride);
     if (narrow && !capture_into(display, session, narrow, cap.width / 2, cap.height)) printf("%s smaller failed %u\n", name, cap.reason);
     close(fd);
-    struct wl_buffer *buffer = dmabuf_buffer(display, cap.width, cap.height, &fd, &stride);
+    struct wl_buffer *buffer = dmabuf_buffer(display, cap.width, cap.height, 0, &fd, &stride);
     if (!buffer) { printf("%s buffer failed\n", name); return; }
     if (!capture_into(display, session, buffer, cap.width, cap.height)) {
         printf("%s failed %u\n", name, cap.reason);
@@ -406,15 +407,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(argv[1], "show") == 0 && argc > 2) {
+        int fd;
         uint32_t stride;
-        int fd = make_dmabuf(256, 256, (uint32_t)strtoul(argv[2], NULL, 16), &stride);
-        struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
-        zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
-        zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride, DRM_FORMAT_MOD_INVALID >> 32, DRM_FORMAT_MOD_INVALID & 0xffffffff);
-        zwp_linux_buffer_params_v1_create(params, 256, 256, DRM_FORMAT_XRGB8888, 0);
-        while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
-        printf("%s\n", app.result > 0 ? "created" : "failed");
-        if (app.result < 0) return 1;
+        bool made = dmabuf_buffer(display, 256, 256, (uint32_t)strtoul(argv[2], NULL, 16), &fd, &stride) != NULL;
+        printf("%s\n", made ? "created" : "failed");
+        if (!made) return 1;
         app.surface = probe_fullscreen_window(app.globals.compositor, app.globals.wm_base, "tactile-dmabuf-probe",
                                               &surface_listener, &toplevel_listener);
         while (!app.closed && wl_display_dispatch(display) >= 0) {}
@@ -426,15 +423,11 @@ int main(int argc, char **argv) {
                                               &surface_listener, &toplevel_listener);
         while (!app.configured && wl_display_dispatch(display) >= 0) {}
         int width = app.width > 0 ? app.width : 1280, height = app.height > 0 ? app.height : 800;
+        int fd;
         uint32_t stride;
-        int fd = make_dmabuf(width, height, (uint32_t)strtoul(argv[2], NULL, 16), &stride);
-        struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(app.dmabuf);
-        zwp_linux_buffer_params_v1_add_listener(params, &params_listener, NULL);
-        zwp_linux_buffer_params_v1_add(params, fd, 0, 0, stride, HIGH, LOW);
-        zwp_linux_buffer_params_v1_create(params, width, height, DRM_FORMAT_XRGB8888, 0);
-        while (app.result == 0 && wl_display_dispatch(display) >= 0) {}
-        printf("%s\n", app.result > 0 ? "created" : "failed");
-        if (app.result < 0) return 1;
+        bool made = dmabuf_buffer(display, width, height, (uint32_t)strtoul(argv[2], NULL, 16), &fd, &stride) != NULL;
+        printf("%s\n", made ? "created" : "failed");
+        if (!made) return 1;
         if (argc > 3 && strcmp(argv[3], "torn") == 0) {
             if (!app.tearing) { printf("no wp_tearing_control_manager_v1\n"); return 2; }
             struct wp_tearing_control_v1 *control = wp_tearing_control_manager_v1_get_tearing_control(app.tearing, app.surface);
