@@ -165,7 +165,7 @@ extension ForeignToplevels {
         let handle = ForeignToplevelHandle(window: toplevel)
         guard handle.bind(client: client, interface: tactile_zwlr_foreign_toplevel_handle_v1_interface(), version: wl_resource_get_version(manager),
                           id: 0, implementation: ForeignToplevelHandle.requests), let made = handle.resource else { return }
-        handles[ObjectIdentifier(toplevel), default: []].append(handle)
+        handles.append(live: handle, to: ObjectIdentifier(toplevel))
         zwlr_foreign_toplevel_manager_v1_send_toplevel(manager, made)
         handle.describe(with: outputs, everything: true)
     }
@@ -184,5 +184,15 @@ extension ForeignToplevels {
     func closed(_ toplevel: ListedWindow) {
         let handles = handles.removeValue(forKey: ObjectIdentifier(toplevel)) ?? []
         for handle in handles { handle.close() }
+    }
+}
+
+extension Dictionary {
+    /// Adds `handle` to the handles of `key`'s window, letting go of those whose client went:
+    /// a window that outlives many clients (a kiosk's app, under every taskbar or capture tool
+    /// that comes and goes) would otherwise keep a handle for each until it closes.
+    mutating func append<Handle: ResourceObject>(live handle: Handle, to key: Key) where Value == [Handle] {
+        self[key, default: []].removeAll { $0.resource == nil }
+        self[key, default: []].append(handle)
     }
 }

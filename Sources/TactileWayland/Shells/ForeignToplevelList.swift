@@ -46,7 +46,7 @@ final class ForeignToplevelList: ServerPart, WindowListing {
         let handle = ExtToplevelHandle(window: toplevel)
         guard handle.bind(client: client, interface: tactile_ext_foreign_toplevel_handle_v1_interface(), version: wl_resource_get_version(list),
                           id: 0, implementation: ExtToplevelHandle.requests), let made = handle.resource else { return }
-        handles[ObjectIdentifier(toplevel), default: []].append(handle)
+        handles.append(live: handle, to: ObjectIdentifier(toplevel))
         ext_foreign_toplevel_list_v1_send_toplevel(list, made)
         let identifier = identifiers[ObjectIdentifier(toplevel)] ?? {
             defer { nextIdentifier += 1 }
