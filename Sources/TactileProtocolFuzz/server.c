@@ -48,12 +48,17 @@ static void exec_server(const struct server *server, int log) {
     setenv("SWIFT_BACKTRACE", "enable=yes,interactive=no,color=no,registers=none,images=none,limit=48", 0);
     const char *exe = server->executable;
     // The screens sleep after a second without input, so fuzzed input also wakes them, and
-    // the waking sequences go through the grab that swallows them.
+    // the waking sequences go through the grab that swallows them. Every privileged family
+    // is granted to everyone: the fuzzer's clients are no children of the server, and the
+    // privileged protocols (capture, layer shell, session lock, …) are fuzzed too.
     char config[320];
     snprintf(config, sizeof config, "%s/fuzz.yaml", server->runtime_dir);
     FILE *file = fopen(config, "w");
     if (file) {
-        fputs("idle:\n  timeout: 1\n", file);
+        fputs("idle:\n  timeout: 1\nprivileges:\n", file);
+        static const char *const families[] = { "input-injection", "screen-capture", "window-management", "input-method",
+                                                "layer-shell", "output-management", "session-lock", "inspector" };
+        for (size_t k = 0; k < sizeof families / sizeof families[0]; k++) fprintf(file, "  %s: everyone\n", families[k]);
         fclose(file);
     }
     if (server->under_gdb)
