@@ -21,6 +21,7 @@ class Journal:
     began, and the QEMU screendumps it takes (scripts/guest/screendump), logged there."""
 
     def __init__(self, out):
+        self.out = out
         self.started = time.monotonic()
         self.file = open(os.path.join(out, "driver.log"), "w", buffering=1)
 
@@ -31,6 +32,86 @@ class Journal:
         """OUTDIR/NAME.ppm, of the display `device` names (QEMU's id), else the first."""
         subprocess.run([os.path.join(REPO, "scripts/guest/screendump"), name] + ([device] if device else []), check=True)
         self.log(f"screendump {name}")
+
+    def screendump_when(self, name, shows, timeout=30, device=None):
+        """Screendumps NAME until `shows(picture)` holds: the screen has caught up with what
+        the scenario just did, however loaded the machine. After `timeout` s the last picture
+        stays, logged, for the host's checks to fail on with what it shows."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.screendump(name, device)
+            picture = Picture(os.path.join(self.out, f"{name}.ppm"))
+            if shows(picture):
+                return picture
+            if time.monotonic() > deadline:
+                self.log(f"screendump {name}: still not as expected after {timeout} s; kept as it is")
+                return picture
+            time.sleep(0.2)
+
+
+class Picture:
+    """A QEMU screendump (binary PPM: "P6", width, height, 255, then RGB rows)."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        # The header's four fields, each ended by one whitespace byte (the pixels may begin
+        # with bytes that look like whitespace: Tactile's background is 0x202020).
+        fields, at = [], 0
+        while len(fields) < 4:
+            while data[at:at + 1].isspace():
+                at += 1
+            end = at
+            while not data[end:end + 1].isspace():
+                end += 1
+            fields.append(data[at:end])
+            at = end + 1
+        assert fields[0] == b"P6" and fields[3] == b"255", f"not a P6 PPM: {path}"
+        self.width, self.height = int(fields[1]), int(fields[2])
+        self.pixels = data[at:]
+
+    def colour(self, x, y):
+        """0xRRGGBB at (x, y)."""
+        i = (y * self.width + x) * 3
+        r, g, b = self.pixels[i:i + 3]
+        return r << 16 | g << 8 | b
+
+    def __eq__(self, other):
+        return (self.width, self.height, self.pixels) == (other.width, other.height, other.pixels)
+
+
+def settled():
+    """For screendump_when: holds once two pictures in a row are the same (a console that has
+    finished drawing, where nothing in particular is expected)."""
+    previous = []
+
+    def shows(picture):
+        same = bool(previous) and previous[0] == picture
+        previous[:] = [picture]
+        return same
+    return shows
+
+
+def eventually(holds, what, journal, timeout=30):
+    """Polls `holds()` until it is true; after `timeout` s logs `what` as never seen and goes
+    on, so that the host's checks fail on what the scenario then records. Instead of a fixed
+    sleep, which a loaded machine outlasts."""
+    deadline = time.monotonic() + timeout
+    while not holds():
+        if time.monotonic() > deadline:
+            journal.log(f"{what}: not seen within {timeout} s")
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def read(path):
+    """The file's text, or "" while it does not exist."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
 
 
 def wait_for(path, text, count=1, timeout=60):

@@ -17,15 +17,17 @@ import subprocess
 import sys
 import time
 
-from guest_input import Journal, Touchscreen, wait_for
+from guest_input import Journal, Touchscreen, eventually, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 DPMS = "/sys/class/drm/card0-Virtual-1/dpms"
 # The raw reading (of 0...4095) under the layout's (200, 150) on the 1280x800 screen.
 TAP = (640, 768)
 
+GREY, RED = 0x585858, 0xFF0000  # simple-touch's window, and the cross it draws
+
 journal = Journal(OUT)
-log, screendump = journal.log, journal.screendump
+log, screendump_when = journal.log, journal.screendump_when
 
 
 def dpms():
@@ -45,25 +47,28 @@ def run(wake, touch):
             [TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", config, "--socket", f"wayland-{wake}", "--", "weston-simple-touch"],
             stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
     wait_for(tactile_log, ".commit()", timeout=120)
-    time.sleep(1)
+    # Each reading waits for the state it expects, and records what it then finds.
+    eventually(lambda: dpms() == "On", "DPMS On before the sleep", journal)
     readings.append(f"awake {dpms()}")
-    screendump(f"{wake}-awake")
+    screendump_when(f"{wake}-awake", lambda p: p.colour(10, 10) == GREY)
     wait_for(tactile_log, "output Virtual-1: off (asleep)")
-    time.sleep(1)
+    eventually(lambda: dpms() == "Off", "DPMS Off once asleep", journal)
     readings.append(f"asleep {dpms()}")
-    screendump(f"{wake}-asleep")
+    screendump_when(f"{wake}-asleep", lambda p: p.pixels.strip(b"\0") == b"")
     x, y = TAP
     touch.down(0, x, y); touch.frame()
     touch.up(0); touch.frame()
     wait_for(tactile_log, "idle: woken by a touch")
-    time.sleep(2)
+    eventually(lambda: dpms() == "On", "DPMS On once woken", journal)
     readings.append(f"woken {dpms()}")
-    screendump(f"{wake}-woken")
+    if wake == "deliver":
+        screendump_when(f"{wake}-woken", lambda p: p.colour(10, 10) == GREY and p.colour(200, 150) == RED)
+    else:
+        screendump_when(f"{wake}-woken", lambda p: p.colour(10, 10) == GREY)
     touch.down(0, x, y); touch.frame()
     touch.up(0); touch.frame()
     wait_for(tactile_log, ".up(", count=2 if wake == "deliver" else 1)
-    time.sleep(2)
-    screendump(f"{wake}-tapped")
+    screendump_when(f"{wake}-tapped", lambda p: p.colour(200, 150) == RED)
     with open(os.path.join(OUT, f"dpms-{wake}.txt"), "w") as f:
         f.write("\n".join(readings) + "\n")
     tactile.send_signal(signal.SIGTERM)

@@ -22,12 +22,13 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Journal, Pad, Pen, Touchscreen, seatd_for_nobody, wait_for
+from guest_input import Journal, Pad, Pen, Touchscreen, seatd_for_nobody, settled, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 
 journal = Journal(OUT)
-log, screendump = journal.log, journal.screendump
+log, screendump_when = journal.log, journal.screendump_when
+GREY, RED, WHITE = 0x585858, 0xFF0000, 0xFFFFFF  # simple-touch's window, its cross, the arrow
 
 
 def main():
@@ -36,8 +37,7 @@ def main():
         tty.write("\033[2J\033[H\033[?25lTactile kiosk test: the console before Tactile\n" + "#" * 80 + "\n")
     with open("/dev/tty2", "w") as tty:
         tty.write("\033[2J\033[H\033[?25lTactile kiosk test: another VT\n" + "=" * 40 + "\n")
-    time.sleep(1)
-    screendump("console-before")
+    console_before = screendump_when("console-before", settled())
     touch = Touchscreen("Tactile Test Touchscreen")
     # An absolute pointer (as QEMU's or a KVM switch's tablet), scaled onto the screen.
     axis = AbsInfo(value=0, min=0, max=32767, fuzz=0, flat=0, resolution=0)
@@ -56,8 +56,7 @@ def main():
     wait_for(tactile_log, ".commit()", timeout=120)
     wait_for(tactile_log, "device added: Tactile Test Touchscreen")
     log("tactile shows weston-simple-touch")
-    time.sleep(3)
-    screendump("kiosk-before")
+    screendump_when("kiosk-before", lambda p: p.colour(10, 10) == GREY and p.colour(599, 499) == GREY)
 
     # Raw (1024, 1024) of 0...4095 is (320, 200) on the 1280x800 screen, and in the full
     # screen simple-touch.
@@ -66,19 +65,17 @@ def main():
     wait_for(tactile_log, "wl_touch@")
     wait_for(tactile_log, ".up(")
     log("tap delivered")
-    time.sleep(3)
-    screendump("kiosk-after")
+    after = screendump_when("kiosk-after", lambda p: p.colour(320, 200) == RED)
 
     # Away to another VT, whose console shows; back, and the picture and touch return.
     subprocess.run(["busybox", "chvt", "2"], check=True)
     wait_for(tactile_log, "seat disabled")
-    time.sleep(2)
-    screendump("vt-away")
+    # tty2's console: its text, black where the app was.
+    screendump_when("vt-away", lambda p: p.colour(320, 200) == 0 and p.colour(10, 10) == 0 and p.pixels.strip(b"\0") != b"")
     subprocess.run(["busybox", "chvt", "1"], check=True)
     wait_for(tactile_log, "seat enabled")
     wait_for(tactile_log, "device added: Tactile Test Touchscreen", count=2)
-    time.sleep(2)
-    screendump("vt-back")
+    screendump_when("vt-back", lambda p: p == after)
     # Raw (1536, 1024) is (480, 200), still on simple-touch.
     touch.down(0, 1536, 1024); touch.frame()
     touch.up(0); touch.frame()
@@ -89,8 +86,7 @@ def main():
     # plane, so Tactile's arrow is drawn into the frame. (24576, 16384) of 32768 is (960, 400).
     wait_for(tactile_log, "device added: Tactile Test Absolute Pointer")
     pointer.write(e.EV_ABS, e.ABS_X, 24576); pointer.write(e.EV_ABS, e.ABS_Y, 16384); pointer.syn()
-    time.sleep(2)
-    screendump("cursor")
+    screendump_when("cursor", lambda p: p.colour(960, 400) == 0 and p.colour(961, 403) == WHITE)
 
     # A screen tablet's pen, and wev, a second client that knows nothing of tablets: libinput
     # sees a tablet, and wev gets the pen as the pointer (its tip the left button).
@@ -168,8 +164,7 @@ def main():
     with open(os.path.join(OUT, "tactile.status"), "w") as f:
         f.write(f"{status}\n")
     log(f"tactile exited with {status}")
-    time.sleep(2)
-    screendump("console-after")
+    screendump_when("console-after", lambda p: p == console_before)
 
     # As examples/tactile-kiosk.service runs it: a user without privileges, with seatd
     # opening the card and the devices.

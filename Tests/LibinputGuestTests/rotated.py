@@ -26,9 +26,20 @@ OUT, TACTILE = sys.argv[1], sys.argv[2]
 # The raw reading (of 0...4095 on both axes) under the layout's (200, 150) on the
 # 1280x800 panel, for each transform.
 TAPS = {"90": (480, 3072), "180": (3456, 3328), "270": (3616, 1024), "flipped-90": (480, 1024)}
+# Where the panel shows, for each transform, simple-touch's window (a pixel inside it) and
+# the cross it draws under the tap: the screendumps wait for these (RotatedKioskGuestTests
+# has them worked out, and checks much more).
+INSIDE = {"90": (10, 790), "180": (1270, 790), "270": (1270, 10), "flipped-90": (10, 10)}
+CROSS = {"90": (150, 599), "180": (1079, 649), "270": (1129, 200), "flipped-90": (150, 200)}
+GREY, RED = 0x585858, 0xFF0000
 
 journal = Journal(OUT)
-log, screendump = journal.log, journal.screendump
+log, screendump_when = journal.log, journal.screendump_when
+
+
+def shows(colour, x, y):
+    """For screendump_when: the panel shows `colour` at (x, y)."""
+    return lambda picture: picture.colour(x, y) == colour
 
 
 def main():
@@ -44,13 +55,11 @@ def main():
                 stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
         wait_for(tactile_log, ".commit()", timeout=120)
         wait_for(tactile_log, "device added: Tactile Test Touchscreen")
-        time.sleep(2)
-        screendump(f"{transform}-before")
+        screendump_when(f"{transform}-before", shows(GREY, *INSIDE[transform]))
         touch.down(0, x, y); touch.frame()
         touch.up(0); touch.frame()
         wait_for(tactile_log, ".up(")
-        time.sleep(2)
-        screendump(f"{transform}-after")
+        screendump_when(f"{transform}-after", shows(RED, *CROSS[transform]))
         tactile.send_signal(signal.SIGTERM)
         tactile.wait(timeout=60)
         log(f"transform {transform} done")
@@ -79,17 +88,16 @@ def turned_at_run_time(touch):
 
     taps = 0
 
-    def tap_and_dump(name):
+    def tap_and_dump(name, cross=CROSS["90"]):
         """Taps the raw point under (200, 150) of the 1280x800 panel turned 90; once the app
-        saw the touch end, screendumps."""
+        saw the touch end, screendumps when its cross shows at `cross`."""
         nonlocal taps
         taps += 1
         x, y = TAPS["90"]
         touch.down(0, x, y); touch.frame()
         touch.up(0); touch.frame()
         wait_for(tactile_log, ".up(", count=taps)
-        time.sleep(2)
-        screendump(name)
+        screendump_when(name, shows(RED, *cross))
 
     randr("randr-before.txt")
     randr("randr-set.txt", "--output", "Virtual-1", "--transform", "90")
@@ -120,14 +128,13 @@ def turned_at_run_time(touch):
     randr("randr-mode.txt", "--output", "Virtual-1", "--mode", "1024x768")
     wait_for(tactile_log, "configure(768, 1024, ")
     time.sleep(2)
-    tap_and_dump("runtime-mode")
+    tap_and_dump("runtime-mode", cross=(120, 575))
 
     # Off and on again. A disabled head has no mode or transform to list (the protocol says
     # so): wlr-randr turns it on in the preferred mode, turned only when told to.
     randr("randr-off.txt", "--output", "Virtual-1", "--off")
     wait_for(tactile_log, "output Virtual-1 disabled")
-    time.sleep(1)
-    screendump("runtime-off")
+    screendump_when("runtime-off", lambda p: p.pixels.strip(b"\0") == b"")
     randr("randr-disabled.txt")
     randr("randr-on.txt", "--output", "Virtual-1", "--on", "--transform", "90")
     wait_for(tactile_log, "output Virtual-1 enabled")
