@@ -29,12 +29,21 @@ from guest_input import Journal, Touchscreen, wait_for
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 DEVICE = "virtio"
 
+GREY, RED = 0x585858, 0xFF0000  # simple-touch's window, its cross
+PROBE_PIXEL = bytes.fromhex("30c080")  # the probe's full-screen fill
+
+
+def filled(picture):
+    """The whole screen is the probe's colour."""
+    return picture.pixels == PROBE_PIXEL * (picture.width * picture.height)
+
 journal = Journal(OUT)
 log = journal.log
 
 
-def screendump(name):
-    journal.screendump(name, DEVICE)
+def screendump_when(name, shows):
+    """A screendump retaken until the screen shows what was just done (guest_input.py)."""
+    journal.screendump_when(name, shows, device=DEVICE)
 
 
 def main():
@@ -48,13 +57,11 @@ def main():
                 stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
         wait_for(tactile_log, ".commit()", timeout=120)
         wait_for(tactile_log, "device added: Tactile Test Touchscreen")
-        time.sleep(2)
-        screendump(f"{renderer}-before")
+        screendump_when(f"{renderer}-before", lambda p: p.colour(10, 10) == GREY)
         touch.down(0, 1024, 1024); touch.frame()
         touch.up(0); touch.frame()
         wait_for(tactile_log, ".up(")
-        time.sleep(2)
-        screendump(f"{renderer}-after")
+        screendump_when(f"{renderer}-after", lambda p: p.colour(320, 200) == RED)
         tactile.send_signal(signal.SIGTERM)
         tactile.wait(timeout=60)
         log(f"{renderer} done")
@@ -74,19 +81,16 @@ def scanout():
     wait_for(tactile_log, "device added: Tactile Test Touchscreen", timeout=120)
     wait_for(tactile_log, "shown ", timeout=60)
     wait_for(tactile_log, "direct scanout")
-    time.sleep(2)
-    screendump("scanout")
+    screendump_when("scanout", filled)
     env = dict(os.environ, WAYLAND_DISPLAY="wayland-scanout")
     subprocess.run(["grim", "-t", "ppm", os.path.join(OUT, "grim-scanout.ppm")], env=env, check=True)
     other = subprocess.Popen(["weston-simple-shm"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for(tactile_log, "composing again")
-    time.sleep(2)
-    screendump("covered")
+    screendump_when("covered", lambda p: not filled(p) and p.pixels.find(PROBE_PIXEL) >= 0)
     other.terminate()
     other.wait(timeout=30)
     wait_for(tactile_log, "direct scanout", count=2, timeout=60)
-    time.sleep(2)
-    screendump("scanout-again")
+    screendump_when("scanout-again", filled)
     with open(os.path.join(OUT, "main-device.txt"), "w") as out:
         rdev = os.stat("/dev/dri/card0").st_rdev
         out.write(f"{os.major(rdev)}:{os.minor(rdev)}\n")

@@ -31,9 +31,14 @@ RUNS = [("pixman", "normal"), ("gles", "normal"), ("pixman", "90"), ("gles", "90
 CASES = ["plane-idx", "plane-set", "incomplete", "format", "dimensions", "bounds", "used", "not-dmabuf", "flags", "immed-not-dmabuf"]
 # A raw touchscreen point (of 0...4095) inside simple-touch's window in each layout.
 TAPS = {"normal": (1024, 1024), "90": (480, 3072)}
+# Where the panel shows a pixel of simple-touch's window, and its cross under that tap: the
+# screendumps wait for these (GLESGuestTests compares every pixel).
+INSIDE = {"normal": (10, 10), "90": (10, 790)}
+CROSS = {"normal": (320, 200), "90": (150, 599)}
+GREY, RED = 0x585858, 0xFF0000
 
 journal = Journal(OUT)
-log, screendump = journal.log, journal.screendump
+log, screendump, screendump_when = journal.log, journal.screendump, journal.screendump_when
 
 
 def main():
@@ -50,13 +55,11 @@ def main():
                 stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
         wait_for(tactile_log, ".commit()", timeout=120)
         wait_for(tactile_log, "device added: Tactile Test Touchscreen")
-        time.sleep(2)
-        screendump(f"{name}-before")
+        screendump_when(f"{name}-before", lambda p: p.colour(*INSIDE[transform]) == GREY)
         touch.down(0, *TAPS[transform]); touch.frame()
         touch.up(0); touch.frame()
         wait_for(tactile_log, ".up(")
-        time.sleep(2)
-        screendump(f"{name}-after")
+        screendump_when(f"{name}-after", lambda p: p.colour(*CROSS[transform]) == RED)
         tactile.send_signal(signal.SIGTERM)
         tactile.wait(timeout=60)
         log(f"{name} done")

@@ -31,8 +31,10 @@ outputs:
 """
 UDEV_RULE = 'SUBSYSTEM=="input", ATTRS{name}=="Tactile Udev Touchscreen", ENV{WL_OUTPUT}="Virtual-2"\n'
 
+GREY, RED = 0x585858, 0xFF0000  # simple-touch's window, its cross
+
 journal = Journal(OUT)
-log, screendump = journal.log, journal.screendump
+log, screendump_when = journal.log, journal.screendump_when
 
 
 def tap(touchscreen, x, y):
@@ -66,9 +68,8 @@ def main():
     wait_for(tactile_log, "device added: Tactile Plain Touchscreen", timeout=120)
     wait_for(second, "commit()", timeout=120)
     log("both clients drew")
-    time.sleep(3)
-    screendump("first-before")
-    screendump("second-before", "second")
+    screendump_when("first-before", lambda p: p.colour(10, 10) == GREY)
+    screendump_when("second-before", lambda p: p.colour(10, 10) == GREY, device="second")
 
     # Raw (1024, 1024) of 0...4095 is (256, 192) on the 1024x768 screen and (512, 2048) is
     # (128, 384); (1024, 2048) is (320, 400) on the 1280x800 one.
@@ -79,9 +80,8 @@ def main():
     tap(plain, 1024, 2048)
     wait_for(first, ".down(")
     log("taps delivered")
-    time.sleep(3)
-    screendump("first-after")
-    screendump("second-after", "second")
+    screendump_when("first-after", lambda p: p.colour(320, 400) == RED)
+    screendump_when("second-after", lambda p: p.colour(256, 192) == RED and p.colour(128, 384) == RED, device="second")
 
     # The second screen unplugged, as the kernel sees it (forced off through sysfs), and back.
     # Forcing sends no uevent of its own; the card's "change" uevent is what the kernel sends
@@ -96,8 +96,8 @@ def main():
     hotplug()
     wait_for(tactile_log, "output Virtual-2 removed")
     log("second screen unplugged")
-    time.sleep(2)
-    screendump("first-unplugged")
+    # The second app, moved onto the first screen, over the first app.
+    screendump_when("first-unplugged", lambda p: p.colour(256, 192) == RED and p.colour(128, 384) == RED)
     with open(status, "w") as f:
         f.write("detect")
     hotplug()

@@ -36,7 +36,7 @@ background-color=0xff0000a0
 """
 
 journal = Journal(OUT)
-log, screendump = journal.log, journal.screendump
+log, screendump_when = journal.log, journal.screendump_when
 
 
 def spawn(name, argv, display, env=None):
@@ -76,8 +76,9 @@ def main():
         clients.append(spawn(name, ["weston-simple-touch"], TACTILE_SOCKET, {"WAYLAND_DEBUG": "client"}))
         wait_for(os.path.join(OUT, name + ".log"), ".commit()")
         log(f"{name} mapped")
-    time.sleep(3)  # Tactile composes, weston repaints: let both settle
-    screendump("before")
+    # Tactile composes, weston repaints: both windows over Tactile's background (0x20) fill
+    # weston's screen once the second window's strip below the first shows.
+    screendump_when("before", lambda p: p.colour(1279, 799) == 0x202020 and p.colour(620, 520) != 0x202020)
 
     # Raw (1024, 1024) of 0...4095 is weston's (320, 200) on its 1280x800 screen.
     touch.down(0, 1024, 1024); touch.frame()
@@ -86,8 +87,7 @@ def main():
     wait_for(second, ".down(")
     wait_for(second, ".up(")
     log("tap delivered")
-    time.sleep(3)
-    screendump("after")
+    screendump_when("after", lambda p: p.colour(320, 200) == 0xFF0000)
 
     for process in clients + [tactile, weston]:
         process.terminate()
