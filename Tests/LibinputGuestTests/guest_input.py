@@ -71,7 +71,9 @@ class Picture:
         self.pixels = data[at:]
 
     def colour(self, x, y):
-        """0xRRGGBB at (x, y)."""
+        """0xRRGGBB at (x, y); None outside the picture (a screen in a smaller mode)."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return None
         i = (y * self.width + x) * 3
         r, g, b = self.pixels[i:i + 3]
         return r << 16 | g << 8 | b
