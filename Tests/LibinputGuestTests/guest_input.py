@@ -120,12 +120,8 @@ def wait_for(path, text, count=1, timeout=60):
     """Waits until `text` occurs `count` times in the file at `path`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            with open(path, errors="replace") as f:
-                if f.read().count(text) >= count:
-                    return
-        except FileNotFoundError:
-            pass
+        if read(path).count(text) >= count:
+            return
         time.sleep(0.05)
     raise SystemExit(f"timed out after {timeout} s waiting for {count}x {text!r} in {path}")
 
