@@ -10,6 +10,9 @@
 //       (titles, classes, protocols, hints, transient-for naming dead windows, types, states,
 //       pids), client messages to the window manager naming any window, forged
 //       WL_SURFACE_IDs. Prints "fuzz done N" when every request was answered.
+//   TactileX11Probe owner SELECTION
+//       Prints the window owning SELECTION (PRIMARY, CLIPBOARD) in hex, 0x0 for none: a
+//       test waits on it for the window manager's bridge to have taken a selection over.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +162,15 @@ static int fuzz(uint64_t seed, int count) {
     return xcb_connection_has_error(connection) ? 1 : 0;
 }
 
+static int owner(const char *selection) {
+    xcb_get_selection_owner_reply_t *reply =
+        xcb_get_selection_owner_reply(connection, xcb_get_selection_owner(connection, atom(selection)), NULL);
+    if (!reply) return 1;
+    printf("0x%x\n", reply->owner);
+    free(reply);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     connection = xcb_connect(NULL, NULL);
     if (xcb_connection_has_error(connection)) {
@@ -169,6 +181,7 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 4 && strcmp(argv[1], "menu") == 0) return menu(atoi(argv[2]), atoi(argv[3]));
     if (argc == 4 && strcmp(argv[1], "fuzz") == 0) return fuzz(strtoull(argv[2], NULL, 10), atoi(argv[3]));
-    fprintf(stderr, "usage: TactileX11Probe menu X Y | fuzz SEED COUNT\n");
+    if (argc == 3 && strcmp(argv[1], "owner") == 0) return owner(argv[2]);
+    fprintf(stderr, "usage: TactileX11Probe menu X Y | fuzz SEED COUNT | owner SELECTION\n");
     return 2;
 }

@@ -219,9 +219,12 @@ import WaylandProtocols
         let fd = try #require(clipboard.paste(as: "text/plain;charset=utf-8"), "offered: \(clipboard.selectionTypes)")
         #expect(try Self.readToEnd(fd, client: client) == "tactilecopied")
 
-        // The reverse: the Wayland client copies, a middle click in xterm pastes.
+        // The reverse: the Wayland client copies, a middle click in xterm pastes (once the
+        // bridge owns CLIPBOARD in X: before, xterm would paste its own word).
+        let xtermOwned = try Self.selectionOwner("CLIPBOARD", on: server)
         clipboard.copy("from-wayland", as: "text/plain;charset=utf-8", client: client)
         try client.roundtrip()
+        try Self.waitForOwner("CLIPBOARD", other: xtermOwned, on: server)
         #expect(try Self.middleClickPasteIntoXterm(client: client, line: pasted) == "from-wayland\n")
     }
 
@@ -308,8 +311,10 @@ import WaylandProtocols
         let fd = try #require(primary.paste(as: "text/plain;charset=utf-8"), "offered: \(primary.selectionTypes)")
         #expect(try Self.readToEnd(fd, client: client) == "tactilecopied")
 
+        let xtermOwned = try Self.selectionOwner("PRIMARY", on: server)
         primary.select("from-wayland-primary", as: "text/plain;charset=utf-8", client: client)
         try client.roundtrip()
+        try Self.waitForOwner("PRIMARY", other: xtermOwned, on: server)
         #expect(try Self.middleClickPasteIntoXterm(client: client, line: pasted) == "from-wayland-primary\n")
     }
 
@@ -360,6 +365,26 @@ import WaylandProtocols
             usleep(100_000)
         }
         throw ClientProcess.Failure(description: "\(x),\(y) is 0x\(String(seen, radix: 16)), not 0x\(String(colour, radix: 16)), after \(seconds) s")
+    }
+
+    /// The X window owning `selection` (PRIMARY, CLIPBOARD), as X says now.
+    static func selectionOwner(_ selection: String, on server: TestServer) throws -> String {
+        try runProcess(probe, ["owner", selection], environment: ["DISPLAY": server.x11Display ?? ""]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until X names an owner of `selection` other than `previous`: the window manager's
+    /// bridge took over a Wayland client's selection (its request reaches X on a connection of
+    /// its own, so a click sent through Wayland right after could overtake it).
+    static func waitForOwner(_ selection: String, other previous: String, on server: TestServer, within seconds: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var owner = previous
+        while Date() < deadline {
+            owner = try selectionOwner(selection, on: server)
+            if owner != previous, owner != "0x0" { return }
+            usleep(50_000)
+        }
+        throw ClientProcess.Failure(description: "\(selection) is still owned by \(owner) after \(seconds) s")
     }
 
     /// A double click on the first word of xterm's first line: xterm selects it.
