@@ -19,10 +19,13 @@ let package = Package(
     targets: [
         // Layer 1: the routing core. Standard library only: no C, no I/O.
         .target(name: "Responder"),
+        // The YAML `gestures:` list read into recognizers with their options and actions:
+        // shared by the server's configuration file and libtactile.
+        .target(name: "GestureConfiguration", dependencies: ["Responder", .product(name: "Yams", package: "Yams")]),
         // Layer 2: the Wayland server over libwayland-server, sending what the core decides.
         .target(
             name: "TactileWayland",
-            dependencies: ["Responder", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "GestureConfiguration", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
         // Layer 2's renderers: surfaces composed into output frames, damage only, with pixman
         // on the CPU or GLES through EGL, and the damage history the backends' buffers catch
@@ -59,7 +62,7 @@ let package = Package(
         .target(
             name: "TactileServer",
             dependencies: [
-                "Responder", "TactileWayland", "TactileRender", "TactileBackends", "CSpawn",
+                "Responder", "GestureConfiguration", "TactileWayland", "TactileRender", "TactileBackends", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -109,14 +112,14 @@ let package = Package(
         // server with: a server on its own thread, and a libwayland-client test client.
         .target(
             name: "TactileTestSupport",
-            dependencies: ["TactileWayland", "TactileRender", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GestureConfiguration", "TactileWayland", "TactileRender", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support"
         ),
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileRenderTests", dependencies: ["TactileRender", "Responder", "BenchmarkScenes"]),
-        .testTarget(name: "TactileWaylandTests", dependencies: ["TactileWayland", "TactileTestSupport", "CWaylandClient", "CXKBCommon", "CXcursor", "WaylandProtocols", "BenchmarkScenes"]),
-        .testTarget(name: "TactileBackendsTests", dependencies: ["TactileBackends", "TactileWayland", "TactileTestSupport", "CWaylandClient", "WaylandProtocols", "Responder", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TactileServerTests", dependencies: ["TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "tactile"]),
+        .testTarget(name: "TactileWaylandTests", dependencies: ["GestureConfiguration", "TactileWayland", "TactileTestSupport", "CWaylandClient", "CXKBCommon", "CXcursor", "WaylandProtocols", "BenchmarkScenes"]),
+        .testTarget(name: "TactileBackendsTests", dependencies: ["GestureConfiguration", "TactileBackends", "TactileWayland", "TactileTestSupport", "CWaylandClient", "WaylandProtocols", "Responder", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TactileServerTests", dependencies: ["GestureConfiguration", "TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "tactile"]),
         // WLCS against libTactileWLCS.so, built beside the tests.
         .testTarget(name: "WLCSTests", dependencies: ["TactileWLCS", "TactileTestSupport"]),
         // Real kernel devices and a real screen, in a QEMU guest (scripts/guest/): the libinput

@@ -1,3 +1,4 @@
+import GestureConfiguration
 import Glibc
 import Logging
 import Responder

@@ -1,3 +1,4 @@
+import GestureConfiguration
 import ArgumentParser
 import Logging
 import Responder

@@ -1,3 +1,4 @@
+import GestureConfiguration
 import Foundation
 import Responder
 import TactileWayland

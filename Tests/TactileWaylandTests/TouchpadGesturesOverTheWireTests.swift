@@ -1,3 +1,4 @@
+import GestureConfiguration
 import CWaylandClient
 import Foundation
 import Responder

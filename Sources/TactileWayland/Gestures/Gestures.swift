@@ -1,3 +1,4 @@
+import GestureConfiguration
 import Logging
 import Responder
 

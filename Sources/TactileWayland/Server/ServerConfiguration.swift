@@ -1,3 +1,4 @@
+import GestureConfiguration
 import Responder
 import TactileRender
 
