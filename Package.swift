@@ -9,6 +9,9 @@ let package = Package(
         .executable(name: "tactile", targets: ["tactile"]),
         // For WLCS: `wlcs .build/debug/libTactileWLCS.so --gtest_filter=...`
         .library(name: "TactileWLCS", type: .dynamic, targets: ["TactileWLCS"]),
+        // libtactile: the core's C face. SwiftPM names the file libTactileC.so; its soname is
+        // libtactile.so.0, and scripts/libtactile-stage lays it out as a C library installs.
+        .library(name: "TactileC", type: .dynamic, targets: ["LibTactile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,6 +22,15 @@ let package = Package(
     targets: [
         // Layer 1: the routing core. Standard library only: no C, no I/O.
         .target(name: "Responder"),
+        // Layer 1's C face (libtactile, include/tactile/tactile.h): the core for compositors in
+        // C, C++ or Rust, and the gestures list of the configuration file it reads.
+        .target(
+            name: "LibTactile",
+            dependencies: ["Responder", "TactileABI", "GestureConfiguration"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libtactile.so.0"])]
+        ),
+        // The header's types, for the Swift side of the C face to implement it exactly.
+        .systemLibrary(name: "TactileABI", path: "include"),
         // The YAML `gestures:` list read into recognizers with their options and actions:
         // shared by the server's configuration file and libtactile.
         .target(name: "GestureConfiguration", dependencies: ["Responder", .product(name: "Yams", package: "Yams")]),

@@ -89,6 +89,11 @@ public struct InputRouter {
         return result
     }
 
+    /// The topmost node at `global`, as a touch-down there would find it; routes nothing.
+    public mutating func hitTest(at global: Point) -> HitTestResult? {
+        scene.hitTest(at: global)
+    }
+
     /// Why a touch at `global` would go where it goes: every node the hit test looked at,
     /// with its verdict. Costs nothing unless called.
     public mutating func explainHitTest(at global: Point) -> HitTestExplanation {

@@ -7,6 +7,15 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     let index: Int32
     let generation: UInt32
 
+    /// For the C face, whose handles carry both halves: a handle that names no node is
+    /// answered by `Scene.contains` as gone.
+    package init(index: Int32, generation: UInt32) {
+        self.index = index
+        self.generation = generation
+    }
+
+    package var generationValue: UInt32 { generation }
+
     /// A dense index, for tables keyed by node (an array beats a dictionary in a hot loop).
     /// A removed node's slot is reused by a later node, which gets a different `NodeID`.
     public var slot: Int { Int(index) }

@@ -43,6 +43,20 @@ extension Scene {
         return true
     }
 
+    /// Moves a node, with its subtree, under another parent, on top of its children; false
+    /// when either is not there, the node is the root, or the parent is inside the node's own
+    /// subtree (the scene stays a tree).
+    @discardableResult
+    public mutating func move(_ id: NodeID, under parent: NodeID) -> Bool {
+        guard contains(id), contains(parent), id != root, !responderChain(from: parent).contains(id) else { return false }
+        let old = hot[Int(id.index)].parent
+        unlink(id.index)
+        invalidateBounds(from: old)
+        link(id.index, under: parent.index, at: .top)
+        invalidateBounds(from: id.index)
+        return true
+    }
+
     /// Changes a node's attributes; false (and nothing run) for a removed node.
     @discardableResult
     public mutating func update(_ id: NodeID, _ change: (inout Node) -> Void) -> Bool {

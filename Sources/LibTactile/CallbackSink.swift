@@ -1,0 +1,149 @@
+import Responder
+import TactileABI
+
+/// The core's decisions, handed to the embedder's callbacks as they are made.
+struct CallbackSink: DeliverySink {
+    unowned let router: Router
+    /// Why the core refused the event, if it did: the call answers TACTILE_ERROR_IGNORED.
+    var ignored: Diagnostic.Rejection?
+
+    init(router: Router) { self.router = router }
+
+    var isTracing: Bool { router.traces != nil }
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        if case .ignored(_, let rejection) = diagnostic { ignored = rejection }
+    }
+
+    func trace(_ event: TraceEvent) {
+        guard let traces = router.traces else { return }
+        for line in TraceFormatter.lines(event, naming: Naming(router: router)) {
+            line.withCString { traces.callback(traces.data, $0) }
+        }
+    }
+
+    func gesture(_ event: GestureEvent) {
+        guard let callback = router.gestureEvents,
+              let index = router.gestures.firstIndex(where: { $0.id == event.gesture }) else { return }
+        let gesture = router.gestures[index]
+        var out = tactile_gesture_event()
+        out.gesture = tactile_gesture(index + 1)
+        out.name = UnsafePointer(gesture.name)
+        out.state = event.state.c
+        out.time_usec = event.time.microseconds
+        out.x = event.detail.location.x
+        out.y = event.detail.location.y
+        out.dx = event.detail.translation.x
+        out.dy = event.detail.translation.y
+        out.scale = event.detail.scale
+        out.count = Int32(clamping: event.detail.count)
+        out.command = UnsafePointer(gesture.command)
+        out.when = UnsafePointer(gesture.when)
+        callback.callback(callback.data, &out)
+    }
+
+    func deliver(_ delivery: Delivery) {
+        guard let events = router.events else { return }
+        var e = tactile_event()
+        e.client = delivery.client.rawValue
+        var keys: [UInt32] = []
+        switch delivery {
+        case .touchDown(_, let surface, let id, let local, let time):
+            fill(&e, TACTILE_EVENT_TOUCH_DOWN, surface, local, time)
+            e.touch_id = id
+        case .touchMotion(_, let surface, let id, let local, let time):
+            fill(&e, TACTILE_EVENT_TOUCH_MOTION, surface, local, time)
+            e.touch_id = id
+        case .touchUp(_, let id, let time):
+            e.type = TACTILE_EVENT_TOUCH_UP
+            e.touch_id = id
+            e.time_usec = time.microseconds
+        case .touchFrame: e.type = TACTILE_EVENT_TOUCH_FRAME
+        case .touchCancel: e.type = TACTILE_EVENT_TOUCH_CANCEL
+        case .pointerEnter(_, let surface, let local): fill(&e, TACTILE_EVENT_POINTER_ENTER, surface, local, nil)
+        case .pointerLeave(_, let surface): fill(&e, TACTILE_EVENT_POINTER_LEAVE, surface, nil, nil)
+        case .pointerMotion(_, let surface, let local, let time): fill(&e, TACTILE_EVENT_POINTER_MOTION, surface, local, time)
+        case .pointerButton(_, let button, let state, let time):
+            e.type = TACTILE_EVENT_POINTER_BUTTON
+            e.code = button
+            e.pressed = state == .pressed ? 1 : 0
+            e.time_usec = time.microseconds
+        case .pointerAxis(_, let motion, let time):
+            e.type = TACTILE_EVENT_POINTER_AXIS
+            e.axis = tactile_axis(motion)
+            e.time_usec = time.microseconds
+        case .pointerFrame: e.type = TACTILE_EVENT_POINTER_FRAME
+        case .keyboardEnter(_, let surface, let pressed):
+            fill(&e, TACTILE_EVENT_KEYBOARD_ENTER, surface, nil, nil)
+            keys = pressed
+        case .keyboardLeave(_, let surface): fill(&e, TACTILE_EVENT_KEYBOARD_LEAVE, surface, nil, nil)
+        case .key(_, let key, let state, let time):
+            e.type = TACTILE_EVENT_KEY
+            e.code = key
+            e.pressed = state == .pressed ? 1 : 0
+            e.time_usec = time.microseconds
+        // Touchpad gestures, pens and pads have no C face yet: the library takes no such input.
+        case .touchpadGestureBegin, .touchpadGestureUpdate, .touchpadGestureEnd, .penProximityIn, .penProximityOut, .penDown, .penUp,
+             .penMotion, .penButton, .penFrame, .pad:
+            return
+        }
+        keys.withUnsafeBufferPointer { buffer in
+            e.keys = buffer.baseAddress
+            e.key_count = buffer.count
+            events.callback(events.data, &e)
+        }
+    }
+
+    private func fill(_ e: inout tactile_event, _ type: tactile_event_type, _ surface: NodeID, _ local: Point?, _ time: Instant?) {
+        e.type = type
+        e.surface = surface.handle
+        e.surface_data = router.userData(of: surface)
+        e.x = local?.x ?? 0
+        e.y = local?.y ?? 0
+        e.time_usec = time?.microseconds ?? 0
+    }
+}
+
+/// How trace lines name what they mention: nodes by handle, clients by number, gestures by
+/// the name they were given.
+struct Naming: TraceNaming {
+    let router: Router
+    func name(_ node: NodeID) -> String { "node \(node.handle)" }
+    func name(_ client: ClientID) -> String { "client \(client.rawValue)" }
+    func name(_ gesture: GestureID) -> String {
+        router.gestures.first { $0.id == gesture }.map { String(cString: $0.name) } ?? "\(gesture)"
+    }
+    func place(_ global: Point) -> String { "\(global)" }
+}
+
+extension GestureState {
+    var c: tactile_gesture_state {
+        switch self {
+        case .possible: TACTILE_GESTURE_POSSIBLE
+        case .began: TACTILE_GESTURE_BEGAN
+        case .changed: TACTILE_GESTURE_CHANGED
+        case .ended: TACTILE_GESTURE_ENDED
+        case .cancelled: TACTILE_GESTURE_CANCELLED
+        case .failed: TACTILE_GESTURE_FAILED
+        case .recognized: TACTILE_GESTURE_RECOGNIZED
+        }
+    }
+}
+
+extension tactile_axis {
+    init(_ motion: AxisMotion) {
+        self.init()
+        source = switch motion.source {
+        case .wheel: TACTILE_AXIS_SOURCE_WHEEL
+        case .finger: TACTILE_AXIS_SOURCE_FINGER
+        case .continuous: TACTILE_AXIS_SOURCE_CONTINUOUS
+        case .wheelTilt: TACTILE_AXIS_SOURCE_WHEEL_TILT
+        }
+        horizontal = motion.horizontal
+        vertical = motion.vertical
+        horizontal_value120 = motion.horizontalValue120
+        vertical_value120 = motion.verticalValue120
+        stop_horizontal = motion.stops.contains(.horizontal) ? 1 : 0
+        stop_vertical = motion.stops.contains(.vertical) ? 1 : 0
+    }
+}

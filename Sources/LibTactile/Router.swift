@@ -1,0 +1,79 @@
+import Glibc
+import GestureConfiguration
+import Responder
+import TactileABI
+
+/// What a `tactile_router *` names: the core's router, the embedder's pointers and
+/// callbacks, and the last failure's message.
+final class Router {
+    var core = InputRouter()
+    /// Each node's user_data, by slot; read only for live nodes, which `add` wrote.
+    var userData: [UnsafeMutableRawPointer?] = [nil]
+    var events: (callback: tactile_event_fn, data: UnsafeMutableRawPointer?)?
+    var traces: (callback: tactile_trace_fn, data: UnsafeMutableRawPointer?)?
+    var gestureEvents: (callback: tactile_gesture_fn, data: UnsafeMutableRawPointer?)?
+    /// Gestures by handle minus one; their names and YAML commands as C strings.
+    var gestures: [Gesture] = []
+    /// Set while a call is inside the core: a callback calling back in is refused.
+    var busy = false
+    private var message: UnsafeMutablePointer<CChar>? = strdup("")
+
+    struct Gesture {
+        let id: GestureID
+        let name: UnsafeMutablePointer<CChar>
+        let command: UnsafeMutablePointer<CChar>?
+        let when: UnsafeMutablePointer<CChar>?
+    }
+
+    deinit {
+        free(message)
+        for gesture in gestures {
+            free(gesture.name)
+            free(gesture.command)
+            free(gesture.when)
+        }
+    }
+
+    var errorMessage: UnsafePointer<CChar>? { UnsafePointer(message) }
+
+    func fail(_ status: tactile_status, _ text: String) -> tactile_status {
+        free(message)
+        message = strdup(text)
+        return status
+    }
+
+    func userData(of node: NodeID) -> UnsafeMutableRawPointer? {
+        core.scene.contains(node) && node.slot < userData.count ? userData[node.slot] : nil
+    }
+
+    func gesture(_ handle: tactile_gesture) -> Gesture? {
+        handle >= 1 && Int(handle) <= gestures.count ? gestures[Int(handle) - 1] : nil
+    }
+
+    /// Runs `body` with a sink that hands the core's decisions to the callbacks; refuses a
+    /// call made from inside a callback. The status says whether the core ignored the event.
+    func route(_ body: (inout CallbackSink) -> Void) -> tactile_status {
+        busy = true
+        defer { busy = false }
+        var sink = CallbackSink(router: self)
+        body(&sink)
+        if let ignored = sink.ignored { return fail(TACTILE_ERROR_IGNORED, "ignored: \(ignored)") }
+        return TACTILE_OK
+    }
+}
+
+/// Resolves a handle, or answers why not: a router already inside a call (its callback
+/// calling back in) is refused before anything touches its core, which is in use.
+@inline(__always)
+func withRouter(_ handle: OpaquePointer?, _ body: (Router) -> tactile_status) -> tactile_status {
+    guard let router = RouterTable.router(handle) else { return TACTILE_ERROR_NO_ROUTER }
+    guard !router.busy else { return router.fail(TACTILE_ERROR_BUSY, "called from inside one of this router's callbacks") }
+    return body(router)
+}
+
+/// The router, when it is free to be read (not inside one of its own calls).
+@inline(__always)
+func idleRouter(_ handle: OpaquePointer?) -> Router? {
+    guard let router = RouterTable.router(handle), !router.busy else { return nil }
+    return router
+}
