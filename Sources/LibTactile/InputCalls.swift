@@ -98,7 +98,8 @@ public func tactile_client_set_capabilities(_ handle: OpaquePointer?, _ client: 
 @_cdecl("tactile_client_disconnected")
 public func tactile_client_disconnected(_ handle: OpaquePointer?, _ client: tactile_client) -> tactile_status {
     withRouter(handle) { router in
-        router.route { sink in router.core.clientDisconnected(ClientID(client), sink: &sink) }
+        defer { router.dropRemovedUserData() }
+        return router.route { sink in router.core.clientDisconnected(ClientID(client), sink: &sink) }
     }
 }
 

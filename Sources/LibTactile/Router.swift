@@ -7,8 +7,10 @@ import TactileABI
 /// callbacks, and the last failure's message.
 final class Router {
     var core = InputRouter()
-    /// Each node's user_data, by slot; read only for live nodes, which `add` wrote.
-    var userData: [UnsafeMutableRawPointer?] = [nil]
+    /// Each node's user_data, by slot, with the node's generation: the callbacks read it
+    /// while the core is busy routing, so it is checked without asking the scene; entries of
+    /// removed nodes are dropped after each removal.
+    var userData: [(generation: UInt32, pointer: UnsafeMutableRawPointer?)] = []
     var events: (callback: tactile_event_fn, data: UnsafeMutableRawPointer?)?
     var traces: (callback: tactile_trace_fn, data: UnsafeMutableRawPointer?)?
     var gestureEvents: (callback: tactile_gesture_fn, data: UnsafeMutableRawPointer?)?
@@ -43,7 +45,19 @@ final class Router {
     }
 
     func userData(of node: NodeID) -> UnsafeMutableRawPointer? {
-        core.scene.contains(node) && node.slot < userData.count ? userData[node.slot] : nil
+        node.slot < userData.count && userData[node.slot].generation == node.generationValue ? userData[node.slot].pointer : nil
+    }
+
+    func setUserData(_ pointer: UnsafeMutableRawPointer?, of node: NodeID) {
+        if userData.count <= node.slot { userData += Array(repeating: (0, nil), count: node.slot + 1 - userData.count) }
+        userData[node.slot] = (node.generationValue, pointer)
+    }
+
+    /// Forgets the pointers of nodes no longer in the scene (a subtree, a client's surfaces).
+    func dropRemovedUserData() {
+        for slot in userData.indices where userData[slot].pointer != nil {
+            if !core.scene.contains(NodeID(index: Int32(slot), generation: userData[slot].generation)) { userData[slot].pointer = nil }
+        }
     }
 
     func gesture(_ handle: tactile_gesture) -> Gesture? {

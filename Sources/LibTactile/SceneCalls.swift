@@ -98,12 +98,11 @@ public func tactile_node_add(_ handle: OpaquePointer?, _ parentHandle: tactile_n
         var added: NodeID?
         let status = router.change({ scene in
             added = scene.add(made, to: parent)
+            // Before the core settles the change: the pointer may enter the new node at once.
+            if let added { router.setUserData(desc?.pointee.user_data, of: added) }
             return added != nil
         }, failure: "the node could not be added")
-        guard let added else { return status }
-        if router.userData.count <= added.slot { router.userData += Array(repeating: nil, count: added.slot + 1 - router.userData.count) }
-        router.userData[added.slot] = desc?.pointee.user_data
-        out.pointee = added.handle
+        out.pointee = added?.handle ?? 0
         return status
     }
 }
@@ -114,6 +113,7 @@ public func tactile_node_remove(_ handle: OpaquePointer?, _ nodeHandle: tactile_
         switch router.node(nodeHandle) {
         case .failure(let f): return router.fail(f)
         case .success(let id):
+            defer { router.dropRemovedUserData() }
             return router.change({ $0.remove(id) }, failure: "the root cannot be removed")
         }
     }
@@ -130,7 +130,7 @@ public func tactile_node_update(_ handle: OpaquePointer?, _ nodeHandle: tactile_
         switch node(from: desc, inputRegion: router.core.scene.node(id)?.inputRegion) {
         case .failure(let f): return router.fail(f)
         case .success(let updated):
-            router.userData[id.slot] = desc?.pointee.user_data
+            router.setUserData(desc?.pointee.user_data, of: id)
             return router.change({ $0.update(id) { node in node = updated } }, failure: "the node could not be updated")
         }
     }
@@ -213,7 +213,7 @@ public func tactile_node_reparent(_ handle: OpaquePointer?, _ nodeHandle: tactil
 
 @_cdecl("tactile_node_user_data")
 public func tactile_node_user_data(_ handle: OpaquePointer?, _ nodeHandle: tactile_node) -> UnsafeMutableRawPointer? {
-    guard let router = idleRouter(handle), let id = NodeID(handle: nodeHandle) else { return nil }
+    guard let router = idleRouter(handle), let id = NodeID(handle: nodeHandle), router.core.scene.contains(id) else { return nil }
     return router.userData(of: id)
 }
 
