@@ -32,8 +32,9 @@ let package = Package(
         // The header's types, for the Swift side of the C face to implement it exactly.
         .systemLibrary(name: "TactileABI", path: "include"),
         // The YAML `gestures:` list read into recognizers with their options and actions:
-        // shared by the server's configuration file and libtactile.
-        .target(name: "GestureConfiguration", dependencies: ["Responder", .product(name: "Yams", package: "Yams")]),
+        // shared by the server's configuration file (composed by Yams) and libtactile
+        // (composed by libyaml, so that the C library carries no Foundation).
+        .target(name: "GestureConfiguration", dependencies: ["Responder", "CYAML"]),
         // Layer 2: the Wayland server over libwayland-server, sending what the core decides.
         .target(
             name: "TactileWayland",
@@ -62,6 +63,7 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc does not declare.
         .systemLibrary(name: "CSpawn"),
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-xfixes0-dev", "libxcb-res0-dev"])]),

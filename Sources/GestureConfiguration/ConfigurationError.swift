@@ -1,5 +1,3 @@
-import Yams
-
 /// A mistake in the configuration file, located.
 public struct ConfigurationError: Error, CustomStringConvertible {
     public let file: String
@@ -22,15 +20,14 @@ public struct ConfigurationError: Error, CustomStringConvertible {
         self.problem = problem
     }
 
-    public init(file: String, yamlError: YamlError) {
-        switch yamlError {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            self.init(file: file, line: mark.line, column: mark.column, key: nil, problem: "not valid YAML: \(problem)")
-        case .duplicatedKeysInMapping(let keys, let context):
-            self.init(file: file, line: context.mark.line, column: context.mark.column, key: nil,
-                      problem: "a key is given twice in this mapping: \(keys.joined(separator: ", "))")
-        default:
-            self.init(file: file, line: nil, column: nil, key: nil, problem: "not valid YAML: \(yamlError)")
-        }
+    /// What the YAML parser refused (Yams' in the server, libyaml's in libtactile), in the
+    /// same words from either.
+    public static func notYAML(file: String, line: Int?, column: Int?, _ problem: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: line, column: column, key: nil, problem: "not valid YAML: \(problem)")
+    }
+
+    /// `keys` as Yams names them, sorted; the mark is the first of them.
+    public static func keysGivenTwice(file: String, line: Int?, column: Int?, _ keys: [String]) -> ConfigurationError {
+        ConfigurationError(file: file, line: line, column: column, key: nil, problem: "a key is given twice in this mapping: \(keys.joined(separator: ", "))")
     }
 }

@@ -1,17 +1,15 @@
 import Responder
-import Yams
 
 extension YAMLReader {
-    /// Reads the whole text and its `gestures:` list only: what libtactile's embedders take
-    /// from a Tactile configuration file, the rest being the server's.
+    /// Reads the whole text (with libyaml) and its `gestures:` list only: what libtactile's
+    /// embedders take from a Tactile configuration file, the rest being the server's.
     public static func gestures(fromYAML text: String, file: String) throws -> [GestureBinding] {
-        let root: Yams.Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigurationError(file: file, yamlError: error)
-        }
-        guard let root else { return [] }
+        guard let root = try ConfigNode.compose(yaml: text, file: file) else { return [] }
+        return try gestures(in: root, file: file)
+    }
+
+    /// The `gestures:` list of a composed file, the rest of it unread.
+    public static func gestures(in root: ConfigNode, file: String) throws -> [GestureBinding] {
         let reader = YAMLReader(file: file)
         guard let list = try reader.table(root, "").entries["gestures"] else { return [] }
         return try reader.gestures(list)
@@ -19,7 +17,7 @@ extension YAMLReader {
 
     /// The `gestures:` list: each gesture checked, names unique, and every name that
     /// simultaneous-with or requires-failure-of give found in the list.
-    package func gestures(_ list: (key: Yams.Node, node: Yams.Node)) throws -> [GestureBinding] {
+    package func gestures(_ list: (key: ConfigNode, node: ConfigNode)) throws -> [GestureBinding] {
         var bindings: [GestureBinding] = []
         guard let items = list.node.sequence else { throw error(list.node, "gestures", "expected a list of gestures") }
         var names: [String: Int] = [:]

@@ -1,5 +1,4 @@
 import Responder
-import Yams
 
 /// Walks a YAML tree, checking each key and value, so every error carries the file, line,
 /// column and key path it is about: the configuration file's reader and libtactile's
@@ -9,12 +8,12 @@ package struct YAMLReader {
 
     package init(file: String) { self.file = file }
 
-    /// A YAML mapping with its key path (Yams has already refused repeated keys).
+    /// A YAML mapping with its key path (the parser has already refused repeated keys).
     package struct Table {
         package let reader: YAMLReader
         package let path: String
-        package let node: Yams.Node
-        package let entries: [String: (key: Yams.Node, node: Yams.Node)]
+        package let node: ConfigNode
+        package let entries: [String: (key: ConfigNode, node: ConfigNode)]
 
         package func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -33,7 +32,7 @@ package struct YAMLReader {
             return try reader.table(entry.node, keyPath(key))
         }
 
-        package func scalar<T>(_ key: String, _ expected: String, _ convert: (Yams.Node) -> T?) throws -> T? {
+        package func scalar<T>(_ key: String, _ expected: String, _ convert: (ConfigNode) -> T?) throws -> T? {
             guard let entry = entries[key] else { return nil }
             guard entry.node.scalar != nil, let value = convert(entry.node) else {
                 throw reader.error(entry.node, keyPath(key), "expected \(expected), got \(reader.show(entry.node))")
@@ -102,9 +101,9 @@ package struct YAMLReader {
         }
     }
 
-    package func table(_ node: Yams.Node, _ path: String) throws -> Table {
+    package func table(_ node: ConfigNode, _ path: String) throws -> Table {
         guard let mapping = node.mapping else { throw error(node, path.isEmpty ? nil : path, "expected a mapping of keys to values, got \(show(node))") }
-        var entries: [String: (key: Yams.Node, node: Yams.Node)] = [:]
+        var entries: [String: (key: ConfigNode, node: ConfigNode)] = [:]
         for (key, value) in mapping {
             guard let name = key.string else { throw error(key, path, "keys must be plain words") }
             entries[name] = (key, value)
@@ -112,12 +111,12 @@ package struct YAMLReader {
         return Table(reader: self, path: path, node: node, entries: entries)
     }
 
-    package func error(_ node: Yams.Node, _ key: String?, _ problem: String) -> ConfigurationError {
+    package func error(_ node: ConfigNode, _ key: String?, _ problem: String) -> ConfigurationError {
         ConfigurationError(file: file, line: node.mark?.line, column: node.mark?.column, key: key, problem: problem)
     }
 
-    package func show(_ node: Yams.Node) -> String {
-        if let scalar = node.scalar { return "'\(scalar.string)'" }
+    package func show(_ node: ConfigNode) -> String {
+        if let scalar = node.scalar { return "'\(scalar.text)'" }
         return node.mapping != nil ? "a mapping" : "a list"
     }
 }

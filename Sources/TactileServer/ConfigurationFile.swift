@@ -68,7 +68,7 @@ public struct ConfigurationFile: Sendable {
         var config = ConfigurationFile()
         guard let root else { return config }
         let reader = ConfigurationReader(file: file)
-        try reader.read(root, into: &config)
+        try reader.read(ConfigNode(root), into: &config)
         return config
     }
 
@@ -99,5 +99,36 @@ public struct ConfigurationFile: Sendable {
             options: base.keyboardLayout.options ?? k.options
         )
         return result
+    }
+}
+
+extension ConfigNode {
+    /// Yams' tree in the readers' terms (its composer has already resolved the aliases).
+    init(_ node: Yams.Node) {
+        func tag(_ tag: Tag) -> String? { tag.rawValue.isEmpty ? nil : tag.rawValue }
+        func mark(_ mark: Yams.Mark?) -> Mark? { mark.map { Mark(line: $0.line, column: $0.column) } }
+        switch node {
+        case .scalar(let scalar):
+            self.init(.scalar(Scalar(text: scalar.string, isPlain: scalar.style == .plain)), tag: tag(scalar.tag), mark: mark(scalar.mark))
+        case .mapping(let mapping):
+            self.init(.mapping(mapping.map { (ConfigNode($0.key), ConfigNode($0.value)) }), tag: tag(mapping.tag), mark: mark(mapping.mark))
+        case .sequence(let sequence):
+            self.init(.sequence(sequence.map(ConfigNode.init)), tag: tag(sequence.tag), mark: mark(sequence.mark))
+        case .alias:
+            preconditionFailure("Yams' composer resolves aliases")
+        }
+    }
+}
+
+extension ConfigurationError {
+    init(file: String, yamlError: YamlError) {
+        switch yamlError {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            self = .notYAML(file: file, line: mark.line, column: mark.column, problem)
+        case .duplicatedKeysInMapping(let keys, let context):
+            self = .keysGivenTwice(file: file, line: context.mark.line, column: context.mark.column, keys)
+        default:
+            self = .notYAML(file: file, line: nil, column: nil, "\(yamlError)")
+        }
     }
 }

@@ -3,7 +3,6 @@ import Responder
 import TactileBackends
 import TactileRender
 import TactileWayland
-import Yams
 
 /// Walks the YAML tree of a configuration file, checking each key and value against what
 /// Tactile knows, so every error carries the line, column and key path it is about.
@@ -12,11 +11,11 @@ struct ConfigurationReader {
 
     init(file: String) { yaml = YAMLReader(file: file) }
 
-    private func table(_ node: Yams.Node, _ path: String) throws -> YAMLReader.Table { try yaml.table(node, path) }
+    private func table(_ node: ConfigNode, _ path: String) throws -> YAMLReader.Table { try yaml.table(node, path) }
 
-    private func error(_ node: Yams.Node, _ key: String?, _ problem: String) -> ConfigurationError { yaml.error(node, key, problem) }
+    private func error(_ node: ConfigNode, _ key: String?, _ problem: String) -> ConfigurationError { yaml.error(node, key, problem) }
 
-    func read(_ root: Yams.Node, into config: inout ConfigurationFile) throws {
+    func read(_ root: ConfigNode, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
         try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell"])
         config.trace = try top.bool("trace")
