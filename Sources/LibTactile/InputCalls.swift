@@ -111,6 +111,21 @@ public func tactile_router_set_pointer_emulation(_ handle: OpaquePointer?, _ ena
     }
 }
 
+@_cdecl("tactile_keyboard_focus")
+public func tactile_keyboard_focus(_ handle: OpaquePointer?, _ nodeHandle: tactile_node) -> tactile_status {
+    withRouter(handle) { router in
+        var target: NodeID?
+        if nodeHandle != 0 {
+            switch router.node(nodeHandle) {
+            case .failure(let f): return router.fail(f)
+            case .success(let id): target = id
+            }
+            guard router.core.scene.node(target!)?.client != nil else { return router.fail(TACTILE_ERROR_INVALID, "node \(nodeHandle) is the compositor's, not a client's surface") }
+        }
+        return router.route { sink in router.core.setKeyboardFocus(target, sink: &sink) }
+    }
+}
+
 @_cdecl("tactile_router_set_event_callback")
 public func tactile_router_set_event_callback(_ handle: OpaquePointer?, _ callback: tactile_event_fn?, _ data: UnsafeMutableRawPointer?) -> tactile_status {
     withRouter(handle) { router in

@@ -182,6 +182,10 @@ tactile_status tactile_client_set_capabilities(tactile_router *router, tactile_c
 /* The client went away: its touches end silently, its nodes leave the scene. */
 tactile_status tactile_client_disconnected(tactile_router *router, tactile_client client);
 tactile_status tactile_router_set_pointer_emulation(tactile_router *router, int enabled);
+/* Gives the keyboard focus to the surface `node` (a kiosk's app as it maps: an app nobody
+ * touched yet hears keys too), or to nobody with 0. Touching or clicking inside a toplevel
+ * later moves it there, as usual. */
+tactile_status tactile_keyboard_focus(tactile_router *router, tactile_node node);
 
 /* ---- Input in ---------------------------------------------------------------------- */
 /* Coordinates are global (layout) pixels; times are microseconds on any clock that does
@@ -228,7 +232,8 @@ typedef enum tactile_event_type {
     TACTILE_EVENT_TOUCH_MOTION = 2,    /* surface, touch_id, x, y, time */
     TACTILE_EVENT_TOUCH_UP = 3,        /* touch_id, time */
     TACTILE_EVENT_TOUCH_FRAME = 4,     /* (wl_touch.frame) */
-    TACTILE_EVENT_TOUCH_CANCEL = 5,    /* every touch of the client ends (wl_touch.cancel) */
+    TACTILE_EVENT_TOUCH_CANCEL = 5,    /* every touch of the client ends (wl_touch.cancel);
+                                          no surface: it is the client's whole wl_touch */
     TACTILE_EVENT_POINTER_ENTER = 6,   /* surface, x, y */
     TACTILE_EVENT_POINTER_LEAVE = 7,   /* surface */
     TACTILE_EVENT_POINTER_MOTION = 8,  /* surface, x, y, time */
