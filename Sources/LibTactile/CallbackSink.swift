@@ -88,7 +88,8 @@ struct CallbackSink: DeliverySink {
             return
         }
         keys.withUnsafeBufferPointer { buffer in
-            e.keys = buffer.baseAddress
+            // An empty array still has an address; the header promises 0 where no keys are.
+            e.keys = buffer.isEmpty ? nil : buffer.baseAddress
             e.key_count = buffer.count
             events.callback(events.data, &e)
         }

@@ -8,10 +8,12 @@ extension Router {
         route { sink in core.handle(event, sink: &sink) }
     }
 
-    /// Coordinates that are not numbers are refused here with a message; the core would
-    /// refuse them too, as an ignored event.
+    /// Coordinates that are not numbers, or beyond any screen, are refused here with a
+    /// message; the core would refuse them too, as an ignored event.
     func handle(_ x: Double, _ y: Double, _ event: (Point) -> InputEvent) -> tactile_status {
-        guard x.isFinite, y.isFinite else { return fail(TACTILE_ERROR_INVALID, "the point (\(x), \(y)) is not finite") }
+        guard Point(x: x, y: y).isRoutable else {
+            return fail(TACTILE_ERROR_INVALID, "the point (\(x), \(y)) is not finite, or beyond 2^40 px")
+        }
         return handle(event(Point(x: x, y: y)))
     }
 }

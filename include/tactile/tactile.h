@@ -92,7 +92,9 @@ const char *tactile_router_error(const tactile_router *router);
 /* ---- The scene --------------------------------------------------------------------- */
 
 typedef enum tactile_node_flag {
-    /* The node (a client surface) has a buffer: unmapped nodes hide their subtree. */
+    /* The node has content: a client surface with a buffer, or a compositor node in use
+     * (give it to every compositor node that holds children). Without it the node and its
+     * subtree take no input. */
     TACTILE_NODE_MAPPED = 1u << 0,
     /* Hidden by the compositor: hides the subtree. */
     TACTILE_NODE_HIDDEN = 1u << 1,
@@ -120,7 +122,7 @@ struct tactile_node_desc {
 
 typedef enum tactile_stack {
     TACTILE_STACK_TOP = 0,    /* topmost of the parent's children */
-    TACTILE_STACK_BOTTOM = 1, /* bottommost */
+    TACTILE_STACK_BOTTOM = 1, /* bottommost of the parent's children, below its content */
     TACTILE_STACK_ABOVE = 2,  /* just above the sibling (above the parent's own content
                                  when the sibling is the parent) */
     TACTILE_STACK_BELOW = 3,  /* just below the sibling (below the parent's content: a
@@ -135,7 +137,8 @@ struct tactile_rect {
 tactile_node tactile_router_root(const tactile_router *router);
 /* Adds a node on top of `parent`'s children. A client surface's input region starts
  * infinite (as wl_surface's does: the whole surface), a compositor node's empty (it is hit
- * nowhere, so its children are). */
+ * nowhere, so its children are). Events may name the node before this call returns (the
+ * pointer entering it at once): they carry its user_data, set by then. */
 tactile_status tactile_node_add(tactile_router *router, tactile_node parent, const struct tactile_node_desc *desc,
                                 tactile_node *out);
 /* Removes the node and its subtree. A touch owned by a removed surface ends (an up and a
@@ -175,7 +178,8 @@ typedef enum tactile_capability {
     TACTILE_CAPABILITY_TOUCH = 1u << 2,
 } tactile_capability;
 
-/* Which devices the client has bound on the seat (wl_seat.get_touch...). A touch on a
+/* Which devices the client has bound on the seat (wl_seat.get_touch...); a client starts
+ * with none, and touches on it are dropped until it has wl_touch or wl_pointer. A touch on a
  * client without wl_touch drives its pointer instead (the first finger), as older toolkits
  * expect; tactile_router_set_pointer_emulation turns that off. */
 tactile_status tactile_client_set_capabilities(tactile_router *router, tactile_client client, uint32_t capabilities);
@@ -188,8 +192,9 @@ tactile_status tactile_router_set_pointer_emulation(tactile_router *router, int 
 tactile_status tactile_keyboard_focus(tactile_router *router, tactile_node node);
 
 /* ---- Input in ---------------------------------------------------------------------- */
-/* Coordinates are global (layout) pixels; times are microseconds on any clock that does
- * not go back (libinput's). TACTILE_ERROR_IGNORED: the event made no sense and was dropped. */
+/* Coordinates are global (layout) pixels: NaN, infinities and values beyond 2^40 are
+ * TACTILE_ERROR_INVALID. Times are microseconds on any clock that does not go back
+ * (libinput's). TACTILE_ERROR_IGNORED: the event made no sense and was dropped. */
 
 tactile_status tactile_touch_down(tactile_router *router, int32_t id, double x, double y, uint64_t time_usec);
 tactile_status tactile_touch_motion(tactile_router *router, int32_t id, double x, double y, uint64_t time_usec);
@@ -305,7 +310,8 @@ typedef enum tactile_direction {
 } tactile_direction;
 
 /* A recognizer, as a `gestures:` entry of the YAML says it. A field left 0 takes the
- * YAML's default (tactile_gesture_desc_init fills them in, with UIKit's options). */
+ * YAML's default (tactile_gesture_desc_init fills them in, with UIKit's options); fields
+ * the kind does not use (an edge for a tap) are not read. */
 struct tactile_gesture_desc {
     /* For the log, the trace and the gesture callback; copied. */
     const char *name;

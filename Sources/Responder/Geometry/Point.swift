@@ -12,8 +12,16 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         self.y = y
     }
 
-    /// Whether both coordinates are usable; input carrying NaN or infinity is rejected.
+    /// Whether both coordinates are numbers.
     public var isFinite: Bool { x.isFinite && y.isFinite }
+
+    /// Whether input may carry this point: finite, and within 2^40 px of the origin, far past
+    /// any screen (wl_fixed_t itself ends near 2^23). What the core computes from input
+    /// points (centroids, spreads, distances squared) then never overflows to infinity and
+    /// never makes a NaN, whatever a backend or an embedder passes.
+    public var isRoutable: Bool { isFinite && abs(x) <= Self.routableMagnitude && abs(y) <= Self.routableMagnitude }
+
+    public static let routableMagnitude = Double(1 << 40)
 
     /// This point seen from a space whose origin sits at `origin` in this point's space.
     @inlinable

@@ -14,6 +14,7 @@ public enum Diagnostic: Hashable, Sendable {
     public enum Rejection: Hashable, Sendable {
         case unknownTouch
         case touchAlreadyDown
+        /// NaN, infinite, or beyond `Point.routableMagnitude`.
         case nonFiniteCoordinates
         case buttonNotPressed
         case buttonAlreadyPressed

@@ -88,7 +88,7 @@ extension InputRouter {
             return
         }
         guard index == nil else { return sink.report(.ignored(event, because: .penAlreadyInProximity)) }
-        guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
+        guard global.isRoutable else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard pens.count < Self.maximumPens else { return sink.report(.ignored(event, because: .tooManyPens)) }
         pens.append(PenState(id: id, position: global))
         retarget(pens.count - 1, motion: nil, time, &sink)
@@ -97,7 +97,7 @@ extension InputRouter {
     mutating func penMotion(_ id: Int32, _ global: Point, _ axes: PenAxes, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         guard let index = pens.firstIndex(where: { $0.id == id }) else { return sink.report(.ignored(event, because: .unknownPen)) }
-        guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
+        guard global.isRoutable else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard axes.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
         // A motion that moves nothing and changes no axis says nothing (backends follow a
         // proximity with the pen's axes, which may be those it came in with).

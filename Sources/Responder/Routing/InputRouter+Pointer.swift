@@ -50,7 +50,7 @@ extension InputRouter {
 
     mutating func pointerMotion(_ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
+        guard global.isRoutable else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         movePointer(to: global, time, &sink)
     }
 

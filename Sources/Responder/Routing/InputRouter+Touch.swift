@@ -41,7 +41,7 @@ struct ActiveTouch {
 extension InputRouter {
     mutating func touchDown(_ id: Int32, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
+        guard global.isRoutable else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard activeTouch(id) == nil else { return sink.report(.ignored(event, because: .touchAlreadyDown)) }
         releaseLiftedTouch(id, &sink)
         // Asked once: a sink is a generic parameter, and across modules each ask is a call.
@@ -131,7 +131,7 @@ extension InputRouter {
 
     mutating func touchMotion(_ id: Int32, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
-        guard global.isFinite else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
+        guard global.isRoutable else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard var k = indexOfTouch(id, for: event, &sink) else { return }
         touches[k].global = global
         if !touches[k].contenders.isEmpty {
