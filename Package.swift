@@ -21,12 +21,19 @@ let package = Package(
     ],
     targets: [
         // Layer 1: the routing core. Standard library only: no C, no I/O.
-        .target(name: "Responder"),
+        // Its routing is generic over the sink that takes the decisions; compiled for
+        // cross-module optimization, callers (libtactile, the server) get it specialized to
+        // their sink instead of calling it through witness tables for every decision.
+        .target(name: "Responder", swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]),
         // Layer 1's C face (libtactile, include/tactile/tactile.h): the core for compositors in
         // C, C++ or Rust, and the gestures list of the configuration file it reads.
         .target(
             name: "LibTactile",
             dependencies: ["Responder", "TactileABI", "GestureConfiguration"],
+            // A router is a class, so each access to its core would be checked at run time for
+            // overlap; the C face refuses reentry itself (TACTILE_ERROR_BUSY) before anything
+            // touches the core, and the checks cost each routed event about a tenth of its time.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libtactile.so.0"])]
         ),
         // The header's types, for the Swift side of the C face to implement it exactly.

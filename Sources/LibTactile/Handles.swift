@@ -10,7 +10,7 @@ enum RouterTable {
     static let capacity = 4096
     private struct Slot {
         var generation: UInt32 = 0
-        var router: Router?
+        var router: Unmanaged<Router>?
     }
     /// Allocated once and never moved (an Array could be copied on write under a reader on
     /// another thread); a slot is written only while its router is made or destroyed.
@@ -24,14 +24,15 @@ enum RouterTable {
     static func add(_ router: Router) -> OpaquePointer? {
         lock.withLock { _ in
             guard let free = (0..<capacity).first(where: { slots[$0].router == nil }) else { return nil }
-            slots[free].router = router
+            slots[free].router = Unmanaged.passRetained(router)
             return OpaquePointer(bitPattern: UInt(slots[free].generation) << 16 | UInt(free + 1))
         }
     }
 
     /// The live router a handle names, or nil for NULL, a destroyed router or a made-up one.
+    /// Unmanaged: the table holds the reference, so a call borrows it without counting.
     @inline(__always)
-    static func router(_ handle: OpaquePointer?) -> Router? {
+    static func router(_ handle: OpaquePointer?) -> Unmanaged<Router>? {
         guard let handle else { return nil }
         let bits = UInt(bitPattern: handle)
         let index = Int(bits & 0xffff) - 1
@@ -40,13 +41,16 @@ enum RouterTable {
     }
 
     static func remove(_ handle: OpaquePointer?) {
-        guard let router = router(handle), let handle else { return }
-        lock.withLock { _ in
+        guard let handle, router(handle) != nil else { return }
+        let router: Unmanaged<Router>? = lock.withLock { _ in
             let index = Int(UInt(bitPattern: handle) & 0xffff) - 1
-            slots[index].router = nil
-            slots[index].generation &+= 1
+            defer {
+                slots[index].router = nil
+                slots[index].generation &+= 1
+            }
+            return slots[index].router
         }
-        _ = router
+        router?.release()
     }
 }
 

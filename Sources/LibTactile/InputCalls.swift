@@ -4,12 +4,21 @@ import TactileABI
 // The input half of tactile.h: events in, each routed at once through the callbacks.
 
 extension Router {
+    /// The hot path, written out rather than through `route` (a closure capturing the event
+    /// copied it once more), and inlined into each call so the event is built in place.
+    @inline(__always)
     func handle(_ event: InputEvent) -> tactile_status {
-        route { sink in core.handle(event, sink: &sink) }
+        busy = true
+        defer { busy = false }
+        var sink = CallbackSink(router: self)
+        core.handle(event, sink: &sink)
+        if let ignored = sink.ignored { return fail(TACTILE_ERROR_IGNORED, "ignored: \(ignored)") }
+        return TACTILE_OK
     }
 
     /// Coordinates that are not numbers, or beyond any screen, are refused here with a
     /// message; the core would refuse them too, as an ignored event.
+    @inline(__always)
     func handle(_ x: Double, _ y: Double, _ event: (Point) -> InputEvent) -> tactile_status {
         guard Point(x: x, y: y).isRoutable else {
             return fail(TACTILE_ERROR_INVALID, "the point (\(x), \(y)) is not finite, or beyond 2^40 px")

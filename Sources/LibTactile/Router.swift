@@ -9,8 +9,9 @@ final class Router {
     var core = InputRouter()
     /// Each node's user_data, by slot, with the node's generation: the callbacks read it
     /// while the core is busy routing, so it is checked without asking the scene; entries of
-    /// removed nodes are dropped after each removal.
-    var userData: [(generation: UInt32, pointer: UnsafeMutableRawPointer?)] = []
+    /// removed nodes are dropped after each removal. A buffer of its own rather than an
+    /// array, so that reading it for every event retains nothing.
+    private var userData = UnsafeMutableBufferPointer<(generation: UInt32, pointer: UnsafeMutableRawPointer?)>(start: nil, count: 0)
     var events: (callback: tactile_event_fn, data: UnsafeMutableRawPointer?)?
     var traces: (callback: tactile_trace_fn, data: UnsafeMutableRawPointer?)?
     var gestureEvents: (callback: tactile_gesture_fn, data: UnsafeMutableRawPointer?)?
@@ -28,6 +29,7 @@ final class Router {
     }
 
     deinit {
+        userData.deallocate()
         free(message)
         for gesture in gestures {
             free(gesture.name)
@@ -49,7 +51,13 @@ final class Router {
     }
 
     func setUserData(_ pointer: UnsafeMutableRawPointer?, of node: NodeID) {
-        if userData.count <= node.slot { userData += Array(repeating: (0, nil), count: node.slot + 1 - userData.count) }
+        if userData.count <= node.slot {
+            let grown = UnsafeMutableBufferPointer<(generation: UInt32, pointer: UnsafeMutableRawPointer?)>.allocate(capacity: max(64, 2 * (node.slot + 1)))
+            grown.initialize(repeating: (0, nil))
+            _ = grown.update(fromContentsOf: userData)
+            userData.deallocate()
+            userData = grown
+        }
         userData[node.slot] = (node.generationValue, pointer)
     }
 
@@ -81,13 +89,15 @@ final class Router {
 @inline(__always)
 func withRouter(_ handle: OpaquePointer?, _ body: (Router) -> tactile_status) -> tactile_status {
     guard let router = RouterTable.router(handle) else { return TACTILE_ERROR_NO_ROUTER }
-    guard !router.busy else { return router.fail(TACTILE_ERROR_BUSY, "called from inside one of this router's callbacks") }
-    return body(router)
+    return router._withUnsafeGuaranteedRef { router in
+        guard !router.busy else { return router.fail(TACTILE_ERROR_BUSY, "called from inside one of this router's callbacks") }
+        return body(router)
+    }
 }
 
 /// The router, when it is free to be read (not inside one of its own calls).
 @inline(__always)
 func idleRouter(_ handle: OpaquePointer?) -> Router? {
-    guard let router = RouterTable.router(handle), !router.busy else { return nil }
+    guard let router = RouterTable.router(handle)?.takeUnretainedValue(), !router.busy else { return nil }
     return router
 }

@@ -19,12 +19,12 @@ public func tactile_router_create() -> OpaquePointer? {
 @_cdecl("tactile_router_destroy")
 public func tactile_router_destroy(_ handle: OpaquePointer?) {
     // Not from inside its own callback: the router is in use below this call.
-    if let router = RouterTable.router(handle), !router.busy { RouterTable.remove(handle) }
+    if idleRouter(handle) != nil { RouterTable.remove(handle) }
 }
 
 @_cdecl("tactile_router_error")
 public func tactile_router_error(_ handle: OpaquePointer?) -> UnsafePointer<CChar>? {
-    RouterTable.router(handle)?.errorMessage ?? noRouterMessage
+    RouterTable.router(handle)?.takeUnretainedValue().errorMessage ?? noRouterMessage
 }
 nonisolated(unsafe) private let noRouterMessage: UnsafePointer<CChar> = UnsafePointer(strdup("the router is NULL or was destroyed")!)
 
