@@ -12,6 +12,7 @@
  *                            queries-LAYOUT-N.txt when they are there (SCENES_DIR, else
  *                            ../shared/bench/scenes): SCENES.md defines no short checksum
  *   scenes bench LAYOUT N    ns per query, median of 5 runs of M queries
+ *   scenes route motion|tap  ns per routed touch motion or tap over flat-100 (scripts/libtactile-bench)
  *
  * The mapping to the scene mirrors Sources/BenchmarkScenes/BenchmarkScene+Build.swift: rects
  * are mapped client surfaces (input region: the whole surface, the default for a client
@@ -258,10 +259,10 @@ static struct built build(const struct scene_items *s)
     if (st != TACTILE_OK) fail_call("tactile_node_set_geometry(root)", st, b.router);
     for (int i = 1; i < s->count; i++) {
         const struct item *it = &s->items[i];
-        /* MAPPED on trees too: Swift's compositor nodes are always mapped, and the header
-         * ties the flag to client surfaces without saying what it does to a compositor node. */
+        /* MAPPED on trees too: a compositor node holding children is in use. Each rectangle
+         * is a client of its own, as in Swift's BenchmarkScenes. */
         struct tactile_node_desc desc = {
-            .client = it->kind == RECT ? 1 : 0,
+            .client = it->kind == RECT ? (tactile_client)it->id : 0,
             .x = (int32_t)it->x,
             .y = (int32_t)it->y,
             .width = (int32_t)it->w,
@@ -490,9 +491,59 @@ static int bench(enum layout layout, int n)
     return ok ? 0 : 1;
 }
 
+static void count_event(void *data, const struct tactile_event *e)
+{
+    (void)e;
+    ++*(uint64_t *)data;
+}
+
+/* Times what Swift's routing benchmarks time (Benchmarks/Responder) over the flat-100 scene,
+ * every client with every device: `motion`, a touch moving along a row (motion and frame per
+ * event); `tap`, a tap at each query point of the stream (down, frame, up, frame). */
+static int route(const char *what)
+{
+    int motion = strcmp(what, "motion") == 0;
+    if (!motion && strcmp(what, "tap") != 0) return 2;
+    struct scene_items s = generate(FLAT, 100);
+    struct built b = build(&s);
+    uint64_t events = 0;
+    tactile_router_set_event_callback(b.router, count_event, &events);
+    for (int i = 1; i < s.count; i++)
+        tactile_client_set_capabilities(b.router, (tactile_client)s.items[i].id,
+                                        TACTILE_CAPABILITY_POINTER | TACTILE_CAPABILITY_KEYBOARD | TACTILE_CAPABILITY_TOUCH);
+    enum { ROUTED = 1000000 };
+    double runs[BENCH_RUNS];
+    for (int r = 0; r < BENCH_RUNS; r++) {
+        struct queries q = queries_start();
+        if (motion) tactile_touch_down(b.router, 1, 100, 100, 0);
+        double start = now_ns();
+        for (uint64_t i = 0; i < ROUTED; i++) {
+            if (motion) {
+                tactile_touch_motion(b.router, 1, 100 + (double)(i % 500), 100, i * 1000);
+                tactile_touch_frame(b.router);
+            } else {
+                double x, y;
+                query_next(&q, &x, &y);
+                tactile_touch_down(b.router, 1, x, y, i * 1000);
+                tactile_touch_frame(b.router);
+                tactile_touch_up(b.router, 1, i * 1000);
+                tactile_touch_frame(b.router);
+            }
+        }
+        runs[r] = (now_ns() - start) / ROUTED;
+        if (motion) tactile_touch_up(b.router, 1, ROUTED * 1000);
+    }
+    qsort(runs, BENCH_RUNS, sizeof runs[0], compare_doubles);
+    printf("route touch %s (flat-100): %.1f ns per %s (median of %d; min %.1f, max %.1f), %" PRIu64 " events delivered\n", what,
+           runs[BENCH_RUNS / 2], motion ? "motion" : "tap", BENCH_RUNS, runs[0], runs[BENCH_RUNS - 1], events);
+    unbuild(&b);
+    free(s.items);
+    return events > 0 ? 0 : 1;
+}
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: scenes check [--short] | scenes bench flat|overlap|nested 10|100|1000|10000\n");
+    fprintf(stderr, "usage: scenes check [--short] | scenes bench flat|overlap|nested 10|100|1000|10000 | scenes route motion|tap\n");
     return 2;
 }
 
@@ -500,6 +551,10 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "check") == 0) return check_full();
     if (argc == 3 && strcmp(argv[1], "check") == 0 && strcmp(argv[2], "--short") == 0) return check_short();
+    if (argc == 3 && strcmp(argv[1], "route") == 0) {
+        int status = route(argv[2]);
+        if (status != 2) return status;
+    }
     if (argc == 4 && strcmp(argv[1], "bench") == 0) {
         for (int l = FLAT; l <= NESTED; l++) {
             if (strcmp(argv[2], layout_names[l]) != 0) continue;
