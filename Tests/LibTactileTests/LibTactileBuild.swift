@@ -12,6 +12,11 @@ enum LibTactileBuild {
     }()
     static var stage: String { scratch + "/stage" }
 
+    /// The C compiler and its flags: `cc`, or what LIBTACTILE_TEST_CC says (the
+    /// AddressSanitizer pass gives the toolchain's clang with -fsanitize=address, so the
+    /// programs load the sanitizer's runtime the instrumented library needs).
+    static let compiler = ProcessInfo.processInfo.environment["LIBTACTILE_TEST_CC"] ?? "cc"
+
     /// The staged library and every program built, or what went wrong.
     static let built: Result<Void, Failure> = {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -21,7 +26,7 @@ enum LibTactileBuild {
             scripts/libtactile-stage '\(stage)' '\(bin)' >/dev/null
             export PKG_CONFIG_PATH='\(stage)/lib/pkgconfig'
             for p in \(programs.joined(separator: " ")); do
-                cc -O2 -std=c11 -Wall -Wextra -Werror -o '\(scratch)'/$p Tests/LibTactileC/$p.c $(pkg-config --cflags --libs tactile) -lm
+                \(compiler) -O2 -std=c11 -Wall -Wextra -Werror -o '\(scratch)'/$p Tests/LibTactileC/$p.c $(pkg-config --cflags --libs tactile) -lm
             done
             """
         let result = shell(script)
