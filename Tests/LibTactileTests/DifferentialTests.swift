@@ -1,3 +1,4 @@
+import BenchmarkScenes
 import Foundation
 import GestureConfiguration
 import Responder
@@ -82,7 +83,7 @@ let streamGestures = """
 /// the left edge and elsewhere, the pointer and the keyboard, and time passing past
 /// gestures' deadlines.
 struct StreamGenerator {
-    var state: UInt64
+    var random: SplitMix64
     var nodes = 0
     var live: [Int] = []
     var fingers: Set<Int32> = []
@@ -91,17 +92,9 @@ struct StreamGenerator {
     var keys = false
     var now: UInt64 = 1000
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(state: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func r(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    mutating func r(_ n: Int) -> Int { random.draw(n) }
 
     mutating func point() -> String {
         // One touch in four starts at the left edge, where the edge swipe takes it.

@@ -124,29 +124,19 @@ struct WlrootsKioskRun {
 
     /// libtactile staged and the kiosk built beside the build products, where the scenario
     /// finds them: the guest sees the host's files at their paths, but not its /tmp, where
-    /// LibTactileTests builds its own. Built afresh each run: make's rules do not know the
-    /// objects depend on tactile.h.
+    /// LibTactileTests builds its own.
     private static func build() throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
         let build = products + "/guest-wlroots-kiosk-build"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", """
+        let (status, output) = try runProcess("/bin/bash", ["-c", """
             set -e
-            rm -rf '\(build)'
+            cd '\(package.path)'
             scripts/libtactile-stage '\(build)/stage' '\(products)' >/dev/null
             make -s -C examples/wlroots-kiosk O='\(build)/kiosk' PKG_CONFIG_PATH='\(build)/stage/lib/pkgconfig'
-            """]
-        process.currentDirectoryURL = package
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw GuestRunFailure(reason: "staging libtactile or building examples/wlroots-kiosk failed (status \(process.terminationStatus)):\n\(output.suffix(3000))")
+            """])
+        guard status == 0 else {
+            throw GuestRunFailure(reason: "staging libtactile or building examples/wlroots-kiosk failed (status \(status)):\n\(output.suffix(3000))")
         }
     }
 }
