@@ -201,6 +201,22 @@ enum TouchEvent: Equatable {
     case motion(id: Int, Point)
     case up(id: Int)
     case cancel
+
+    /// Every wl_touch event in a client's `WAYLAND_DEBUG=client` log, in order:
+    /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`, `.motion(124, 0,
+    /// 21.0, 200.0)`, `.up(8, 125, 0)`, `.cancel()`.
+    static func all(inWaylandDebug log: String) -> [TouchEvent] {
+        log.split(separator: "\n").compactMap { line in
+            guard line.contains("wl_touch@"), let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+            let arguments = line[line.index(after: open)..<close].components(separatedBy: ", ")
+            func point(_ at: Int) -> Point? { Double(arguments[at]).flatMap { x in Double(arguments[at + 1]).map { Point(x: x, y: $0) } } }
+            if line.contains(".down("), arguments.count == 6, let id = Int(arguments[3]), let p = point(4) { return .down(id: id, p) }
+            if line.contains(".motion("), arguments.count == 4, let id = Int(arguments[1]), let p = point(2) { return .motion(id: id, p) }
+            if line.contains(".up("), arguments.count == 3, let id = Int(arguments[2]) { return .up(id: id) }
+            if line.contains(".cancel(") { return .cancel }
+            return nil
+        }
+    }
 }
 
 struct SimpleTouchDown: Equatable {
@@ -214,11 +230,8 @@ struct SimpleTouchDown: Equatable {
     /// Every down in weston-simple-touch's `WAYLAND_DEBUG=client` log:
     /// `wl_touch@14.down(7, 123, wl_surface@3, 0, 20.000000, 200.000000)`.
     static func all(in log: String) -> [SimpleTouchDown] {
-        log.split(separator: "\n").filter { $0.contains("wl_touch@") && $0.contains(".down(") }.compactMap { line in
-            guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
-            let arguments = line[line.index(after: open)..<close].components(separatedBy: ", ")
-            guard arguments.count == 6, let id = Int(arguments[3]), let x = Double(arguments[4]), let y = Double(arguments[5]) else { return nil }
-            return SimpleTouchDown(id: id, Point(x: x, y: y))
+        TouchEvent.all(inWaylandDebug: log).compactMap { event in
+            if case .down(let id, let point) = event { SimpleTouchDown(id: id, point) } else { nil }
         }
     }
 }

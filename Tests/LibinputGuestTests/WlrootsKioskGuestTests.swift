@@ -96,18 +96,7 @@ struct WlrootsKioskRun {
 
     /// Every wl_touch event simple-touch heard, in order, motions included: what came between
     /// the edge swipe's down and its cancel, and after, is the point.
-    var touches: [TouchEvent] {
-        appLog.split(separator: "\n").compactMap { line in
-            guard line.contains("wl_touch@"), let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
-            let arguments = line[line.index(after: open)..<close].components(separatedBy: ", ")
-            func point(_ at: Int) -> Point? { Double(arguments[at]).flatMap { x in Double(arguments[at + 1]).map { Point(x: x, y: $0) } } }
-            if line.contains(".down("), arguments.count == 6, let id = Int(arguments[3]), let p = point(4) { return .down(id: id, p) }
-            if line.contains(".motion("), arguments.count == 4, let id = Int(arguments[1]), let p = point(2) { return .motion(id: id, p) }
-            if line.contains(".up("), arguments.count == 3, let id = Int(arguments[2]) { return .up(id: id) }
-            if line.contains(".cancel(") { return .cancel }
-            return nil
-        }
-    }
+    var touches: [TouchEvent] { TouchEvent.all(inWaylandDebug: appLog) }
 
     static let shared: Result<WlrootsKioskRun, GuestRunFailure> = Result { try WlrootsKioskRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
