@@ -100,15 +100,18 @@ private func recognizer(_ d: tactile_gesture_desc) -> Result<any GestureRecogniz
 }
 
 extension Router {
-    /// Installs a recognizer on the root; its name and command are kept as C strings for
-    /// the gesture callback.
-    func install(_ binding: GestureBinding) -> tactile_gesture {
-        let id = core.addGesture(binding.recognizer, on: core.scene.root, options: binding.options, device: binding.device)
-        var command: String?
-        if case .run(let text) = binding.action { command = text }
-        gestures.append(Gesture(id: id, name: strdup(binding.name), command: command.map { strdup($0) },
-                                when: command == nil ? nil : strdup(binding.actsWhen.rawValue)))
-        return tactile_gesture(gestures.count)
+    /// Installs the recognizers on the root, related by name; their names and commands are
+    /// kept as C strings for the gesture callback. Returns the first one's handle.
+    func install(_ bindings: [GestureBinding]) -> tactile_gesture {
+        let first = tactile_gesture(gestures.count + 1)
+        // Names come checked from the YAML's reader, or alone from C: none is unknown.
+        for (binding, id) in zip(bindings, core.install(bindings).ids) {
+            var command: String?
+            if case .run(let text) = binding.action { command = text }
+            gestures.append(Gesture(id: id, name: strdup(binding.name), command: command.map { strdup($0) },
+                                    when: command == nil ? nil : strdup(binding.actsWhen.rawValue)))
+        }
+        return first
     }
 }
 
@@ -123,7 +126,7 @@ public func tactile_gesture_add(_ handle: OpaquePointer?, _ desc: UnsafePointer<
             let name = d.name.map { String(cString: $0) } ?? "gesture \(router.gestures.count + 1)"
             let options = GestureOptions(cancelsTouchesInView: d.cancels_touches_in_view != 0, delaysTouchesBegan: d.delays_touches_began != 0,
                                          delaysTouchesEnded: d.delays_touches_ended != 0)
-            let handle = router.install(GestureBinding(name: name, recognizer: made, options: options))
+            let handle = router.install([GestureBinding(name: name, recognizer: made, options: options)])
             out?.pointee = handle
             return TACTILE_OK
         }
@@ -168,17 +171,7 @@ public func tactile_gestures_load_yaml(_ handle: OpaquePointer?, _ text: UnsafeP
         if let touchpad = bindings.first(where: { $0.device == .touchpad }) {
             return router.fail(TACTILE_ERROR_CONFIGURATION, "\(name): gesture '\(touchpad.name)': device: touchpad is not taken by libtactile (touchscreens only)")
         }
-        var ids: [String: GestureID] = [:]
-        for binding in bindings {
-            let handle = router.install(binding)
-            ids[binding.name] = router.gestures[Int(handle) - 1].id
-        }
-        // The reader checked that every name given is in the list.
-        for binding in bindings {
-            guard let id = ids[binding.name] else { continue }
-            for other in binding.simultaneousWith { if let o = ids[other] { router.core.recognizeSimultaneously(id, o) } }
-            for other in binding.requiresFailureOf { if let o = ids[other] { router.core.require(id, toFail: o) } }
-        }
+        _ = router.install(bindings)
         return TACTILE_OK
     }
 }

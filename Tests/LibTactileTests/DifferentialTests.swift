@@ -201,16 +201,7 @@ struct SwiftReplay {
                 let start = text.range(of: "yaml \(count)\n")!.upperBound
                 let yaml = String(text.utf8[start...].prefix(count))!
                 let bindings = try! YAMLReader.gestures(fromYAML: yaml, file: "stream")
-                var ids: [String: GestureID] = [:]
-                for b in bindings {
-                    let id = router.addGesture(b.recognizer, on: router.scene.root, options: b.options, device: b.device)
-                    ids[b.name] = id
-                    gestureNames[id] = b.name
-                }
-                for b in bindings {
-                    for o in b.simultaneousWith { router.recognizeSimultaneously(ids[b.name]!, ids[o]!) }
-                    for o in b.requiresFailureOf { router.require(ids[b.name]!, toFail: ids[o]!) }
-                }
+                for (binding, id) in zip(bindings, router.install(bindings).ids) { gestureNames[id] = binding.name }
                 let yamlWords = yaml.split(whereSeparator: \.isWhitespace).count
                 words = words.dropFirst(yamlWords)
             case "add":

@@ -33,22 +33,10 @@ final class Gestures {
     /// the timer that fires recognizers' deadlines, wanted only when there are gestures: it
     /// calls `deadlineFired` and then routes the deadlines.
     func install(in router: inout InputRouter, deadlines: () -> EventSource) {
-        var ids: [String: GestureID] = [:]
-        for binding in configured {
-            let id = router.addGesture(binding.recognizer, on: router.scene.root, options: binding.options, device: binding.device) { [unowned self] _ in
-                !suspended
-            }
-            bindings[id] = binding
-            ids[binding.name] = id
-        }
-        for binding in configured {
-            guard let id = ids[binding.name] else { continue }
-            for other in binding.simultaneousWith {
-                if let o = ids[other] { router.recognizeSimultaneously(id, o) } else { logger.error("gesture '\(binding.name)': no gesture '\(other)' to recognize with") }
-            }
-            for other in binding.requiresFailureOf {
-                if let o = ids[other] { router.require(id, toFail: o) } else { logger.error("gesture '\(binding.name)': no gesture '\(other)' to wait for") }
-            }
+        let (ids, unknown) = router.install(configured) { [unowned self] _ in !suspended }
+        for (binding, id) in zip(configured, ids) { bindings[id] = binding }
+        for u in unknown {
+            logger.error("gesture '\(u.gesture)': no gesture '\(u.name)' to \(u.waitsForIt ? "wait for" : "recognize with")")
         }
         guard !configured.isEmpty else { return }
         timer = deadlines()
