@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "ResponderTests", dependencies: ["Responder", "BenchmarkScenes"]),
         // libtactile through C: the ABI's programs in Tests/LibTactileC, built against the
         // staged library, the same decisions as the Swift core, and the wlroots kiosk.
-        .testTarget(name: "LibTactileTests", dependencies: ["Responder", "GestureConfiguration", "BenchmarkScenes"]),
+        .testTarget(name: "LibTactileTests", dependencies: ["Responder", "GestureConfiguration", "BenchmarkScenes", "TactileTestSupport"]),
         .testTarget(name: "TactileRenderTests", dependencies: ["TactileRender", "Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["GestureConfiguration", "TactileWayland", "TactileTestSupport", "CWaylandClient", "CXKBCommon", "CXcursor", "WaylandProtocols", "BenchmarkScenes"]),
         .testTarget(name: "TactileBackendsTests", dependencies: ["GestureConfiguration", "TactileBackends", "TactileWayland", "TactileTestSupport", "CWaylandClient", "WaylandProtocols", "Responder", .product(name: "Logging", package: "swift-log")]),

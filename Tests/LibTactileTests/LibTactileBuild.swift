@@ -1,4 +1,5 @@
 import Foundation
+@testable import TactileTestSupport
 
 /// libtactile as a C program meets it: the library SwiftPM built beside this test bundle,
 /// laid out by scripts/libtactile-stage, and the C programs of Tests/LibTactileC built
@@ -40,25 +41,15 @@ enum LibTactileBuild {
     /// Runs a C program of Tests/LibTactileC, with the staged library on its path.
     static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         try built.get()
-        return execute(scratch + "/" + program, arguments, environment: environment.merging(["LD_LIBRARY_PATH": stage + "/lib"]) { $1 })
+        return try runProcess(scratch + "/" + program, arguments, environment: environment.merging(["LD_LIBRARY_PATH": stage + "/lib"]) { $1 })
     }
 
-    static func shell(_ script: String, environment: [String: String] = [:]) -> (status: Int32, output: String) {
-        execute("/bin/bash", ["-c", script], environment: environment)
-    }
-
-    static func execute(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repository)
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "WAYLAND_DISPLAY" }.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (-1, "cannot run \(executable): \(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// A bash script run from the repository's root; a failure to start it is its output.
+    static func shell(_ script: String) -> (status: Int32, output: String) {
+        do {
+            return try runProcess("/bin/bash", ["-c", "cd '\(repository)' && \(script)"])
+        } catch {
+            return (-1, "cannot run bash: \(error)")
+        }
     }
 }

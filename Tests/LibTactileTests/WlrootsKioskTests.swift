@@ -1,4 +1,5 @@
 import Foundation
+@testable import TactileTestSupport
 import Testing
 
 /// libtactile embedded in a real compositor: examples/wlroots-kiosk built against the staged
@@ -12,7 +13,7 @@ import Testing
         let build = LibTactileBuild.scratch + "/kiosk"
         let make = LibTactileBuild.shell("make -s -C examples/wlroots-kiosk O='\(build)' PKG_CONFIG_PATH='\(LibTactileBuild.stage)/lib/pkgconfig' 2>&1")
         try #require(make.status == 0, "building the kiosk failed:\n\(make.output)")
-        let run = LibTactileBuild.execute("\(LibTactileBuild.repository)/examples/wlroots-kiosk/test-host", ["\(build)/tactile-wlr-kiosk", LibTactileBuild.stage])
+        let run = try runProcess("\(LibTactileBuild.repository)/examples/wlroots-kiosk/test-host", ["\(build)/tactile-wlr-kiosk", LibTactileBuild.stage])
         #expect(run.status == 0, "test-host failed:\n\(run.output.suffix(4000))")
         print(run.output)
     }
