@@ -11,7 +11,7 @@ import Testing
 @Suite struct GBMGuestTests {
     static let run = Guest.once(scenario: "gbm.py", folder: "guest-gbm", modules: ["virtio_gpu", "vgem"],
                                 qemuArguments: "-device virtio-gpu-pci,id=virtio")
-    /// A guest of its own (one guest's run stays well inside its 300 s).
+    /// A guest of its own: both scenarios in one guest would pass scripts/guest/run's limit.
     static let clients = Guest.once(scenario: "gbm_clients.py", folder: "guest-gbm-clients", modules: ["virtio_gpu", "vgem"],
                                     qemuArguments: "-device virtio-gpu-pci,id=virtio")
 
