@@ -12,17 +12,22 @@ enum RouterTable {
         var generation: UInt32 = 0
         var router: Unmanaged<Router>?
     }
-    /// Allocated once and never moved (an Array could be copied on write under a reader on
-    /// another thread); a slot is written only while its router is made or destroyed.
-    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Slot> = {
-        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-        slots.initialize(repeating: Slot(), count: capacity)
-        return slots
-    }()
+    /// Allocated by the first router made, under the lock, and never moved or freed (an
+    /// Array could be copied on write under a reader on another thread); a slot is written
+    /// only while its router is made or destroyed. Starts as nil, a constant, so that it is
+    /// laid out statically: a lazily made table would cost every call a `swift_once`, a
+    /// third of what a touch frame costs through the ABI.
+    nonisolated(unsafe) private static var slots: UnsafeMutablePointer<Slot>? = nil
     private static let lock = Mutex(())
 
     static func add(_ router: Router) -> OpaquePointer? {
         lock.withLock { _ in
+            let slots = slots ?? {
+                let made = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
+                made.initialize(repeating: Slot(), count: capacity)
+                Self.slots = made
+                return made
+            }()
             guard let free = (0..<capacity).first(where: { slots[$0].router == nil }) else { return nil }
             slots[free].router = Unmanaged.passRetained(router)
             return OpaquePointer(bitPattern: UInt(slots[free].generation) << 16 | UInt(free + 1))
@@ -33,7 +38,7 @@ enum RouterTable {
     /// Unmanaged: the table holds the reference, so a call borrows it without counting.
     @inline(__always)
     static func router(_ handle: OpaquePointer?) -> Unmanaged<Router>? {
-        guard let handle else { return nil }
+        guard let handle, let slots else { return nil }
         let bits = UInt(bitPattern: handle)
         let index = Int(bits & 0xffff) - 1
         guard index >= 0, index < capacity, bits >> 16 == UInt(slots[index].generation) else { return nil }
@@ -43,6 +48,7 @@ enum RouterTable {
     static func remove(_ handle: OpaquePointer?) {
         guard let handle, router(handle) != nil else { return }
         let router: Unmanaged<Router>? = lock.withLock { _ in
+            guard let slots else { return nil }
             let index = Int(UInt(bitPattern: handle) & 0xffff) - 1
             defer {
                 slots[index].router = nil
