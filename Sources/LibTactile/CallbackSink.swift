@@ -51,38 +51,36 @@ struct CallbackSink: DeliverySink {
         callback.callback(callback.data, &out)
     }
 
+    /// Each case names its own client: `Delivery.client`, a switch of its own in another
+    /// module, was a call more for every decision.
     func deliver(_ delivery: Delivery) {
         guard let events else { return }
         var e = tactile_event()
-        e.client = delivery.client.rawValue
         switch delivery {
-        case .touchDown(_, let surface, let id, let local, let time):
-            fill(&e, TACTILE_EVENT_TOUCH_DOWN, surface, local, time)
+        case .touchDown(let client, let surface, let id, let local, let time):
+            fill(&e, TACTILE_EVENT_TOUCH_DOWN, client, surface, local, time)
             e.touch_id = id
-        case .touchMotion(_, let surface, let id, let local, let time):
-            fill(&e, TACTILE_EVENT_TOUCH_MOTION, surface, local, time)
+        case .touchMotion(let client, let surface, let id, let local, let time):
+            fill(&e, TACTILE_EVENT_TOUCH_MOTION, client, surface, local, time)
             e.touch_id = id
-        case .touchUp(_, let id, let time):
-            e.type = TACTILE_EVENT_TOUCH_UP
+        case .touchUp(let client, let id, let time):
+            fill(&e, TACTILE_EVENT_TOUCH_UP, client, time)
             e.touch_id = id
-            e.time_usec = time.microseconds
-        case .touchFrame: e.type = TACTILE_EVENT_TOUCH_FRAME
-        case .touchCancel: e.type = TACTILE_EVENT_TOUCH_CANCEL
-        case .pointerEnter(_, let surface, let local): fill(&e, TACTILE_EVENT_POINTER_ENTER, surface, local, nil)
-        case .pointerLeave(_, let surface): fill(&e, TACTILE_EVENT_POINTER_LEAVE, surface, nil, nil)
-        case .pointerMotion(_, let surface, let local, let time): fill(&e, TACTILE_EVENT_POINTER_MOTION, surface, local, time)
-        case .pointerButton(_, let button, let state, let time):
-            e.type = TACTILE_EVENT_POINTER_BUTTON
+        case .touchFrame(let client): fill(&e, TACTILE_EVENT_TOUCH_FRAME, client)
+        case .touchCancel(let client): fill(&e, TACTILE_EVENT_TOUCH_CANCEL, client)
+        case .pointerEnter(let client, let surface, let local): fill(&e, TACTILE_EVENT_POINTER_ENTER, client, surface, local, nil)
+        case .pointerLeave(let client, let surface): fill(&e, TACTILE_EVENT_POINTER_LEAVE, client, surface, nil, nil)
+        case .pointerMotion(let client, let surface, let local, let time): fill(&e, TACTILE_EVENT_POINTER_MOTION, client, surface, local, time)
+        case .pointerButton(let client, let button, let state, let time):
+            fill(&e, TACTILE_EVENT_POINTER_BUTTON, client, time)
             e.code = button
             e.pressed = state == .pressed ? 1 : 0
-            e.time_usec = time.microseconds
-        case .pointerAxis(_, let motion, let time):
-            e.type = TACTILE_EVENT_POINTER_AXIS
+        case .pointerAxis(let client, let motion, let time):
+            fill(&e, TACTILE_EVENT_POINTER_AXIS, client, time)
             e.axis = tactile_axis(motion)
-            e.time_usec = time.microseconds
-        case .pointerFrame: e.type = TACTILE_EVENT_POINTER_FRAME
-        case .keyboardEnter(_, let surface, let pressed):
-            fill(&e, TACTILE_EVENT_KEYBOARD_ENTER, surface, nil, nil)
+        case .pointerFrame(let client): fill(&e, TACTILE_EVENT_POINTER_FRAME, client)
+        case .keyboardEnter(let client, let surface, let pressed):
+            fill(&e, TACTILE_EVENT_KEYBOARD_ENTER, client, surface, nil, nil)
             // The only event with keys; the others build no array (even an empty one is
             // retained, for every event).
             return pressed.withUnsafeBufferPointer { buffer in
@@ -90,12 +88,11 @@ struct CallbackSink: DeliverySink {
                 e.key_count = buffer.count
                 events.callback(events.data, &e)
             }
-        case .keyboardLeave(_, let surface): fill(&e, TACTILE_EVENT_KEYBOARD_LEAVE, surface, nil, nil)
-        case .key(_, let key, let state, let time):
-            e.type = TACTILE_EVENT_KEY
+        case .keyboardLeave(let client, let surface): fill(&e, TACTILE_EVENT_KEYBOARD_LEAVE, client, surface, nil, nil)
+        case .key(let client, let key, let state, let time):
+            fill(&e, TACTILE_EVENT_KEY, client, time)
             e.code = key
             e.pressed = state == .pressed ? 1 : 0
-            e.time_usec = time.microseconds
         // Touchpad gestures, pens and pads have no C face yet: the library takes no such input.
         case .touchpadGestureBegin, .touchpadGestureUpdate, .touchpadGestureEnd, .penProximityIn, .penProximityOut, .penDown, .penUp,
              .penMotion, .penButton, .penFrame, .pad:
@@ -104,13 +101,20 @@ struct CallbackSink: DeliverySink {
         events.callback(events.data, &e)
     }
 
-    private func fill(_ e: inout tactile_event, _ type: tactile_event_type, _ surface: NodeID, _ local: Point?, _ time: Instant?) {
+    @inline(__always)
+    private func fill(_ e: inout tactile_event, _ type: tactile_event_type, _ client: ClientID, _ time: Instant? = nil) {
         e.type = type
+        e.client = client.rawValue
+        e.time_usec = time?.microseconds ?? 0
+    }
+
+    @inline(__always)
+    private func fill(_ e: inout tactile_event, _ type: tactile_event_type, _ client: ClientID, _ surface: NodeID, _ local: Point?, _ time: Instant?) {
+        fill(&e, type, client, time)
         e.surface = surface.handle
         e.surface_data = unmanaged._withUnsafeGuaranteedRef { $0.userData(of: surface) }
         e.x = local?.x ?? 0
         e.y = local?.y ?? 0
-        e.time_usec = time?.microseconds ?? 0
     }
 }
 

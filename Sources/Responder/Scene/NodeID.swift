@@ -4,8 +4,8 @@
 /// node that later reuses the slot: the protocol layer may hold IDs of destroyed surfaces
 /// for a moment, and routing must see them as gone, not as somebody else.
 public struct NodeID: Hashable, Sendable, CustomStringConvertible {
-    let index: Int32
-    let generation: UInt32
+    @usableFromInline let index: Int32
+    @usableFromInline let generation: UInt32
 
     /// For the C face, whose handles carry both halves: a handle that names no node is
     /// answered by `Scene.contains` as gone.
@@ -14,11 +14,12 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
         self.generation = generation
     }
 
-    package var generationValue: UInt32 { generation }
+    /// Inlinable: libtactile reads it for every decision it hands on.
+    @inlinable package var generationValue: UInt32 { generation }
 
     /// A dense index, for tables keyed by node (an array beats a dictionary in a hot loop).
     /// A removed node's slot is reused by a later node, which gets a different `NodeID`.
-    public var slot: Int { Int(index) }
+    @inlinable public var slot: Int { Int(index) }
 
     public var description: String { "#\(index)" + (generation == 0 ? "" : "." + String(generation)) }
 }
