@@ -209,7 +209,9 @@ extension InputRouter {
             touches[k].held.append(.touchFrame(client))
             touches[k].owesHeldFrame = false
         }
+        guard !touchFrameOwed.isEmpty else { return }
         for client in touchFrameOwed { sink.deliver(.touchFrame(client)) }
+        // Emptying an empty array still checks it is unique and calls into the stdlib.
         touchFrameOwed.removeAll(keepingCapacity: true)
     }
 
