@@ -35,6 +35,7 @@ static const struct wl_interface *tactile_inspector_v1_types[] = {
 	NULL,
 	NULL,
 	&tactile_inspector_report_v1_interface,
+	&tactile_inspector_report_v1_interface,
 };
 
 static const struct wl_message tactile_inspector_v1_requests[] = {
@@ -42,11 +43,12 @@ static const struct wl_message tactile_inspector_v1_requests[] = {
 	{ "describe_scene", "n", tactile_inspector_v1_types + 1 },
 	{ "explain_point", "nff", tactile_inspector_v1_types + 2 },
 	{ "watch", "n", tactile_inspector_v1_types + 5 },
+	{ "record", "2n", tactile_inspector_v1_types + 6 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_inspector_v1_interface = {
-	"tactile_inspector_v1", 1,
-	4, tactile_inspector_v1_requests,
+	"tactile_inspector_v1", 2,
+	5, tactile_inspector_v1_requests,
 	0, NULL,
 };
 
@@ -60,7 +62,7 @@ static const struct wl_message tactile_inspector_report_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface tactile_inspector_report_v1_interface = {
-	"tactile_inspector_report_v1", 1,
+	"tactile_inspector_report_v1", 2,
 	1, tactile_inspector_report_v1_requests,
 	2, tactile_inspector_report_v1_events,
 };

@@ -72,11 +72,12 @@ static const struct wl_message tactile_test_input_v1_requests[] = {
 	{ "pad_ring", "4iufu", tactile_test_input_v1_types + 0 },
 	{ "pad_strip", "4iufu", tactile_test_input_v1_types + 0 },
 	{ "pointer_scroll", "5uffiiu", tactile_test_input_v1_types + 0 },
+	{ "set_time", "6uu", tactile_test_input_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_test_input_v1_interface = {
-	"tactile_test_input_v1", 5,
-	26, tactile_test_input_v1_requests,
+	"tactile_test_input_v1", 6,
+	27, tactile_test_input_v1_requests,
 	0, NULL,
 };
 

@@ -13,16 +13,56 @@ final class TestInput: ServerPart {
     /// Where pen_describe describes pens, as a backend would.
     private let tablets: Tablets
     private var global: Global?
+    /// The script clocks of the objects that called set_time, by resource: each stamps its
+    /// events on its own timeline. Dropped with the resource.
+    private var clocks: [OpaquePointer: ScriptClock] = [:]
+
+    /// A script's timeline laid onto the server's: its first time is the moment it came.
+    struct ScriptClock {
+        let scriptStart: UInt64
+        let serverStart: Instant
+        var last: Instant
+
+        /// How far a script may run past its first time: 2^40 µs, 12 days. Further would
+        /// put event times where the core's arithmetic on them overflows.
+        static let longest: UInt64 = 1 << 40
+
+        /// The server time of script time `usec`, never before the last one stamped; false
+        /// for a time past `longest`.
+        mutating func advance(to usec: UInt64) -> Bool {
+            let offset = usec >= scriptStart ? usec - scriptStart : 0
+            guard offset <= Self.longest else { return false }
+            let time = Instant(microseconds: serverStart.microseconds + offset)
+            if last < time { last = time }
+            return true
+        }
+    }
 
     init(display: OpaquePointer, host: any PartContext, tablets: Tablets) {
         self.host = host
         self.tablets = tablets
-        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 5, context: self, requests: Self.requests)
+        global = Global(display: display, interface: tactile_tactile_test_input_v1_interface(), version: 6, context: self, requests: Self.requests,
+                        destroyed: { resource in
+                            guard let resource, let input = Global.context(of: resource, as: TestInput.self) else { return }
+                            input.clocks[resource] = nil
+                        })
     }
 
     private static func inject(_ resource: OpaquePointer?, _ make: (Instant) -> InputEvent) {
-        guard let input = Global.context(of: resource, as: TestInput.self) else { return }
-        input.host.handle(make(input.host.currentTime))
+        guard let resource, let input = Global.context(of: resource, as: TestInput.self) else { return }
+        input.host.handle(make(input.clocks[resource]?.last ?? input.host.currentTime))
+    }
+
+    private func setTime(_ resource: OpaquePointer?, _ usec: UInt64) {
+        guard let resource else { return }
+        if clocks[resource] == nil {
+            let now = host.currentTime
+            clocks[resource] = ScriptClock(scriptStart: usec, serverStart: now, last: now)
+        }
+        guard clocks[resource]?.advance(to: usec) == true else {
+            return tactile_post_error(resource, TACTILE_TEST_INPUT_V1_ERROR_INVALID_TIME.rawValue,
+                                      "set_time \(usec) is more than 2^40 µs (12 days) after the first time given, \(clocks[resource]?.scriptStart ?? 0)")
+        }
     }
 
     private static func pressState(_ resource: OpaquePointer?, _ raw: UInt32) -> PressState? {
@@ -132,6 +172,9 @@ final class TestInput: ServerPart {
             let motion = AxisMotion(source: source == 1 ? .finger : .wheel, horizontal: wl_fixed_to_double(h), vertical: wl_fixed_to_double(v),
                                     horizontalValue120: source == 1 ? 0 : h120, verticalValue120: source == 1 ? 0 : v120, inverted: natural != 0)
             inject(r) { .pointerAxis(motion, time: $0) }
+        },
+        set_time: { _, r, hi, lo in
+            Global.context(of: r, as: TestInput.self)?.setTime(r, UInt64(hi) << 32 | UInt64(lo))
         }
     ))
 }

@@ -16,6 +16,8 @@ final class Parts {
     let gestures: Gestures
     /// Where explained routing decisions go (`--trace`, the inspector, show-touches).
     let tracer = Tracer()
+    /// Where `tactile record` hears the input the seat takes.
+    let recorder = InputRecorder()
     let compositor: Compositor
     let windows: Windows
     let xdgShell: XdgShell

@@ -25,6 +25,7 @@ extension WaylandServer {
     /// Keys also drive the XKB state, so the focused client hears about modifier changes; a
     /// key the core refuses does not touch it.
     public func handle(_ event: InputEvent) {
+        parts.recorder.sees(event)
         parts.idle.sees(event)
         var modifiersChanged = false
         if case .key(let key, let state, _) = event {

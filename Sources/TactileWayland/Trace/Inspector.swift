@@ -8,10 +8,11 @@ final class InspectorReport: ResourceObject {
     /// is built from client-chosen labels that are already bounded (`printableLabel`).
     private static let maximumLine = 2000
 
-    static func make(_ client: OpaquePointer?, _ id: UInt32) -> InspectorReport? {
-        guard let client else { return nil }
+    /// A report at the version of the inspector it was asked on (`question`).
+    static func make(_ client: OpaquePointer?, _ question: OpaquePointer?, _ id: UInt32) -> InspectorReport? {
+        guard let client, let question else { return nil }
         let report = InspectorReport()
-        guard report.bind(client: client, interface: tactile_tactile_inspector_report_v1_interface(), version: 1, id: id,
+        guard report.bind(client: client, interface: tactile_tactile_inspector_report_v1_interface(), version: wl_resource_get_version(question), id: id,
                           implementation: requests) else { return nil }
         return report
     }
@@ -30,7 +31,8 @@ final class InspectorReport: ResourceObject {
 }
 
 /// tactile_inspector_v1 (`--inspect`, `--test-input`): the scene, the hit test explained at a
-/// point, and the trace as it happens, for `tactile inspect`. It reads the server only through
+/// point, and the trace as it happens, for `tactile inspect`; the input as it comes, for
+/// `tactile record`. It reads the server only through
 /// `Inspectable`.
 final class Inspector: ServerPart {
     private unowned(unsafe) let subject: any Inspectable
@@ -38,36 +40,41 @@ final class Inspector: ServerPart {
 
     init(display: OpaquePointer, subject: any Inspectable) {
         self.subject = subject
-        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 1, context: self, requests: Self.requests,
+        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 2, context: self, requests: Self.requests,
                         privilege: .inspector)
     }
 
     private static let requests = RequestTable(tactile_inspector_v1_interface(
         destroy: destroyResource,
         describe_scene: { client, resource, id in
-            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, id) else { return }
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, resource, id) else { return }
             for line in part.subject.sceneDescription() { report.send(line) }
             report.finish()
         },
         explain_point: { client, resource, id, x, y in
-            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, id) else { return }
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, resource, id) else { return }
             let point = Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
             for line in part.subject.explain(point) { report.send(line) }
             report.finish()
         },
         watch: { client, resource, id in
-            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, id) else { return }
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, resource, id) else { return }
             part.subject.watch(report)
+        },
+        record: { client, resource, id in
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, resource, id) else { return }
+            part.subject.record(report)
         }
     ))
 }
 
 /// What the inspector reads: the scene described line by line, a point's hit test explained,
-/// and the trace, which a report may watch.
+/// the trace, which a report may watch, and the input, which a report may record.
 protocol Inspectable: AnyObject {
     func sceneDescription() -> [String]
     func explain(_ point: Point) -> [String]
     func watch(_ report: InspectorReport)
+    func record(_ report: InspectorReport)
 }
 
 extension Region {

@@ -80,6 +80,7 @@ extern const struct wl_interface tactile_inspector_report_v1_interface;
 #define TACTILE_INSPECTOR_V1_DESCRIBE_SCENE 1
 #define TACTILE_INSPECTOR_V1_EXPLAIN_POINT 2
 #define TACTILE_INSPECTOR_V1_WATCH 3
+#define TACTILE_INSPECTOR_V1_RECORD 4
 
 
 /**
@@ -98,6 +99,10 @@ extern const struct wl_interface tactile_inspector_report_v1_interface;
  * @ingroup iface_tactile_inspector_v1
  */
 #define TACTILE_INSPECTOR_V1_WATCH_SINCE_VERSION 1
+/**
+ * @ingroup iface_tactile_inspector_v1
+ */
+#define TACTILE_INSPECTOR_V1_RECORD_SINCE_VERSION 2
 
 /** @ingroup iface_tactile_inspector_v1 */
 static inline void
@@ -175,6 +180,26 @@ tactile_inspector_v1_watch(struct tactile_inspector_v1 *tactile_inspector_v1)
 
 	report = wl_proxy_marshal_flags((struct wl_proxy *) tactile_inspector_v1,
 			 TACTILE_INSPECTOR_V1_WATCH, &tactile_inspector_report_v1_interface, wl_proxy_get_version((struct wl_proxy *) tactile_inspector_v1), 0, NULL);
+
+	return (struct tactile_inspector_report_v1 *) report;
+}
+
+/**
+ * @ingroup iface_tactile_inspector_v1
+ *
+ * The report sends one line per input event from now on, from whatever device it came
+ * (libinput, the parent compositor's seat, tactile_test_input_v1), before any grab or
+ * routing sees it, in the script format `tactile inject` reads: each line begins with
+ * `@T`, T the event's time in microseconds since the first event recorded, and its
+ * positions are global. Never done; destroy it to stop.
+ */
+static inline struct tactile_inspector_report_v1 *
+tactile_inspector_v1_record(struct tactile_inspector_v1 *tactile_inspector_v1)
+{
+	struct wl_proxy *report;
+
+	report = wl_proxy_marshal_flags((struct wl_proxy *) tactile_inspector_v1,
+			 TACTILE_INSPECTOR_V1_RECORD, &tactile_inspector_report_v1_interface, wl_proxy_get_version((struct wl_proxy *) tactile_inspector_v1), 0, NULL);
 
 	return (struct tactile_inspector_report_v1 *) report;
 }

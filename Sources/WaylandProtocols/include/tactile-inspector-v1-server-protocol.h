@@ -119,6 +119,21 @@ struct tactile_inspector_v1_interface {
 	void (*watch)(struct wl_client *client,
 		      struct wl_resource *resource,
 		      uint32_t report);
+	/**
+	 * stream the input the seat takes, as an input script
+	 *
+	 * The report sends one line per input event from now on, from
+	 * whatever device it came (libinput, the parent compositor's seat,
+	 * tactile_test_input_v1), before any grab or routing sees it, in
+	 * the script format `tactile inject` reads: each line begins with
+	 * `@T`, T the event's time in microseconds since the first event
+	 * recorded, and its positions are global. Never done; destroy it
+	 * to stop.
+	 * @since 2
+	 */
+	void (*record)(struct wl_client *client,
+		       struct wl_resource *resource,
+		       uint32_t report);
 };
 
 
@@ -138,6 +153,10 @@ struct tactile_inspector_v1_interface {
  * @ingroup iface_tactile_inspector_v1
  */
 #define TACTILE_INSPECTOR_V1_WATCH_SINCE_VERSION 1
+/**
+ * @ingroup iface_tactile_inspector_v1
+ */
+#define TACTILE_INSPECTOR_V1_RECORD_SINCE_VERSION 2
 
 /**
  * @ingroup iface_tactile_inspector_report_v1

@@ -41,7 +41,7 @@ struct wl_surface;
  * Drives the compositor's seat as if input came from a device: each request becomes one
  * backend-neutral input event, routed exactly as libinput's would be. Positions are in
  * global (output layout) coordinates. Events are stamped with the compositor's clock when
- * the request is dispatched; a wl_display.sync after a batch of requests returns once
+ * the request is dispatched (or with a script's times, see set_time); a wl_display.sync after a batch of requests returns once
  * every resulting event has been sent to its clients.
  *
  * This global exists only when the compositor was started with --test-input. Any client
@@ -55,7 +55,7 @@ struct wl_surface;
  * Drives the compositor's seat as if input came from a device: each request becomes one
  * backend-neutral input event, routed exactly as libinput's would be. Positions are in
  * global (output layout) coordinates. Events are stamped with the compositor's clock when
- * the request is dispatched; a wl_display.sync after a batch of requests returns once
+ * the request is dispatched (or with a script's times, see set_time); a wl_display.sync after a batch of requests returns once
  * every resulting event has been sent to its clients.
  *
  * This global exists only when the compositor was started with --test-input. Any client
@@ -84,11 +84,20 @@ enum tactile_test_input_v1_error {
 	 * @since 4
 	 */
 	TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL = 3,
+	/**
+	 * a set_time more than 2^40 microseconds after the first
+	 * @since 6
+	 */
+	TACTILE_TEST_INPUT_V1_ERROR_INVALID_TIME = 4,
 };
 /**
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_ERROR_INVALID_TIME_SINCE_VERSION 6
 #endif /* TACTILE_TEST_INPUT_V1_ERROR_ENUM */
 
 #ifndef TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
@@ -126,6 +135,7 @@ enum tactile_test_input_v1_touchpad_gesture {
 #define TACTILE_TEST_INPUT_V1_PAD_RING 23
 #define TACTILE_TEST_INPUT_V1_PAD_STRIP 24
 #define TACTILE_TEST_INPUT_V1_POINTER_SCROLL 25
+#define TACTILE_TEST_INPUT_V1_SET_TIME 26
 
 
 /**
@@ -232,6 +242,10 @@ enum tactile_test_input_v1_touchpad_gesture {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_POINTER_SCROLL_SINCE_VERSION 5
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_SET_TIME_SINCE_VERSION 6
 
 /** @ingroup iface_tactile_test_input_v1 */
 static inline void
@@ -558,6 +572,23 @@ tactile_test_input_v1_pointer_scroll(struct tactile_test_input_v1 *tactile_test_
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
 			 TACTILE_TEST_INPUT_V1_POINTER_SCROLL, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, source, horizontal, vertical, horizontal_value120, vertical_value120, natural);
+}
+
+/**
+ * @ingroup iface_tactile_test_input_v1
+ *
+ * The events this object injects from now on carry the script's time instead of the
+ * compositor's clock at dispatch: the first set_time is taken to be now, and each later
+ * one is that moment plus the difference of the two script times, so clients see the
+ * spacing the script was written (or recorded) with, whatever the delays on the way. A
+ * time earlier than the last one stamps as the last one: event times never go back. A
+ * time more than 2^40 microseconds (12 days) after the first is the invalid_time error.
+ */
+static inline void
+tactile_test_input_v1_set_time(struct tactile_test_input_v1 *tactile_test_input_v1, uint32_t usec_hi, uint32_t usec_lo)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) tactile_test_input_v1,
+			 TACTILE_TEST_INPUT_V1_SET_TIME, NULL, wl_proxy_get_version((struct wl_proxy *) tactile_test_input_v1), 0, usec_hi, usec_lo);
 }
 
 #ifdef  __cplusplus

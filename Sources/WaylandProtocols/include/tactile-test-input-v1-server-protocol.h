@@ -44,7 +44,7 @@ struct wl_surface;
  * Drives the compositor's seat as if input came from a device: each request becomes one
  * backend-neutral input event, routed exactly as libinput's would be. Positions are in
  * global (output layout) coordinates. Events are stamped with the compositor's clock when
- * the request is dispatched; a wl_display.sync after a batch of requests returns once
+ * the request is dispatched (or with a script's times, see set_time); a wl_display.sync after a batch of requests returns once
  * every resulting event has been sent to its clients.
  *
  * This global exists only when the compositor was started with --test-input. Any client
@@ -58,7 +58,7 @@ struct wl_surface;
  * Drives the compositor's seat as if input came from a device: each request becomes one
  * backend-neutral input event, routed exactly as libinput's would be. Positions are in
  * global (output layout) coordinates. Events are stamped with the compositor's clock when
- * the request is dispatched; a wl_display.sync after a batch of requests returns once
+ * the request is dispatched (or with a script's times, see set_time); a wl_display.sync after a batch of requests returns once
  * every resulting event has been sent to its clients.
  *
  * This global exists only when the compositor was started with --test-input. Any client
@@ -87,11 +87,20 @@ enum tactile_test_input_v1_error {
 	 * @since 4
 	 */
 	TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL = 3,
+	/**
+	 * a set_time more than 2^40 microseconds after the first
+	 * @since 6
+	 */
+	TACTILE_TEST_INPUT_V1_ERROR_INVALID_TIME = 4,
 };
 /**
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_ERROR_INVALID_TOOL_SINCE_VERSION 4
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_ERROR_INVALID_TIME_SINCE_VERSION 6
 #endif /* TACTILE_TEST_INPUT_V1_ERROR_ENUM */
 
 #ifndef TACTILE_TEST_INPUT_V1_TOUCHPAD_GESTURE_ENUM
@@ -411,6 +420,26 @@ struct tactile_test_input_v1_interface {
 			       int32_t horizontal_value120,
 			       int32_t vertical_value120,
 			       uint32_t natural);
+	/**
+	 * stamp the events that follow with a script's time
+	 *
+	 * The events this object injects from now on carry the script's
+	 * time instead of the compositor's clock at dispatch: the first
+	 * set_time is taken to be now, and each later one is that moment
+	 * plus the difference of the two script times, so clients see the
+	 * spacing the script was written (or recorded) with, whatever the
+	 * delays on the way. A time earlier than the last one stamps as
+	 * the last one: event times never go back. A time more than 2^40
+	 * microseconds (12 days) after the first is the invalid_time
+	 * error.
+	 * @param usec_hi high 32 bits of the script time, in microseconds
+	 * @param usec_lo low 32 bits
+	 * @since 6
+	 */
+	void (*set_time)(struct wl_client *client,
+			 struct wl_resource *resource,
+			 uint32_t usec_hi,
+			 uint32_t usec_lo);
 };
 
 
@@ -518,6 +547,10 @@ struct tactile_test_input_v1_interface {
  * @ingroup iface_tactile_test_input_v1
  */
 #define TACTILE_TEST_INPUT_V1_POINTER_SCROLL_SINCE_VERSION 5
+/**
+ * @ingroup iface_tactile_test_input_v1
+ */
+#define TACTILE_TEST_INPUT_V1_SET_TIME_SINCE_VERSION 6
 
 #ifdef  __cplusplus
 }
