@@ -58,7 +58,10 @@ import WaylandProtocols
         let subLine = scene.first { $0.contains("surface=wl_surface@\(client.id(sub)) role=subsurface") }
         #expect(subLine?.hasPrefix("    node ") == true, "two levels under the background: \(scene)")
         #expect(subLine?.contains("app_id=org.example.inspected") == true)
-        #expect(subLine?.hasSuffix("at=150,150 size=100x100 input=0,0,50x100 above-parent") == true, "\(subLine ?? "")")
+        #expect(subLine?.contains(" at=150,150 size=100x100 input=0,0,50x100 above-parent frames=") == true, "\(subLine ?? "")")
+        // The window's line: where its user sees it, and that it has the keyboard.
+        let windowLine = scene.first { $0.contains("surface=wl_surface@\(client.id(window.surface)) role=toplevel") }
+        #expect(windowLine?.contains(" window=100,100,400x300 ") == true && windowLine?.hasSuffix(" focused") == true, "\(windowLine ?? "")")
 
         for (x, y, owner, local) in [(175.0, 175.0, sub, "25,25"), (225, 175, window.surface, "125,75")] {
             let answer = try Self.inspect(server.socket, ["--at", "\(Int(x)),\(Int(y))"])

@@ -68,6 +68,12 @@ final class Composition: ServerPart {
         deadline?.arm(milliseconds: Int32(clamping: max(1, wait.milliseconds + 1)))
     }
 
+    /// Whether a frame is still to come: a repaint scheduled, one on its way to a screen, or
+    /// frame callbacks waiting for one (`tactile inspect --wait idle` waits for none).
+    var framePending: Bool {
+        idle != nil || armedFor != nil || !outputs.frameCallbacks.isEmpty || outputs.live.contains { $0.framePending }
+    }
+
     /// A repaint at the end of this loop iteration. Each output then compares what it
     /// showed with the scene, so a scene change needs no more than this.
     func schedule() {
@@ -181,6 +187,10 @@ final class Composition: ServerPart {
         let whole = marks.isEmpty ? Self.wholeFrame(items, size: canvas.size) : nil
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem,
                                       scanout: whole.flatMap(Self.scanout), torn: whole?.surface.current.tearing == true))
+        for (surface, _) in items where surface.hasUnpresentedBuffer {
+            surface.presentedFrames += 1
+            surface.hasUnpresentedBuffer = false
+        }
         output.repaintSchedule.repainted(took: context.currentTime - started)
     }
 

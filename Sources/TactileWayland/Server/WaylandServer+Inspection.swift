@@ -14,6 +14,10 @@ extension WaylandServer: Inspectable {
         parts.tracer.watch(report)
     }
 
+    func record(_ report: InspectorReport) {
+        parts.recorder.record(report)
+    }
+
     /// The outputs, the clients with what they hold, then the scene from the top of the stack
     /// down, a node per line and indented by depth: its place, size, input region and state.
     func sceneDescription() -> [String] {
@@ -27,7 +31,11 @@ extension WaylandServer: Inspectable {
         for state in clients.byID.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
             lines.append("client \(state.id.rawValue) pid=\(state.pid) \(state.holdings.inspected) region-rects=\(state.regionRects)")
         }
+        let xdgSurfaces = surfaces.all.compactMap { $0.addon(XdgSurface.self) }
+        let configuring = xdgSurfaces.filter { $0.unackedSerial != nil }.count
+        lines.append("pending frame=\(parts.composition.framePending ? "yes" : "no") configures=\(configuring)")
         let scene = router.scene
+        let focusedWindow = router.keyboardFocus.map { scene.toplevel(containing: $0) ?? $0 }
         func visit(_ id: NodeID, depth: Int, stacking: String) {
             guard let node = scene.node(id), let frame = scene.absoluteFrame(of: id) else { return }
             var parts = [String(repeating: "  ", count: depth) + "node \(naming.name(id))", "at=\(frame.x),\(frame.y)", "size=\(frame.width)x\(frame.height)",
@@ -36,6 +44,14 @@ extension WaylandServer: Inspectable {
             if !node.isMapped { parts.append("unmapped") }
             if node.isHidden { parts.append("hidden") }
             if let surface = surfaces.surface(at: id) {
+                parts.append("frames=\(surface.presentedFrames)")
+                if let xdg = surface.addon(XdgSurface.self), xdg.roleObject is XdgToplevel {
+                    // The window as its user sees it: the surface less its shadows.
+                    let geometry = xdg.geometry ?? Rect(size: frame.size)
+                    parts.append("window=\(frame.x + geometry.x),\(frame.y + geometry.y),\(geometry.width)x\(geometry.height)")
+                    if xdg.unackedSerial != nil { parts.append("configure=pending") }
+                }
+                if id == focusedWindow { parts.append("focused") }
                 if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
                 if surface.current.tearing { parts.append("tearing=async") }
                 if let icon = surface.addon(XdgSurface.self)?.toplevel?.icon { parts.append("icon=\(icon.inspected)") }

@@ -67,6 +67,9 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
     weak var roleObject: XdgRole?
     /// Whether a configure went out; the first commit of the role triggers it.
     var hasConfigured = false
+    /// The last configure's serial until the client acks it: the window is then still to
+    /// draw itself as asked (`tactile inspect --wait idle` waits for that).
+    private(set) var unackedSerial: UInt32?
     /// The window's geometry within the surface (set_window_geometry), as last committed;
     /// placing a window places this rectangle's origin, not the surface's.
     private(set) var geometry: Rect?
@@ -127,7 +130,9 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
     func sendConfigure() {
         guard let resource else { return }
         hasConfigured = true
-        xdg_surface_send_configure(resource, windows.context.nextSerial())
+        let serial = windows.context.nextSerial()
+        unackedSerial = serial
+        xdg_surface_send_configure(resource, serial)
     }
 
     private func makeRole(_ kind: String, _ make: () -> XdgRole?) {
@@ -172,7 +177,10 @@ final class XdgSurface: ResourceObject, SurfaceAddon {
         get_toplevel: { client, resource, id in XdgSurface.from(resource)?.getToplevel(client, id) },
         get_popup: { client, resource, id, parent, positioner in XdgSurface.from(resource)?.getPopup(client, id, parent, positioner) },
         set_window_geometry: { _, resource, x, y, width, height in XdgSurface.from(resource)?.setWindowGeometry(x, y, width, height) },
-        ack_configure: { _, _, _ in }
+        ack_configure: { _, resource, serial in
+            guard let xdg = XdgSurface.from(resource), xdg.unackedSerial == serial else { return }
+            xdg.unackedSerial = nil
+        }
     ))
 }
 

@@ -70,6 +70,10 @@ final class Surface: ResourceObject {
     /// Set once a role (toplevel, subsurface, ...) puts the surface in the scene.
     var node: NodeID?
     var role: SurfaceRole?
+    /// How many frames showing a new buffer of this surface were composed and handed to
+    /// an output (`tactile inspect --wait frame`); `hasUnpresentedBuffer` until the next is.
+    var presentedFrames = 0
+    var hasUnpresentedBuffer = false
     /// What protocols attached besides the role (`SurfaceAddon`), in the order attached.
     private var addons: [any SurfaceAddon] = []
     private var pendingFrameCallbacks: [FrameCallback] = []
@@ -297,7 +301,10 @@ final class Surface: ResourceObject {
             barrierSince = host.currentTime
             host.pace(self)
         }
-        if state.attachment != nil, let content { pictures.record(content.image, damage: content.bufferRects(damage)) }
+        if state.attachment != nil, let content {
+            pictures.record(content.image, damage: content.bufferRects(damage))
+            hasUnpresentedBuffer = true
+        }
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.
             host.updateScene { [unowned self] scene in
