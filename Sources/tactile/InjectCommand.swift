@@ -8,7 +8,8 @@ struct InjectCommand: ParsableCommand {
         commandName: "inject",
         abstract: "Send input from a script to a running `tactile serve --test-input`.",
         discussion: """
-        One event per line; '#' starts a comment. Coordinates are global (output) pixels.
+        One event per line; '#' starts a comment. Coordinates are global (output) pixels, or \
+        the window's with --window.
           touch down ID X Y | touch motion ID X Y | touch up ID | touch cancel ID | touch frame
           pointer motion X Y | pointer button BUTTON pressed|released   (BUTTON: left, right, middle or an evdev code)
           pointer scroll DX DY                                            (one wheel step: 120ths from the sign)
@@ -20,6 +21,12 @@ struct InjectCommand: ParsableCommand {
           pen tool ID pen|eraser|brush|pencil|airbrush|finger|mouse|lens [tilt] [pressure] [distance] [rotation] [slider] [wheel]
           pad button ID N pressed|released | pad ring ID N DEGREES|stop | pad strip ID N POSITION|stop   (POSITION: 0 to 1)
           sleep MILLISECONDS
+          wait mapped app_id=ID | focused app_id=ID | idle | frame app_id=ID | titled app_id=ID TEXT   (as inspect --wait;
+                                                                          a frame counts from the script's start or its last wait)
+        A line may begin with @T, T in microseconds since the script began (`tactile record` \
+        writes them): it is sent then, and stamped with that time, so clients see the script's \
+        spacing. `# window APP_ID WIDTHxHEIGHT` (written by `record --window`) says the size \
+        the window had when its coordinates were recorded.
         """
     )
 
@@ -29,6 +36,24 @@ struct InjectCommand: ParsableCommand {
     @Option(help: "The compositor's socket (default: $WAYLAND_DISPLAY).")
     var socket: String?
 
+    @Option(help: "Positions are relative to this window's top-left (app_id), wherever it is now; scaled to its size when the script's `# window` line says another.")
+    var window: String?
+
+    @Flag(help: "With --window: refuse a window whose size differs from the script's `# window` line instead of scaling.")
+    var refuseResized = false
+
+    @Option(help: "Play @T times this many times faster (2: twice as fast, 0.5: half).")
+    var speed: Double = 1
+
+    @Option(help: "How long each `wait` line waits, in seconds.")
+    var timeout: Double = 10
+
+    func validate() throws {
+        if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed \(speed): expected a factor above 0, e.g. 2") }
+        if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout \(timeout): expected a number of seconds above 0") }
+        if refuseResized, window == nil { throw ValidationError("--refuse-resized is about --window; name the window") }
+    }
+
     func run() throws {
         let text: String
         if let script, script != "-" {
@@ -36,9 +61,94 @@ struct InjectCommand: ParsableCommand {
         } else {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-        let steps = try InjectScript.parse(text)
+        let parsed = try InjectScript.parse(text)
         let connection = try InjectConnection(socket: socket)
-        for step in steps { try connection.perform(step) }
+        var player = ScriptPlayer(connection: connection, socket: socket, speed: speed, timeout: timeout)
+        if let window {
+            player.placement = WindowPlacement(appID: window, recorded: parsed.window.flatMap { $0.appID == window ? $0.size : nil },
+                                               refuseResized: refuseResized)
+        }
+        try player.play(parsed.lines)
+        try connection.finish()
+    }
+}
+
+/// Plays a script's lines: each at its @T time (scaled by `speed`), through `connection`;
+/// `wait` lines ask the inspector; with a placement, positions are the window's.
+struct ScriptPlayer {
+    let connection: InjectConnection
+    let socket: String?
+    let speed: Double
+    let timeout: Double
+    var placement: WindowPlacement?
+    private var inspector: InspectorConnection?
+    /// Where the window was found; looked up again after each wait (it may have moved).
+    private var origin: (x: Double, y: Double, scaleX: Double, scaleY: Double)?
+    /// The scene when the script began or its last wait ended: a `wait frame` waits for a
+    /// frame after it, so the frame a tap just above the wait caused counts.
+    private var since: SceneListing?
+
+    init(connection: InjectConnection, socket: String?, speed: Double, timeout: Double) {
+        self.connection = connection
+        self.socket = socket
+        self.speed = speed
+        self.timeout = timeout
+    }
+
+    mutating func play(_ lines: [InjectScript.Line]) throws {
+        if lines.contains(where: { if case .wait(.frame) = $0.step { true } else { false } }) { since = try inspect().scene() }
+        let start = monotonicSeconds()
+        for line in lines {
+            if let time = line.time {
+                let due = Double(time) / speed / 1e6
+                let wait = due - (monotonicSeconds() - start)
+                if wait > 0 { usleep(UInt32(min(wait * 1e6, 4e9))) }
+                try connection.setTime(UInt64(Double(time) / speed))
+            }
+            if case .wait(let condition) = line.step {
+                try connection.finish()
+                try inspect().wait(for: condition, timeout: timeout, since: since)
+                if since != nil { since = try inspect().scene() }
+                origin = nil
+                continue
+            }
+            try connection.perform(placement == nil ? line.step : placed(line))
+        }
+    }
+
+    private mutating func inspect() throws -> InspectorConnection {
+        if let inspector { return inspector }
+        let made = try InspectorConnection(socket: socket)
+        inspector = made
+        return made
+    }
+
+    /// The line with its position moved from the window's pixels to global ones.
+    private mutating func placed(_ line: InjectScript.Line) throws -> InjectStep {
+        guard let placement, let (xi, yi) = InjectScript.coordinates(in: line.words) else { return line.step }
+        if origin == nil { origin = try placement.locate(in: try inspect().scene()) }
+        guard let origin, let x = Double(line.words[xi]), let y = Double(line.words[yi]) else { return line.step }
+        var words = line.words
+        words[xi] = String(origin.x + x * origin.scaleX)
+        words[yi] = String(origin.y + y * origin.scaleY)
+        return try InjectScript.step(words, line: line.number)
+    }
+}
+
+/// `--window`: which window a script's positions are relative to, and the size they were
+/// recorded at, if the script says.
+struct WindowPlacement {
+    let appID: String
+    let recorded: (width: Int, height: Int)?
+    let refuseResized: Bool
+
+    func locate(in scene: SceneListing) throws -> (x: Double, y: Double, scaleX: Double, scaleY: Double) {
+        let window = try scene.shownWindow(appID)
+        guard let recorded, recorded != (window.width, window.height) else { return (Double(window.x), Double(window.y), 1, 1) }
+        if refuseResized {
+            throw GlobalConnection.Failure(description: "--window \(appID): the window is \(window.width)x\(window.height), the script was recorded at \(recorded.width)x\(recorded.height) (without --refuse-resized its positions are scaled)")
+        }
+        return (Double(window.x), Double(window.y), Double(window.width) / Double(recorded.width), Double(window.height) / Double(recorded.height))
     }
 }
 
@@ -69,6 +179,7 @@ enum InjectStep: Equatable {
     case padRing(id: Int32, ring: UInt32, degrees: Double?)
     case padStrip(id: Int32, strip: UInt32, position: Double?)
     case sleep(milliseconds: UInt32)
+    case wait(WaitCondition)
 }
 
 enum InjectScript {
@@ -79,18 +190,72 @@ enum InjectScript {
         var description: String { "line \(line): \(problem): \(text)" }
     }
 
-    static func parse(_ text: String) throws -> [InjectStep] {
-        var steps: [InjectStep] = []
+    /// A line: its @T time, if it has one, its words and what they say.
+    struct Line {
+        let number: Int
+        let time: UInt64?
+        let words: [String]
+        let step: InjectStep
+    }
+
+    struct Parsed {
+        var lines: [Line] = []
+        /// `# window APP_ID WIDTHxHEIGHT`: the window the positions were recorded in.
+        var window: (appID: String, size: (width: Int, height: Int))?
+    }
+
+    static func parse(_ text: String) throws -> Parsed {
+        var parsed = Parsed()
+        var lastTime: UInt64 = 0
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            let parts = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, let window = windowLine(parts[1]) { parsed.window = window }
+            var words = (parts.first.map(String.init) ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
             guard !words.isEmpty else { continue }
-            guard let step = step(words) else {
-                throw Error(line: index + 1, text: String(raw), problem: "not an event this script knows")
+            var time: UInt64?
+            if words[0].hasPrefix("@") {
+                guard let t = UInt64(words[0].dropFirst()) else {
+                    throw Error(line: index + 1, text: String(raw), problem: "@T needs T, microseconds since the script began")
+                }
+                guard t >= lastTime else {
+                    throw Error(line: index + 1, text: String(raw), problem: "@\(t) comes before the line above it (@\(lastTime))")
+                }
+                time = t
+                lastTime = t
+                words.removeFirst()
             }
-            steps.append(step)
+            parsed.lines.append(Line(number: index + 1, time: time, words: words, step: try step(words, line: index + 1, text: String(raw))))
         }
-        return steps
+        return parsed
+    }
+
+    static func step(_ words: [String], line: Int, text: String? = nil) throws -> InjectStep {
+        if words.first == "wait" {
+            guard let condition = WaitCondition(words.dropFirst().joined(separator: " ")) else {
+                throw Error(line: line, text: text ?? words.joined(separator: " "), problem: "expected wait \(WaitCondition.syntax)")
+            }
+            return .wait(condition)
+        }
+        guard let step = step(words) else { throw Error(line: line, text: text ?? words.joined(separator: " "), problem: "not an event this script knows") }
+        return step
+    }
+
+    /// Where a line's position is (the indices of X and Y among its words), for the lines
+    /// that have one: what --window moves and `record --window` makes relative.
+    static func coordinates(in words: [String]) -> (Int, Int)? {
+        switch (words.first, words.count > 1 ? words[1] : nil) {
+        case ("touch", "down"), ("touch", "motion"), ("pen", "in"), ("pen", "motion"): words.count >= 5 ? (3, 4) : nil
+        case ("pointer", "motion"): words.count >= 4 ? (2, 3) : nil
+        default: nil
+        }
+    }
+
+    private static func windowLine(_ comment: Substring) -> (appID: String, size: (width: Int, height: Int))? {
+        let words = comment.split(whereSeparator: \.isWhitespace)
+        guard words.count == 3, words[0] == "window" else { return nil }
+        let size = words[2].split(separator: "x").compactMap { Int($0) }
+        guard size.count == 2, size[0] > 0, size[1] > 0 else { return nil }
+        return (String(words[1]), (size[0], size[1]))
     }
 
     private static func step(_ w: [String]) -> InjectStep? {
@@ -159,6 +324,22 @@ final class InjectConnection {
                                           missing: "start it with `tactile serve --test-input`")
     }
 
+    /// Stamps the events that follow with script time `usec` (test input 6).
+    func setTime(_ usec: UInt64) throws {
+        let version = wl_proxy_get_version(connection.global)
+        guard version >= 6 else {
+            throw GlobalConnection.Failure(description: "this compositor's tactile_test_input_v1 is version \(version); @T times need 6 (a newer tactile serve)")
+        }
+        tactile_test_input_v1_set_time(connection.global, UInt32(truncatingIfNeeded: usec >> 32), UInt32(truncatingIfNeeded: usec))
+    }
+
+    /// Waits until the compositor has handled everything sent.
+    func finish() throws {
+        guard wl_display_roundtrip(connection.display) >= 0 else {
+            throw GlobalConnection.Failure(description: "the compositor refused the script (error \(wl_display_get_error(connection.display)))")
+        }
+    }
+
     func perform(_ step: InjectStep) throws {
         let (input, display) = (connection.global, connection.display)
         switch step {
@@ -195,6 +376,8 @@ final class InjectConnection {
         case .sleep(let ms):
             guard wl_display_roundtrip(display) >= 0 else { throw GlobalConnection.Failure(description: "connection lost") }
             usleep(ms * 1000)
+        case .wait:
+            return  // the player waits, through the inspector
         }
         guard wl_display_roundtrip(display) >= 0 else {
             throw GlobalConnection.Failure(description: "the compositor refused \(step) (error \(wl_display_get_error(display)))")

@@ -12,7 +12,11 @@ struct InspectCommand: ParsableCommand {
         role, app_id, title, pid, place, size, input region). With --at X,Y: the hit test a touch \
         there would run, every surface looked at with its verdict, and who would own the touch. \
         With --watch: every routing decision as it happens, in the format of `serve --trace`, \
-        until interrupted.
+        until interrupted. With --wait EXPR: returns once the scene shows EXPR, or fails after \
+        --timeout printing the scene it saw. EXPR is one of: mapped app_id=ID (the window is \
+        shown), focused app_id=ID (it has the keyboard), idle (no frame to come and every \
+        configure acked), frame app_id=ID (it showed a new frame since the wait began), titled \
+        app_id=ID TEXT (its title contains TEXT).
         """
     )
 
@@ -25,9 +29,17 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Stream the routing trace live.")
     var watch = false
 
+    @Option(help: "Wait until the scene shows this: \(WaitCondition.syntax).")
+    var wait: String?
+
+    @Option(help: "How long --wait waits, in seconds.")
+    var timeout: Double = 10
+
     func validate() throws {
-        if at != nil, watch { throw ValidationError("--at and --watch are separate questions; ask one") }
+        if [at != nil, watch, wait != nil].filter({ $0 }).count > 1 { throw ValidationError("--at, --watch and --wait are separate questions; ask one") }
         if let at, Self.point(at) == nil { throw ValidationError("--at \(at): expected X,Y, e.g. 320,200") }
+        if let wait, WaitCondition(wait) == nil { throw ValidationError("--wait \(wait): expected \(WaitCondition.syntax)") }
+        if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout \(timeout): expected a number of seconds above 0") }
     }
 
     static func point(_ text: String) -> (Double, Double)? {
@@ -37,6 +49,18 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let wait, let condition = WaitCondition(wait) {
+            // A server started a moment ago may not listen yet: that is waited through too.
+            let deadline = monotonicSeconds() + timeout
+            var connection: InspectorConnection?
+            while connection == nil {
+                do { connection = try InspectorConnection(socket: socket) } catch {
+                    guard monotonicSeconds() < deadline else { throw error }
+                    usleep(10_000)
+                }
+            }
+            return try connection!.wait(for: condition, timeout: timeout, deadline: deadline)
+        }
         let connection = try InspectorConnection(socket: socket)
         if let at, let (x, y) = Self.point(at) {
             try connection.ask { tactile_inspector_v1_explain_point($0, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
@@ -49,10 +73,15 @@ struct InspectCommand: ParsableCommand {
 }
 
 /// A connection to the compositor's tactile_inspector_v1; each question's lines go to
-/// standard output as they arrive.
+/// standard output as they arrive, or to `collected` while `scene()` asks.
 final class InspectorConnection {
     private let connection: GlobalConnection
     fileprivate var done = false
+    fileprivate var collected: [String]?
+    /// Where recorded lines go (`record`), instead of standard output.
+    fileprivate var recorded: ((String) -> Void)?
+
+    var version: UInt32 { wl_proxy_get_version(connection.global) }
 
     init(socket: String?) throws {
         connection = try GlobalConnection(socket: socket, interface: tactile_tactile_inspector_v1_interface(),
@@ -64,19 +93,92 @@ final class InspectorConnection {
     func ask(_ make: (OpaquePointer?) -> OpaquePointer?) throws {
         guard let report = make(connection.global) else { throw GlobalConnection.Failure(description: "out of memory") }
         tactile_inspector_report_v1_add_listener(report, inspectorReportListener, Unmanaged.passUnretained(self).toOpaque())
+        done = false
+        defer { tactile_inspector_report_v1_destroy(report) }
         while !done {
             guard wl_display_dispatch(connection.display) >= 0 else {
                 throw GlobalConnection.Failure(description: "the compositor went away (error \(wl_display_get_error(connection.display)))")
             }
         }
     }
+
+    /// The scene as it is now.
+    func scene() throws -> SceneListing {
+        collected = []
+        defer { collected = nil }
+        try ask { tactile_inspector_v1_describe_scene($0) }
+        return SceneListing(collected ?? [])
+    }
+
+    /// Returns once the scene shows `condition`, looking every 10 ms; past `timeout` seconds
+    /// (or `deadline`, on the monotonic clock), fails with the scene it saw last. A frame
+    /// counts from `since`, or from the wait's start.
+    func wait(for condition: WaitCondition, timeout: Double, deadline: Double? = nil, since: SceneListing? = nil) throws {
+        let start = try since ?? scene()
+        let deadline = deadline ?? monotonicSeconds() + timeout
+        var scene = try self.scene()
+        while !condition.holds(in: scene, since: start) {
+            guard monotonicSeconds() < deadline else {
+                throw GlobalConnection.Failure(description: "waited \(timeout) s for `\(condition)`; the scene was:\n" + scene.lines.joined(separator: "\n"))
+            }
+            usleep(10_000)
+            scene = try self.scene()
+        }
+    }
+
+    /// Sends every line of input the seat takes to `line`, until `seconds` (forever: nil).
+    func record(for seconds: Double?, _ line: @escaping (String) -> Void) throws {
+        guard version >= 2 else {
+            throw GlobalConnection.Failure(description: "this compositor's tactile_inspector_v1 is version \(version); recording needs 2 (a newer tactile serve)")
+        }
+        recorded = line
+        guard let report = tactile_inspector_v1_record(connection.global) else { throw GlobalConnection.Failure(description: "out of memory") }
+        tactile_inspector_report_v1_add_listener(report, inspectorReportListener, Unmanaged.passUnretained(self).toOpaque())
+        let end = seconds.map { monotonicSeconds() + $0 }
+        // SIGINT and SIGTERM end the recording as its duration does: blocked, and looked for
+        // between waits of at most 100 ms, they arrive even where the parent left them blocked.
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stops, nil)
+        func stopped() -> Bool {
+            var pending = sigset_t()
+            sigpending(&pending)
+            return sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1
+        }
+        var poller = pollfd(fd: wl_display_get_fd(connection.display), events: Int16(POLLIN), revents: 0)
+        while !stopped() {
+            let left = end.map { $0 - monotonicSeconds() }
+            if let left, left <= 0 { break }
+            wl_display_flush(connection.display)
+            let ready = poll(&poller, 1, Int32(min(100, left.map { ($0 * 1000).rounded(.up) } ?? 100)))
+            guard ready >= 0 || errno == EINTR else { break }
+            guard ready > 0 else { continue }
+            guard wl_display_dispatch(connection.display) >= 0 else {
+                throw GlobalConnection.Failure(description: "the compositor went away (error \(wl_display_get_error(connection.display)))")
+            }
+        }
+        tactile_inspector_report_v1_destroy(report)
+        wl_display_roundtrip(connection.display)
+    }
+}
+
+/// Seconds on the monotonic clock, for waits and script times.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 nonisolated(unsafe) private let inspectorReportListener: UnsafeMutablePointer<tactile_inspector_report_v1_listener> = {
     let listener = UnsafeMutablePointer<tactile_inspector_report_v1_listener>.allocate(capacity: 1)
     listener.initialize(to: tactile_inspector_report_v1_listener(
-        line: { _, _, text in
+        line: { data, _, text in
             guard let text else { return }
+            let connection = Unmanaged<InspectorConnection>.fromOpaque(data!).takeUnretainedValue()
+            if connection.collected != nil { return connection.collected!.append(String(cString: text)) }
+            if let recorded = connection.recorded { return recorded(String(cString: text)) }
             // Unbuffered, so a watch piped into grep shows each line as it happens.
             var line = String(cString: text) + "\n"
             line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }

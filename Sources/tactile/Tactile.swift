@@ -7,9 +7,22 @@ struct Tactile: ParsableCommand {
         abstract: "Touch-first input routing for Wayland: a routing core and a minimal compositor around it.",
         // The commit it was built from (Plugins/TactileVersion, scripts/version).
         version: tactileVersion,
-        subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self, InspectCommand.self],
+        subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self, InspectCommand.self, RecordCommand.self],
         defaultSubcommand: DemoCommand.self
     )
+
+    /// A first word that names no command is an error: with a default subcommand, the
+    /// argument parser would hand it to the demo, and `tactile typo --help` would print the
+    /// demo's help and succeed, so a script could not tell a missing command from a present one.
+    static func main() {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        if let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word) {
+            let message = "tactile: '\(word)' is not a command; the commands are: \(names.dropLast().joined(separator: ", "))\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
+        main(nil)
+    }
 }
 
 struct DemoCommand: ParsableCommand {
