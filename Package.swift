@@ -71,6 +71,8 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // PNG files of captures (`tactile capture`), read back by its tests.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc does not declare.
         .systemLibrary(name: "CSpawn"),
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-xfixes0-dev", "libxcb-res0-dev"])]),
@@ -103,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "tactile",
             dependencies: [
-                "Responder", "TactileWayland", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols",
+                "Responder", "TactileWayland", "TactileBackends", "TactileServer", "CWaylandClient", "WaylandProtocols", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["TactileVersion"]
@@ -143,7 +145,7 @@ let package = Package(
         .testTarget(name: "TactileRenderTests", dependencies: ["TactileRender", "Responder", "BenchmarkScenes"]),
         .testTarget(name: "TactileWaylandTests", dependencies: ["GestureConfiguration", "TactileWayland", "TactileTestSupport", "CWaylandClient", "CXKBCommon", "CXcursor", "WaylandProtocols", "BenchmarkScenes"]),
         .testTarget(name: "TactileBackendsTests", dependencies: ["GestureConfiguration", "TactileBackends", "TactileWayland", "TactileTestSupport", "CWaylandClient", "WaylandProtocols", "Responder", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TactileServerTests", dependencies: ["GestureConfiguration", "TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "tactile"]),
+        .testTarget(name: "TactileServerTests", dependencies: ["GestureConfiguration", "TactileServer", "TactileWayland", "TactileTestSupport", "TactileBackends", "Responder", "CWaylandClient", "WaylandProtocols", "CPNG", "tactile"]),
         // WLCS against libTactileWLCS.so, built beside the tests.
         .testTarget(name: "WLCSTests", dependencies: ["TactileWLCS", "TactileTestSupport"]),
         // Real kernel devices and a real screen, in a QEMU guest (scripts/guest/): the libinput

@@ -25,19 +25,21 @@ public struct PrivilegePolicy: Sendable, Equatable {
     /// The policy unless the configuration file says otherwise: each family for what Tactile
     /// started, and for the programs a kiosk's owner runs by hand that need it (the on-screen
     /// keyboards, grim for screenshots, wlr-randr and kanshi for the screens, swaylock, and
-    /// `tactile inspect`, which is Tactile's own executable). Security-context listeners are
-    /// everyone's: they only ever make a client less trusted.
+    /// Tactile's own executable: `tactile inspect`, and `tactile capture`, which takes
+    /// screenshots and finds windows by app_id in the window list). Security-context
+    /// listeners are everyone's: they only ever make a client less trusted.
     public static var standard: PrivilegePolicy {
         func started(_ executables: [String] = []) -> Grant { .only(started: true, executables: executables) }
+        let tactile = ProcessIdentity.executable(of: getpid()).map { [$0] } ?? []
         return PrivilegePolicy(grants: [
             .inputInjection: started(onScreenKeyboards),
             .inputMethod: started(onScreenKeyboards),
             .layerShell: started(onScreenKeyboards),
-            .screenCapture: started(["/usr/bin/grim"]),
-            .windowManagement: started(),
+            .screenCapture: started(["/usr/bin/grim"] + tactile),
+            .windowManagement: started(tactile),
             .outputManagement: started(["/usr/bin/wlr-randr", "/usr/bin/kanshi"]),
             .sessionLock: started(["/usr/bin/swaylock"]),
-            .inspector: started(ProcessIdentity.executable(of: getpid()).map { [$0] } ?? []),
+            .inspector: started(tactile),
             .securityContext: .everyone,
         ])
     }
