@@ -126,14 +126,19 @@ final class InspectorConnection {
         }
     }
 
-    /// Sends every line of input the seat takes to `line`, until `seconds` (forever: nil).
-    func record(for seconds: Double?, _ line: @escaping (String) -> Void) throws {
+    /// Sends every line of input the seat takes to `line`, until `seconds` (forever: nil);
+    /// `started` runs once the compositor is recording.
+    func record(for seconds: Double?, started: () -> Void, _ line: @escaping (String) -> Void) throws {
         guard version >= 2 else {
             throw GlobalConnection.Failure(description: "this compositor's tactile_inspector_v1 is version \(version); recording needs 2 (a newer tactile serve)")
         }
         recorded = line
         guard let report = tactile_inspector_v1_record(connection.global) else { throw GlobalConnection.Failure(description: "out of memory") }
         tactile_inspector_report_v1_add_listener(report, inspectorReportListener, Unmanaged.passUnretained(self).toOpaque())
+        guard wl_display_roundtrip(connection.display) >= 0 else {
+            throw GlobalConnection.Failure(description: "the compositor went away (error \(wl_display_get_error(connection.display)))")
+        }
+        started()
         let end = seconds.map { monotonicSeconds() + $0 }
         // SIGINT and SIGTERM end the recording as its duration does: blocked, and looked for
         // between waits of at most 100 ms, they arrive even where the parent left them blocked.

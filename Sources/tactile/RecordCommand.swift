@@ -9,9 +9,10 @@ struct RecordCommand: ParsableCommand {
         Every touch, pointer, key, touchpad, pen and pad event the seat takes, from whatever \
         device (libinput, the parent desktop's seat, `tactile inject`), one line each in the \
         format `tactile inject` reads, each with its time: @T, microseconds since the first. \
-        With --window the positions are relative to that window's top-left, and the first line \
-        notes its size (`# window APP_ID WIDTHxHEIGHT`), so `inject --window` replays the \
-        stroke onto the window wherever it is then. Runs until interrupted, or --duration.
+        The first line, a comment written once recording has begun, says what the positions \
+        are relative to: global pixels, or with --window that window's top-left and its size \
+        (`# window APP_ID WIDTHxHEIGHT`), so `inject --window` replays the stroke onto the \
+        window wherever it is then. Runs until interrupted (SIGINT, SIGTERM), or --duration.
         """
     )
 
@@ -47,12 +48,15 @@ struct RecordCommand: ParsableCommand {
             text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
         }
         var origin = (x: 0.0, y: 0.0)
+        // The first line, written once the compositor records (a script may wait for it):
+        // what the positions are relative to.
+        var header = "# positions in global pixels; @T in microseconds since the first event"
         if let window {
             let found = try connection.scene().shownWindow(window)
             origin = (Double(found.x), Double(found.y))
-            emit("# window \(window) \(found.width)x\(found.height)")
+            header = "# window \(window) \(found.width)x\(found.height)"
         }
-        try connection.record(for: duration) { line in
+        try connection.record(for: duration, started: { emit(header) }) { line in
             emit(window == nil ? line : Self.relative(line, to: origin))
         }
     }

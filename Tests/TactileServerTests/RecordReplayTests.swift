@@ -170,13 +170,16 @@ import Testing
         recorder.arguments = ["record", "--socket", session.socket, "--duration", "30", "-o", output]
         recorder.environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]
         try recorder.run()
-        usleep(300_000)
+        // Recording has begun once its first line is written.
+        for _ in 0..<200 where ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").isEmpty { usleep(10_000) }
         let (status, log) = try session.run(["inject"], input: (["pen tool 7 pen tilt pressure distance rotation slider wheel"] + lines).joined(separator: "\n"))
         #expect(status == 0, "\(log)")
         try session.wait("idle")
         recorder.terminate()
         recorder.waitUntilExit()
-        let recorded = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+        let file = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(file.first == "# positions in global pixels; @T in microseconds since the first event")
+        let recorded = file.dropFirst().map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
         #expect(recorded == lines, "\(recorded)")
     }
 

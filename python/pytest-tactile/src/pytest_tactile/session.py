@@ -355,11 +355,10 @@ class _Recording:
             args += ["--window", self.window]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, env=self.tactile.env, text=True)
-        self.tactile._wait_connected(self.process.pid)
-        # With --window, the header line is written once the window is found.
+        # Its first line, a comment, is written once the server records.
         deadline = time.monotonic() + 5
-        while self.window and time.monotonic() < deadline and self.process.poll() is None:
-            if self.path.exists() and self.path.read_text().startswith("# window"):
+        while time.monotonic() < deadline and self.process.poll() is None:
+            if self.path.exists() and self.path.read_text().startswith("#"):
                 break
             time.sleep(0.02)
         if self.process.poll() is not None:
