@@ -34,6 +34,20 @@ import Testing
         #expect(run.before.colour(at: Self.tap.x, Self.tap.y) == 0x58_5858)
     }
 
+    /// `tactile record` from a real device: the tap as libinput gave it, with its time and
+    /// place, in the script format `tactile inject` replays.
+    @Test func theTapIsRecordedAsAScriptLine() throws {
+        let run = try KioskRun.shared.get()
+        let lines = run.recorded.split(separator: "\n").map(String.init)
+        #expect(lines.first == "# positions in global pixels; @T in microseconds since the first event", "\(lines)")
+        let events = lines.dropFirst().map { $0.split(separator: " ").map(String.init) }
+        try #require(events.count == 4, "down, frame, up, frame: \(lines)")
+        #expect(events.map { $0.dropFirst().prefix(2).joined(separator: " ") } == ["touch down", "touch frame", "touch up", "touch frame"], "\(lines)")
+        #expect(events[0].first == "@0" && events[0].dropFirst(4) == ["320", "200"], "\(lines)")
+        let up = events[2].first.flatMap { UInt64($0.dropFirst()) }
+        #expect(up.map { $0 > 0 && $0 < 5_000_000 } == true, "the up's time, after the down's: \(lines)")
+    }
+
     /// A VT switch away shows the other VT's console; back, the picture returns as it was and
     /// touch works again.
     @Test func aVTSwitchAwayAndBackBringsThePictureAndTouchBack() throws {
@@ -173,6 +187,8 @@ struct KioskRun {
     let wev: String
     /// What tactile-tablet-probe heard of the pen.
     let tabletProbe: String
+    /// What `tactile record` wrote of the first tap.
+    let recorded: String
     let status: String
     /// The unprivileged run through seatd: its log, status, and seatd's log.
     let seatdServerLog: String, seatdStatus: String, seatdLog: String
@@ -185,6 +201,7 @@ struct KioskRun {
         log = guest.read("tactile.log")
         wev = guest.read("wev.log")
         tabletProbe = guest.read("tablet-probe.log")
+        recorded = guest.read("recorded.txt")
         status = guest.read("tactile.status").trimmingCharacters(in: .whitespacesAndNewlines)
         seatdServerLog = guest.read("tactile-seatd.log")
         seatdStatus = guest.read("tactile-seatd.status").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -8,7 +8,7 @@ screen. A tap draws simple-touch's red cross; QEMU screendumps (scripts/guest/sc
 take the console before Tactile, the screen before and after the tap, away on another VT
 and back (then a second tap), and the console again once simple-touch was killed and
 Tactile exited with its status. Before that, a uinput pen taps wev, a second client, which
-gets it as the pointer. Last, Tactile runs as `nobody`, the card and devices opened
+gets it as the pointer. `tactile record` hears the first tap. Last, Tactile runs as `nobody`, the card and devices opened
 by seatd, as the example systemd unit runs it. Everything goes to OUTDIR, where
 KioskGuestTests (on the host) reads and checks it.
 
@@ -51,13 +51,18 @@ def main():
         f.write("devices:\n  - match: Tactile Desk Tablet\n    region: [640, 400, 320, 200]\n")
     with open(tactile_log, "w") as stream:
         tactile = subprocess.Popen(
-            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", "wayland-kiosk", "--config", config, "--", "weston-simple-touch"],
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--inspect", "--socket", "wayland-kiosk", "--config", config, "--", "weston-simple-touch"],
             stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
     wait_for(tactile_log, ".commit()", timeout=120)
     wait_for(tactile_log, "device added: Tactile Test Touchscreen")
     log("tactile shows weston-simple-touch")
     screendump_when("kiosk-before", lambda p: p.colour(10, 10) == GREY and p.colour(599, 499) == GREY)
 
+    # `tactile record` hears the tap as libinput delivered it (its first line, a comment,
+    # says it is recording).
+    recorded = os.path.join(OUT, "recorded.txt")
+    recorder = subprocess.Popen([TACTILE, "record", "-o", recorded], env=dict(os.environ, WAYLAND_DISPLAY="wayland-kiosk"))
+    wait_for(recorded, "# positions in global pixels")
     # Raw (1024, 1024) of 0...4095 is (320, 200) on the 1280x800 screen, and in the full
     # screen simple-touch.
     touch.down(0, 1024, 1024); touch.frame()
@@ -65,6 +70,9 @@ def main():
     wait_for(tactile_log, "wl_touch@")
     wait_for(tactile_log, ".up(")
     log("tap delivered")
+    wait_for(recorded, "touch up 0")
+    recorder.terminate()
+    recorder.wait(timeout=10)
     after = screendump_when("kiosk-after", lambda p: p.colour(320, 200) == RED)
 
     # Away to another VT, whose console shows; back, and the picture and touch return.
