@@ -34,16 +34,19 @@ def main():
     log("done")
 
 
-def settled_screendump(name, tries=20):
-    """A screendump once the screen is neither black nor changing (two in a row, 2 s apart,
-    the same): the nested server and its app take some seconds to draw under emulation."""
+def settled_screendump(name, tries=40):
+    """A screendump once the screen shows simple-touch (its grey at 10,10) and is not
+    changing (two in a row, 2 s apart, the same): the nested server and its app take some
+    seconds to draw under emulation, longer with the host busy, and the nested server's
+    background alone can stay still for 2 s before the app's first frame reaches it."""
     path, previous = os.path.join(OUT, f"{name}.ppm"), None
     for _ in range(tries):
         time.sleep(2)
         journal.screendump(name, DEVICE)
         with open(path, "rb") as f:
-            pixels = f.read().split(b"\n", 3)[3]
-        if pixels == previous and pixels.count(0) != len(pixels):
+            _, size, _, pixels = f.read().split(b"\n", 3)
+        at = (10 * int(size.split()[0]) + 10) * 3
+        if pixels == previous and pixels[at:at + 3] == bytes([0x58, 0x58, 0x58]):
             return
         previous = pixels
     log(f"{name}: the screen did not settle")
