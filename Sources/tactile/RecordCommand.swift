@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TactileWayland
 
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,16 +67,8 @@ struct RecordCommand: ParsableCommand {
         var words = line.split(separator: " ").map(String.init)
         let time = words.first?.hasPrefix("@") == true ? words.removeFirst() : nil
         guard let (xi, yi) = InjectScript.coordinates(in: words), let x = Double(words[xi]), let y = Double(words[yi]) else { return line }
-        words[xi] = Self.number(x - origin.x)
-        words[yi] = Self.number(y - origin.y)
+        words[xi] = InputRecorder.number(x - origin.x)
+        words[yi] = InputRecorder.number(y - origin.y)
         return ([time].compactMap { $0 } + words).joined(separator: " ")
-    }
-
-    /// As the server writes numbers: three decimals at most, no trailing zeros.
-    private static func number(_ value: Double) -> String {
-        var text = String(format: "%.3f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
     }
 }

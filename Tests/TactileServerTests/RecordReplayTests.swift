@@ -40,6 +40,18 @@ import Testing
             return try runProcess(RecordReplayTests.tactile, arguments + [script], environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory])
         }
 
+        /// `tactile record ARGUMENTS -o output`, returned once it records (its first line
+        /// is written then).
+        func record(_ arguments: [String], to output: String) throws -> Process {
+            let recorder = Process()
+            recorder.executableURL = URL(fileURLWithPath: RecordReplayTests.tactile)
+            recorder.arguments = ["record", "--socket", socket, "-o", output] + arguments
+            recorder.environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]
+            try recorder.run()
+            for _ in 0..<200 where ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").isEmpty { usleep(10_000) }
+            return recorder
+        }
+
         /// `inspect --wait`, which must hold.
         func wait(_ condition: String) throws {
             let (status, output) = try run(["inspect", "--wait", condition, "--timeout", "20"])
@@ -88,13 +100,7 @@ import Testing
         do {
             let source = try Session(kiosk ? ["--kiosk"] : [], app: ["weston-simple-touch"])
             try source.wait("mapped app_id=simple-touch")
-            let recorder = Process()
-            recorder.executableURL = URL(fileURLWithPath: Self.tactile)
-            recorder.arguments = ["record", "--socket", source.socket, "--window", "simple-touch", "-o", recording]
-            recorder.environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]
-            try recorder.run()
-            // Recording has begun once the header is written.
-            for _ in 0..<200 where ((try? String(contentsOfFile: recording, encoding: .utf8)) ?? "").isEmpty { usleep(10_000) }
+            let recorder = try source.record(["--window", "simple-touch"], to: recording)
             let injected = Self.stroke.map { "@\($0.time) \($0.line)" }.joined(separator: "\n")
             let (status, output) = try source.run(["inject", "--window", "simple-touch"], input: injected)
             #expect(status == 0, "\(output)")
@@ -165,13 +171,7 @@ import Testing
         ]
         let output = NSTemporaryDirectory() + "all-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: Self.tactile)
-        recorder.arguments = ["record", "--socket", session.socket, "--duration", "30", "-o", output]
-        recorder.environment = ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory]
-        try recorder.run()
-        // Recording has begun once its first line is written.
-        for _ in 0..<200 where ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").isEmpty { usleep(10_000) }
+        let recorder = try session.record(["--duration", "30"], to: output)
         let (status, log) = try session.run(["inject"], input: (["pen tool 7 pen tilt pressure distance rotation slider wheel"] + lines).joined(separator: "\n"))
         #expect(status == 0, "\(log)")
         try session.wait("idle")

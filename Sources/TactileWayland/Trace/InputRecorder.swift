@@ -5,7 +5,7 @@ import Responder
 /// for every report that asked (tactile_inspector_v1.record). Events are heard as they come
 /// from the backend, before grabs and routing, so a recording replays what the devices did
 /// rather than what one client was shown.
-final class InputRecorder {
+public final class InputRecorder {
     private struct Listener {
         weak var report: InspectorReport?
         /// The time of the first event it heard: its lines' `@T` count from there.
@@ -78,8 +78,9 @@ final class InputRecorder {
         }
     }
 
-    /// Three decimals, as much as wl_fixed carries (1/256), without trailing zeros.
-    static func number(_ value: Double) -> String {
+    /// Three decimals, as much as wl_fixed carries (1/256), without trailing zeros: how
+    /// every position of a recording is written (`tactile record --window` too).
+    public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         var text = String(format: "%.3f", value)
         while text.hasSuffix("0") { text.removeLast() }
