@@ -62,6 +62,12 @@ struct InjectCommand: ParsableCommand {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
         let parsed = try InjectScript.parse(text)
+        // The server takes times up to 2^40 µs past the first; a slow enough speed puts a
+        // line beyond that (or beyond what a UInt64 holds): refused before anything is sent.
+        if let late = parsed.lines.first(where: { $0.time.map { Double($0) / speed > 0x1p40 } ?? false }) {
+            throw InjectScript.Error(line: late.number, text: late.words.joined(separator: " "),
+                                     problem: "at --speed \(speed) it comes more than 2^40 µs (12 days) after the script began")
+        }
         let connection = try InjectConnection(socket: socket)
         var player = ScriptPlayer(connection: connection, socket: socket, speed: speed, timeout: timeout)
         if let window {
@@ -100,10 +106,10 @@ struct ScriptPlayer {
         let start = monotonicSeconds()
         for line in lines {
             if let time = line.time {
-                let due = Double(time) / speed / 1e6
-                let wait = due - (monotonicSeconds() - start)
+                let due = Double(time) / speed  // µs; checked against 2^40 before playing
+                let wait = due / 1e6 - (monotonicSeconds() - start)
                 if wait > 0 { usleep(UInt32(min(wait * 1e6, 4e9))) }
-                try connection.setTime(UInt64(Double(time) / speed))
+                try connection.setTime(UInt64(due))
             }
             if case .wait(let condition) = line.step {
                 try connection.finish()

@@ -225,11 +225,12 @@ import Testing
         #expect(help.status == 0 && help.output.contains("--window"), "\(help.output)")
 
         for (script, problem) in [("@x touch frame", "line 1: @T needs T"), ("@20 touch frame\n@10 touch frame", "line 2: @10 comes before the line above it (@20)"),
-                                  ("wait maybe", "line 1: expected wait mapped app_id=ID")] {
+                                  ("wait maybe", "line 1: expected wait mapped app_id=ID"),
+                                  ("@0 touch frame\n@1000 touch frame", "line 2: at --speed 1e-300 it comes more than 2^40 µs (12 days) after the script began")] {
             let file = NSTemporaryDirectory() + "bad-\(UUID().uuidString).txt"
             try script.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let result = try runProcess(Self.tactile, ["inject", "--socket", "none-\(UUID().uuidString.prefix(6))", file])
+            let result = try runProcess(Self.tactile, ["inject", "--socket", "none-\(UUID().uuidString.prefix(6))", "--speed", "1e-300", file])
             #expect(result.status != 0)
             #expect(result.output.contains(problem), "\(result.output)")
         }
