@@ -23,10 +23,7 @@ final class CaptureClient {
     typealias Failure = GlobalConnection.Failure
 
     init(socket: String?) throws {
-        guard let display = wl_display_connect(socket) else {
-            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
-        }
-        self.display = display
+        display = try GlobalConnection.connect(socket)
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
         // The globals, then the names of the outputs bound as they were announced.

@@ -14,10 +14,7 @@ final class GlobalConnection {
     }
 
     init(socket: String?, interface: UnsafePointer<wl_interface>, missing: String) throws {
-        guard let display = wl_display_connect(socket) else {
-            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
-        }
-        self.display = display
+        display = try Self.connect(socket)
         self.interface = interface
         let registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, globalListener, Unmanaged.passUnretained(self).toOpaque())
@@ -28,6 +25,14 @@ final class GlobalConnection {
     }
 
     deinit { wl_display_disconnect(display) }
+
+    /// The display at `socket` (nil: $WAYLAND_DISPLAY), or an error naming where it looked.
+    static func connect(_ socket: String?) throws -> OpaquePointer {
+        guard let display = wl_display_connect(socket) else {
+            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
+        }
+        return display
+    }
 }
 
 nonisolated(unsafe) private let globalListener: UnsafeMutablePointer<wl_registry_listener> = {
