@@ -117,6 +117,21 @@ import WaylandProtocols
         #expect(withIcon.contains(" icon=\"utilities-terminal\",48x48@1,96x96@2"), "\(withIcon)")
     }
 
+    /// An app id as long as Chromium's `--app` windows make from a page's path is listed whole,
+    /// so a wait names it as the app set it; a title is still cut at 80 characters.
+    @Test func aLongAppIDIsListedWholeAndCanBeWaitedOn() throws {
+        let (server, client, window) = try Self.inspectableServer(windowAt: (0, 0))
+        let appID = "chrome-__" + String(repeating: "deep_folder_", count: 12) + "touch_page.html-Default"
+        xdg_toplevel_set_app_id(window.toplevel, appID)
+        xdg_toplevel_set_title(window.toplevel, String(repeating: "t", count: 200))
+        wl_surface_commit(window.surface)
+        try client.roundtrip()
+        let line = try Self.inspect(server.socket, []).first { $0.contains("role=toplevel") } ?? ""
+        #expect(line.contains(" app_id=\(appID) "), "\(line)")
+        #expect(line.contains(" title=\"\(String(repeating: "t", count: 80))\" "), "\(line)")
+        _ = try Self.inspect(server.socket, ["--wait", "mapped app_id=\(appID)", "--timeout", "5"])
+    }
+
     @Test func inspectShowsAnOutputAsleep() throws {
         var configuration = Self.inspecting
         configuration.idle = IdleSettings(timeout: 1)

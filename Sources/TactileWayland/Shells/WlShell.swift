@@ -118,7 +118,7 @@ final class ShellSurface: ResourceObject, SurfaceRole, ListedWindow {
         },
         set_class: { _, r, appID in
             guard let shell = ShellSurface.from(r) else { return }
-            shell.appID = printableLabel(appID)
+            shell.appID = printableLabel(appID, limit: appIDLabelLimit)
             shell.windows.listings.changed(shell)
         }
     ))

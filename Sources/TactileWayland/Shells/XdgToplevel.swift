@@ -303,7 +303,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         },
         set_app_id: { _, resource, appID in
             guard let toplevel = XdgToplevel.from(resource) else { return }
-            toplevel.appID = printableLabel(appID)
+            toplevel.appID = printableLabel(appID, limit: appIDLabelLimit)
             toplevel.titleOrAppIDChanged()
         },
         show_window_menu: { _, _, _, _, _, _ in },
