@@ -2,6 +2,14 @@ import CWaylandServer
 import Responder
 import WaylandProtocols
 
+/// Where system edge gestures are deferred to a surface, per edge (surface-local), as the
+/// scene node the router reads has it.
+struct EdgeDeferralRegions: SurfaceStateSlot {
+    var regions: [Edge: Region] = [:]
+
+    func shape(_ node: inout Node) { node.edgeGestureDeferral = regions }
+}
+
 /// tactile_edge_deferral_manager_v1 (protocol/tactile-edge-deferral-v1.xml); the routing
 /// core enforces the per-edge limit (`RoutingPolicy.edgeDeferralLimit`), which clients are told.
 final class EdgeDeferrals: ServerPart {
@@ -38,7 +46,7 @@ final class EdgeDeferral: ResourceObject, SurfaceAddon {
     override func resourceDestroyed() {
         guard let surface else { return }
         surface.detachAddon(self)
-        surface.resetState { $0.edgeDeferral.removeAll() }
+        surface.resetState { $0[EdgeDeferralRegions.self] = EdgeDeferralRegions() }
     }
 
     static let requests = RequestTable(tactile_edge_deferral_v1_interface(
@@ -54,7 +62,9 @@ final class EdgeDeferral: ResourceObject, SurfaceAddon {
                 return deferral.postError(TACTILE_EDGE_DEFERRAL_V1_ERROR_INVALID_EDGE.rawValue, "edges \(bits) names no edge or an unknown one (top 1, bottom 2, left 4, right 8)")
             }
             let region = regionResource.flatMap { WlRegion.from($0)?.region }
-            for edge in known.filter({ bits & $0.0 != 0 }).map(\.1) { deferral.surface?.pending.edgeDeferral[edge] = region }
+            deferral.surface?.pending.slots.update(EdgeDeferralRegions.self) { deferred in
+                for edge in known.filter({ bits & $0.0 != 0 }).map(\.1) { deferred.regions[edge] = region }
+            }
         }
     ))
 }

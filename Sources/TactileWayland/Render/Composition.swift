@@ -186,7 +186,7 @@ final class Composition: ServerPart {
         // is, and torn when it asks to be (wp_tearing_control_v1 async).
         let whole = marks.isEmpty ? Self.wholeFrame(items, size: canvas.size) : nil
         presenter.present(OutputFrame(output: output.id, damage: presented, canvas: canvas, cursor: cursorItem,
-                                      scanout: whole.flatMap(Self.scanout), torn: whole?.surface.current.tearing == true))
+                                      scanout: whole.flatMap(Self.scanout), torn: whole?.surface.current[TearingHint.self].async == true))
         for (surface, _) in items where surface.hasUnpresentedBuffer {
             surface.presentedFrames += 1
             surface.hasUnpresentedBuffer = false

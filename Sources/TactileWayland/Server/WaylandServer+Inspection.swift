@@ -53,9 +53,9 @@ extension WaylandServer: Inspectable {
                 }
                 if id == focusedWindow { parts.append("focused") }
                 if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
-                if surface.current.tearing { parts.append("tearing=async") }
+                if surface.current[TearingHint.self].async { parts.append("tearing=async") }
                 if let icon = surface.addon(XdgSurface.self)?.toplevel?.icon { parts.append("icon=\(icon.inspected)") }
-                if surface.current.alphaMultiplier != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }
+                if surface.current[AlphaMultiplier.self].factor != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }
             }
             if !node.acceptsInput { parts.append("input-disabled") }
             if self.parts.windows.wantingAttention.contains(id) { parts.append("attention") }

@@ -141,7 +141,7 @@ final class Windows: ServerPart {
         // Each surface counts for the window it belongs to: a subsurface that shows keeps its
         // window shown. Surfaces of no window (panels, the lock) only cover.
         let stack = drawn.map { surface, frame in
-            let opaque = surface.node.flatMap { scene.node($0)?.alpha } == 1 && surface.current.alphaMultiplier == .max
+            let opaque = surface.node.flatMap { scene.node($0)?.alpha } == 1 && surface.current[AlphaMultiplier.self].factor == .max
             var hides = Region()
             if opaque, surface.content?.image.isOpaque == true {
                 hides.add(frame)

@@ -1,6 +1,19 @@
 import CWaylandServer
 import WaylandProtocols
 
+/// wp_alpha_modifier_v1's multiplier: UInt32.max opaque as drawn, 0 invisible.
+struct AlphaMultiplier: SurfaceStateSlot {
+    var factor = UInt32.max
+
+    /// Every pixel the surface shows is another shade.
+    func changesEveryPixel(from previous: AlphaMultiplier) -> Bool { factor != previous.factor }
+}
+
+extension SurfaceState {
+    /// The alpha multiplier as the renderer takes it, 0 to 1.
+    var opacity: Double { Double(self[AlphaMultiplier.self].factor) / Double(UInt32.max) }
+}
+
 /// wp_alpha_modifier_surface_v1: a surface's alpha multiplied by a factor, applied by the
 /// renderer (a half-alpha surface composes at half opacity, and hides nothing below it).
 /// Double-buffered with the surface's state.
@@ -11,7 +24,7 @@ final class AlphaModifierObject: ResourceObject, SurfaceAddon {
 
     override func resourceDestroyed() {
         guard let surface else { return }
-        surface.pending.alphaMultiplier = .max
+        surface.pending[AlphaMultiplier.self] = AlphaMultiplier()
         surface.detachAddon(self)
     }
 
@@ -19,7 +32,7 @@ final class AlphaModifierObject: ResourceObject, SurfaceAddon {
 
     private func setMultiplier(_ factor: UInt32) {
         guard let surface else { return postError(WP_ALPHA_MODIFIER_SURFACE_V1_ERROR_NO_SURFACE.rawValue, "the wl_surface is gone") }
-        surface.pending.alphaMultiplier = factor
+        surface.pending[AlphaMultiplier.self].factor = factor
     }
 
     static let requests = RequestTable(wp_alpha_modifier_surface_v1_interface(

@@ -3,7 +3,8 @@ import WaylandProtocols
 import Responder
 import TactileRender
 
-/// The state of wl_surface that commit applies atomically (wl_surface is double-buffered).
+/// The state of wl_surface that commit applies atomically (wl_surface is double-buffered),
+/// with what other protocols keep double-buffered with it in `slots` (`SurfaceStateSlot`).
 struct SurfaceState {
     /// A buffer attached since the last commit (`.some(nil)`: a NULL attach, which unmaps).
     var attachment: BufferAttachment??
@@ -13,29 +14,19 @@ struct SurfaceState {
     /// Where the new buffer's origin lies relative to the current one (attach dx/dy before
     /// version 5, wl_surface.offset after); not persistent, unlike the rest.
     var offset = Position.zero
-    /// Where system edge gestures are deferred to this surface, per edge (tactile_edge_deferral_v1).
-    var edgeDeferral: [Edge: Region] = [:]
     /// Where the client promises its pixels are opaque: composition skips what lies below.
     var opaqueRegion = Region.empty
     /// What changed since the last commit, in surface and in buffer coordinates; not persistent.
     var damage = SurfaceDamage()
-    /// wp_viewport: the buffer rectangle shown, and the size it is shown at.
-    var viewport = Viewport()
-    /// wp_alpha_modifier_v1's multiplier: UInt32.max opaque as drawn, 0 invisible.
-    var alphaMultiplier = UInt32.max
     /// What the client says the surface shows (wp_content_type_v1).
     var contentType = ContentType.none
-    /// The client would have the surface shown torn rather than at vertical blanks
-    /// (wp_tearing_control_v1 async).
-    var tearing = false
-    /// wp_fifo_v1: this update sets the barrier, or waits while it is set; not persistent.
-    var setsBarrier = false
-    var waitsForBarrier = false
-    /// wp_commit_timer_v1: not applied before this time; not persistent.
-    var targetTime: Instant?
+    var slots = SurfaceSlots()
 
-    /// The multiplier as the renderer takes it, 0 to 1.
-    var opacity: Double { Double(alphaMultiplier) / Double(UInt32.max) }
+    /// The slot of type `S`, as `state[S.self]`.
+    subscript<S: SurfaceStateSlot>(_ type: S.Type) -> S {
+        get { slots[S.self] }
+        set { slots[S.self] = newValue }
+    }
 }
 
 /// What a committed buffer contributes: its size, which gives the surface's size, and its
@@ -80,10 +71,9 @@ final class Surface: ResourceObject {
     /// A synchronized subsurface's committed state, waiting for its parent's apply.
     private(set) var cached: SurfaceState?
     private var cachedFrameCallbacks: [FrameCallback] = []
-    /// Updates waiting for the fifo barrier or a target time, oldest first (`FramePacing`).
+    /// Updates an add-on holds back (`SurfaceAddon.mayApply`), oldest first, applied by
+    /// `applyReadyUpdates`.
     private var queue: [(state: SurfaceState, callbacks: [FrameCallback])] = []
-    /// When an applied update set the fifo barrier; nil while there is none.
-    private(set) var barrierSince: Instant?
     /// More waiting updates than this and the oldest is applied at once: a client cannot make
     /// the server hold its buffers without end.
     private static let queueLimit = 8
@@ -212,7 +202,7 @@ final class Surface: ResourceObject {
         pending.attachment = nil
         pending.offset = .zero
         pending.damage = SurfaceDamage()
-        (pending.setsBarrier, pending.waitsForBarrier, pending.targetTime) = (false, false, nil)
+        pending.slots.startOver()
         let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
         if synchronized {
@@ -235,23 +225,14 @@ final class Surface: ResourceObject {
         apply(state, frameCallbacks: callbacks)
     }
 
-    /// Whether an update may apply now: not waiting on a barrier that is set, not before its
-    /// target time. A synchronized subsurface's updates follow its parent's instead.
+    /// Whether an update may apply now: no add-on holds it back. A synchronized subsurface's
+    /// updates follow its parent's instead.
     private func isReady(_ state: SurfaceState) -> Bool {
-        (!state.waitsForBarrier || barrierSince == nil) && (state.targetTime.map { !(host.currentTime < $0) } ?? true)
+        addons.allSatisfy { $0.mayApply(state) }
     }
 
-    /// Whether frame pacing still has something to do for it.
-    var isPaced: Bool { resource != nil && (barrierSince != nil || !queue.isEmpty) }
-
-    /// The earliest target time of the updates waiting.
-    var nextTargetTime: Instant? { queue.compactMap(\.state.targetTime).min() }
-
-    /// The refresh after the barrier was set has come: waiting updates may apply.
-    func clearBarrier() {
-        barrierSince = nil
-        applyReadyUpdates()
-    }
+    /// The updates waiting, oldest first.
+    var waitingUpdates: some Collection<SurfaceState> { queue.lazy.map(\.state) }
 
     /// Applies the waiting updates that are ready, in order, up to the first that is not.
     func applyReadyUpdates() {
@@ -286,21 +267,11 @@ final class Surface: ResourceObject {
         current.inputRegion = state.inputRegion
         current.bufferScale = state.bufferScale
         current.bufferTransform = state.bufferTransform
-        current.edgeDeferral = state.edgeDeferral
         current.opaqueRegion = state.opaqueRegion
-        current.viewport = state.viewport
         var damage = state.damage
-        if current.alphaMultiplier != state.alphaMultiplier {
-            // Every pixel it shows is another shade now.
-            damage.everything()
-            current.alphaMultiplier = state.alphaMultiplier
-        }
+        if state.slots.changesEveryPixel(from: current.slots) { damage.everything() }
+        current.slots = state.slots
         current.contentType = state.contentType
-        current.tearing = state.tearing
-        if state.setsBarrier {
-            barrierSince = host.currentTime
-            host.pace(self)
-        }
         if state.attachment != nil, let content {
             pictures.record(content.image, damage: content.bufferRects(damage))
             hasUnpresentedBuffer = true
@@ -352,15 +323,14 @@ final class Surface: ResourceObject {
 
     /// Writes the committed state into the scene node, the only state hit testing sees.
     func syncNode() {
-        let (size, region, mapped) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false))
-        let deferral = current.edgeDeferral
+        let (size, region, mapped, slots) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false), current.slots)
         host.updateScene { [unowned self] scene in
             guard let node else { return }
             scene.update(node) {
                 $0.size = size
                 $0.inputRegion = region
-                $0.edgeGestureDeferral = deferral
                 $0.isMapped = mapped
+                slots.shape(&$0)
             }
         }
         host.afterScene { [weak self] in self?.updateOutputs() }

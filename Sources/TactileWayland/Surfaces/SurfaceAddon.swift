@@ -19,6 +19,10 @@ protocol SurfaceAddon: AnyObject {
     /// Before a commit's state is applied or cached, with the buffer it will show: false
     /// refuses the commit, after posting the protocol error.
     func validate(_ state: SurfaceState, buffer: BufferAttachment) -> Bool
+    /// Whether a committed update may apply now; false holds it (and every later one) in the
+    /// surface's queue until `Surface.applyReadyUpdates` finds it ready (fifo's barrier, a
+    /// commit's target time). Whoever makes it ready calls that.
+    func mayApply(_ state: SurfaceState) -> Bool
     /// The surface applied a commit's state; scene changes made here join the commit's batch.
     func applied(_ surface: Surface)
     /// The surface was told it entered or left outputs.
@@ -32,6 +36,7 @@ extension SurfaceAddon {
     var windowOrigin: Position? { nil }
     func mayAttachBuffer() -> Bool { true }
     func validate(_ state: SurfaceState, buffer: BufferAttachment) -> Bool { true }
+    func mayApply(_ state: SurfaceState) -> Bool { true }
     func applied(_ surface: Surface) {}
     func outputsChanged(_ surface: Surface) {}
     func surfaceDestroyed(_ surface: Surface) {}

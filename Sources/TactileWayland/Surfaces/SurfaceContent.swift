@@ -32,19 +32,6 @@ struct SurfaceDamage {
     var isEmpty: Bool { !isEverything && surface.isEmpty && buffer.isEmpty }
 }
 
-/// wp_viewport's state: which part of the buffer is shown (buffer coordinates after the
-/// buffer transform and scale, fractional), and at which surface size.
-struct Viewport: Equatable {
-    var source: (x: Double, y: Double, width: Double, height: Double)?
-    var destination: Size?
-
-    static func == (a: Viewport, b: Viewport) -> Bool {
-        a.destination == b.destination && a.source.map { [$0.x, $0.y, $0.width, $0.height] } == b.source.map { [$0.x, $0.y, $0.width, $0.height] }
-    }
-
-    var isSet: Bool { source != nil || destination != nil }
-}
-
 extension SurfaceState {
     /// The buffer's size once transformed and scaled, in surface units: what a viewport's
     /// source rectangle must lie within.
@@ -57,6 +44,7 @@ extension SurfaceState {
     /// The surface's size: the viewport's destination, else its source's size, else the
     /// buffer's, transformed and scaled.
     func surfaceSize(buffer: BufferAttachment) -> Size {
+        let viewport = self[Viewport.self]
         if let destination = viewport.destination { return destination }
         if let source = viewport.source { return Size(width: Int(source.width), height: Int(source.height)) }
         let (w, h) = transformedSize(buffer: buffer)
@@ -78,10 +66,11 @@ struct SurfaceContent {
         let buffer = BufferAttachment(width: image.size.width, height: image.size.height)
         let (tw, th) = state.transformedSize(buffer: buffer)
         var map = Affine.identity
-        if let source = state.viewport.source {
+        let viewport = state[Viewport.self]
+        if let source = viewport.source {
             let (sx, sy) = (size.width > 0 ? source.width / Double(size.width) : 1, size.height > 0 ? source.height / Double(size.height) : 1)
             map = Affine.scale(sx, sy).then(.translation(source.x, source.y))
-        } else if state.viewport.destination != nil {
+        } else if viewport.destination != nil {
             map = Affine.scale(tw / Double(max(1, size.width)), th / Double(max(1, size.height)))
         }
         return map.then(Affine(state.bufferTransform, upright: (tw, th))).then(.scale(Double(max(1, state.bufferScale)), Double(max(1, state.bufferScale))))
@@ -104,14 +93,14 @@ struct SurfaceContent {
 
     /// Whether surface pixels are buffer pixels one to one.
     var isPlain: Bool {
-        state.bufferTransform == .normal && state.bufferScale == 1 && !state.viewport.isSet
+        state.bufferTransform == .normal && state.bufferScale == 1 && !state[Viewport.self].isSet
     }
 
     /// The surface's damage in surface-local coordinates (nil: all of it).
     static func surfaceRects(_ damage: SurfaceDamage, state: SurfaceState) -> [Rect]? {
         guard !damage.isEverything else { return nil }
         guard damage.buffer.isEmpty else {
-            guard state.bufferTransform == .normal, !state.viewport.isSet else { return nil }
+            guard state.bufferTransform == .normal, !state[Viewport.self].isSet else { return nil }
             let scale = Int(max(1, state.bufferScale))
             // Outward: a buffer pixel partly inside a surface pixel damages all of it.
             return damage.surface + damage.buffer.map {

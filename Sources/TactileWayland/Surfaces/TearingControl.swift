@@ -2,6 +2,11 @@ import CWaylandServer
 import Logging
 import WaylandProtocols
 
+/// The client would have the surface shown torn rather than at vertical blanks.
+struct TearingHint: SurfaceStateSlot {
+    var async = false
+}
+
 /// wp_tearing_control_v1: a surface's wish to be shown torn (async) rather than at vertical
 /// blanks. Kept with its committed state and named by the inspector; composition marks a
 /// frame torn while the surface alone fills its output (`OutputFrame.torn`), and a DRM
@@ -18,14 +23,14 @@ final class TearingControlObject: ResourceObject, SurfaceAddon {
 
     override func resourceDestroyed() {
         guard let surface else { return }
-        surface.pending.tearing = false
+        surface.pending[TearingHint.self] = TearingHint()
         surface.detachAddon(self)
     }
 
     func surfaceDestroyed(_ surface: Surface) { self.surface = nil }
 
     func applied(_ surface: Surface) {
-        guard surface.current.tearing, !said, let resource = surface.resource else { return }
+        guard surface.current[TearingHint.self].async, !said, let resource = surface.resource else { return }
         said = true
         logger.info("wl_surface@\(wl_resource_get_id(resource)) of pid \(surface.owner.pid) asks to be shown torn (wp_tearing_control_v1 async): torn while it alone fills a screen whose driver flips between vertical blanks (the DRM backend says), at vertical blanks otherwise")
     }
@@ -36,7 +41,7 @@ final class TearingControlObject: ResourceObject, SurfaceAddon {
         guard hint <= WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC.rawValue else {
             return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "set_presentation_hint: \(hint) is no wp_tearing_control_v1.presentation_hint")
         }
-        surface.pending.tearing = hint == WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC.rawValue
+        surface.pending[TearingHint.self].async = hint == WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC.rawValue
     }
 
     static let requests = RequestTable(wp_tearing_control_v1_interface(
