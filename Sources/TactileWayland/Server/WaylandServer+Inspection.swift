@@ -52,7 +52,7 @@ extension WaylandServer: Inspectable {
                     if xdg.unackedSerial != nil { parts.append("configure=pending") }
                 }
                 if id == focusedWindow { parts.append("focused") }
-                if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
+                if surface.current[ContentType.self] != .none { parts.append("content=\(surface.current[ContentType.self].name)") }
                 if surface.current[TearingHint.self].async { parts.append("tearing=async") }
                 if let icon = surface.addon(XdgSurface.self)?.toplevel?.icon { parts.append("icon=\(icon.inspected)") }
                 if surface.current[AlphaMultiplier.self].factor != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }

@@ -5,8 +5,10 @@ import WaylandProtocols
 /// inspector and the trace name it. It changes nothing else: Tactile's frame scheduler
 /// already paces every output to its refresh and repaints as late as is safe, which is what
 /// video wants; a game's lower latency would come from tearing (`wp_tearing_control_v1`).
-enum ContentType: UInt32 {
+enum ContentType: UInt32, SurfaceStateSlot {
     case none = 0, photo, video, game
+
+    init() { self = .none }
 
     var name: String { ["none", "photo", "video", "game"][Int(rawValue)] }
 }
@@ -19,7 +21,7 @@ final class ContentTypeObject: ResourceObject, SurfaceAddon {
 
     override func resourceDestroyed() {
         guard let surface else { return }
-        surface.pending.contentType = .none
+        surface.pending[ContentType.self] = .none
         surface.detachAddon(self)
     }
 
@@ -32,7 +34,7 @@ final class ContentTypeObject: ResourceObject, SurfaceAddon {
             // The protocol names no error for a value outside its enum: the core's, as for decorations.
             return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "set_content_type: \(value) is no wp_content_type_v1.type")
         }
-        surface.pending.contentType = type
+        surface.pending[ContentType.self] = type
     }
 
     static let requests = RequestTable(wp_content_type_v1_interface(

@@ -18,8 +18,6 @@ struct SurfaceState {
     var opaqueRegion = Region.empty
     /// What changed since the last commit, in surface and in buffer coordinates; not persistent.
     var damage = SurfaceDamage()
-    /// What the client says the surface shows (wp_content_type_v1).
-    var contentType = ContentType.none
     var slots = SurfaceSlots()
 
     /// The slot of type `S`, as `state[S.self]`.
@@ -271,7 +269,6 @@ final class Surface: ResourceObject {
         var damage = state.damage
         if state.slots.changesEveryPixel(from: current.slots) { damage.everything() }
         current.slots = state.slots
-        current.contentType = state.contentType
         if state.attachment != nil, let content {
             pictures.record(content.image, damage: content.bufferRects(damage))
             hasUnpresentedBuffer = true

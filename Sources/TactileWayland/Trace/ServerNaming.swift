@@ -20,7 +20,7 @@ struct ServerNaming: TraceNaming {
         if let appID = labels?.appID { parts.append("app_id=\(appID)") }
         if let title = labels?.title { parts.append("title=\"\(title)\"") }
         parts.append("pid=\(labels?.pid ?? surface.owner.pid)")
-        if surface.current.contentType != .none { parts.append("content=\(surface.current.contentType.name)") }
+        if surface.current[ContentType.self] != .none { parts.append("content=\(surface.current[ContentType.self].name)") }
         return parts.joined(separator: " ")
     }
 
