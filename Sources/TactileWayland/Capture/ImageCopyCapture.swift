@@ -212,7 +212,7 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     }
 
     /// An output went: its sessions stop.
-    func outputRemoved(_ output: Output) {
+    func outputWithdrawn(_ output: Output) {
         for session in live where session.target.output === output { session.stop() }
     }
 

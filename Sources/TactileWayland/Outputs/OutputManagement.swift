@@ -12,7 +12,7 @@ final class OutputManagement: ServerPart {
     static let version: Int32 = 4
     private let outputs: Outputs
     private let logger: Logger
-    /// Places the outputs again once their settings changed (`ServerPort.outputSettingsChanged`).
+    /// Places the outputs again once their settings changed (`WaylandServer.outputSettingsChanged`).
     var settingsChanged: () -> Void = {}
     private var managers: [OpaquePointer: Manager] = [:]
     private var global: Global?

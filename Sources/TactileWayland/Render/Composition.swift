@@ -51,6 +51,20 @@ final class Composition: ServerPart {
         damageEverything()
     }
 
+    /// The frame `output` had in flight will never be shown: the callbacks it took wait for
+    /// another output, and the content it was to show is discarded for it.
+    func outputWithdrawn(_ output: Output) {
+        outputs.frameCallbacks += output.screen.inFlight
+        output.screen.inFlight.removeAll()
+        for feedback in output.screen.feedbackInFlight { feedback.discard() }
+        output.screen.feedbackInFlight.removeAll()
+    }
+
+    /// What changed while the frame was in flight waited for it.
+    func framePresented(on output: Output, _ frame: PresentedFrame) {
+        schedule()
+    }
+
     /// Removes the pending repaint and the deadline timer before the loop goes.
     func stop() {
         if let idle { wl_event_source_remove(idle) }

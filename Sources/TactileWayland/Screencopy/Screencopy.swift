@@ -69,7 +69,7 @@ final class Screencopy: ServerPart, FrameReader {
     }
 
     /// The output went: its waiting frames fail.
-    func outputRemoved(_ output: Output) {
+    func outputWithdrawn(_ output: Output) {
         unseen = unseen.filter { $0.key.output != ObjectIdentifier(output) }
         let lost = waiting.filter { $0.output === output }
         waiting.removeAll { $0.output === output }

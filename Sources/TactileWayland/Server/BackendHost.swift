@@ -60,10 +60,6 @@ public protocol BackendHost: AnyObject {
 
     /// The outputs and where they lie in the global layout, in the order they were added.
     var outputLayout: [PlacedOutput] { get }
-
-    /// Moves the window of a toplevel wl_surface (xdg_toplevel or wl_shell) so that its
-    /// window geometry starts at `position`; false for a surface that is no toplevel.
-    func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool
 }
 
 extension BackendHost {

@@ -1,5 +1,4 @@
 import CWaylandServer
-import Glibc
 import Responder
 import TactileRender
 
@@ -21,8 +20,6 @@ public final class ServerPort: BackendHost {
     public func handle(_ event: InputEvent) { server.handle(event) }
 
     public func handleRelativeMotion(_ motion: RelativeMotion, time: Instant) { server.handleRelativeMotion(motion, time: time) }
-
-    public func placeToplevel(_ surface: OpaquePointer?, at position: Position) -> Bool { server.placeToplevel(surface, at: position) }
 
     /// Tells every client which kinds of device the seat has now.
     public func setSeatCapabilities(_ capabilities: InputCapabilities) {
@@ -59,121 +56,28 @@ public final class ServerPort: BackendHost {
         EventSource.timer(on: wl_display_get_event_loop(server.display), loopOwner: server, fire)
     }
 
-    // Outputs come and go as backends say: the scene's root spans their layout, windows on a
-    // removed output move to the first one left, and windows that fill their output follow
-    // its size.
-
     public func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID {
-        let output = server.parts.outputs.add(description, presenter: presenter)
-        if server.parts.outputs.live.contains(where: { $0 === output }) {
-            server.logger.info("output \(description.name): \(output.placed.summary)")
-        } else {
-            server.logger.info("output \(description.name): disabled by its settings; it stays dark")
-        }
-        layoutChanged()
-        return output.id
+        server.addOutput(description, presenter: presenter)
     }
 
-    public func removeOutput(_ id: OutputID) {
-        guard let (removed, wasLive) = server.parts.outputs.remove(id) else { return }
-        if wasLive {
-            server.logger.info("output \(removed.placed.description.name) removed")
-            withdrawn(removed)
-        } else {
-            server.logger.info("output \(removed.placed.description.name) (disabled) removed")
-        }
-        layoutChanged()
-    }
+    public func removeOutput(_ id: OutputID) { server.removeOutput(id) }
 
-    /// `removed` left the layout (unplugged or disabled): its screencopy frames fail and its
-    /// capture sessions stop, the
-    /// frame callbacks it took wait for another output, and its windows move to the first
-    /// output left.
-    private func withdrawn(_ removed: Output) {
-        server.parts.screencopy.outputRemoved(removed)
-        server.parts.imageCopyCapture.outputRemoved(removed)
-        // Its frame in flight will never be shown: the callbacks it took wait for another.
-        server.parts.outputs.frameCallbacks += removed.screen.inFlight
-        removed.screen.inFlight.removeAll()
-        // The content it was to show will not be shown there.
-        for feedback in removed.screen.feedbackInFlight { feedback.discard() }
-        removed.screen.feedbackInFlight.removeAll()
-        if server.parts.outputs.live.isEmpty {
-            server.logger.notice("no output left: Tactile and its clients keep running, and the windows show again when a screen comes")
-        }
-        if let target = server.parts.outputs.primary {
-            for (surface, window) in server.parts.windows.toplevelWindows() where removed.placed.rect.contains(window.point) {
-                let offset = Position(x: window.x - removed.placed.rect.x, y: window.y - removed.placed.rect.y)
-                let clamped = Position(x: min(max(offset.x, 0), max(target.rect.width - 1, 0)), y: min(max(offset.y, 0), max(target.rect.height - 1, 0)))
-                surface.placeWindow(at: Position(x: target.rect.x + clamped.x, y: target.rect.y + clamped.y))
-            }
-        }
-    }
+    public func updateOutput(_ id: OutputID, _ description: OutputDescription) { server.updateOutput(id, description) }
 
-    public func updateOutput(_ id: OutputID, _ description: OutputDescription) {
-        guard let output = server.parts.outputs.update(id, description) else { return }
-        server.logger.info("output \(description.name) now \(output.placed.summary)")
-        layoutChanged()
-    }
-
-    /// An output manager changed outputs' settings (`Outputs.overrides`): outputs are turned
-    /// off or on, switched to new modes and placed again, and the layout changes where one did.
-    func outputSettingsChanged() {
-        let relayout = server.parts.outputs.relayout()
-        for output in relayout.disabled {
-            server.logger.info("output \(output.placed.description.name) disabled: its screen is dark")
-            withdrawn(output)
-        }
-        for output in relayout.changed {
-            let enabled = relayout.enabled.contains { $0 === output }
-            server.logger.info("output \(output.placed.description.name) \(enabled ? "enabled:" : "now") \(output.placed.summary)")
-        }
-        if !relayout.disabled.isEmpty || !relayout.changed.isEmpty { layoutChanged() }
-    }
-
-    public func outputPresented(_ output: OutputID, _ frame: PresentedFrame) {
-        server.parts.outputs.presented(output, frame)
-        // The surfaces on it whose fifo barrier was set before this frame was composed have
-        // had their refresh.
-        if let composed = server.parts.outputs.output(output)?.composedAt { server.parts.framePacing.presented(output, composedAt: composed) }
-        // What changed while the frame was in flight waited for it.
-        server.parts.composition.schedule()
-    }
+    public func outputPresented(_ output: OutputID, _ frame: PresentedFrame) { server.outputPresented(output, frame) }
 
     public var outputLayout: [PlacedOutput] { server.parts.outputs.layout }
 
-    /// The root spans the layout; the parts hear of it (layer surfaces are arranged again,
-    /// windows that fill their output are told its new size, xdg-output describes it, every
-    /// output is repainted); every mapped surface enters and leaves outputs as they now lie.
-    private func layoutChanged() {
-        let extent = server.parts.outputs.extent
-        server.updateScene { [root = server.router.scene.root] in $0.update(root) { $0.size = extent } }
-        for part in server.parts.all { part.layoutChanged() }
-        for surface in server.surfaces.all { surface.updateOutputs() }
-    }
-
     /// Creates a client on one end of a new socket pair and returns the other end, for the
     /// client to connect with; nil if the system refuses.
-    public func connectClientSocket() -> Int32? {
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
-        guard let client = wl_client_create(server.display, fds[0]) else {
-            close(fds[0])
-            close(fds[1])
-            return nil
-        }
-        server.clients.bySocket[fds[1]] = client
-        return fds[1]
-    }
+    public func connectClientSocket() -> Int32? { server.connectClientSocket() }
 
     /// Moves the toplevel whose wl_surface has protocol id `surfaceID`, for the client that
     /// connected through `clientSocket`, to a global position. False when there is no such
     /// toplevel.
     @discardableResult
     public func moveToplevel(clientSocket: Int32, surfaceID: UInt32, to position: Position) -> Bool {
-        // The client may have gone: its pointer is compared, never followed, until it is found live.
-        guard let client = server.clients.bySocket[clientSocket], server.clients.byID.values.contains(where: { $0.client == client }) else { return false }
-        return server.placeToplevel(wl_client_get_object(client, surfaceID), at: position)
+        server.moveToplevel(clientSocket: clientSocket, surfaceID: surfaceID, to: position)
     }
 
     /// Manages the X windows of an Xwayland the host started: `windowManagerSocket` is the
@@ -182,12 +86,7 @@ public final class ServerPort: BackendHost {
     /// connection ended (Xwayland exited, or refused it), unless the server stopped it.
     /// False when `clientSocket` names no client the server connected.
     public func manageX11(windowManagerSocket: Int32, clientSocket: Int32, ended: @escaping (String) -> Void) -> Bool {
-        guard let client = server.clients.bySocket[clientSocket], server.clients.byID.values.contains(where: { $0.client == client }) else {
-            close(windowManagerSocket)
-            return false
-        }
-        server.parts.xWindowManager.manage(socket: windowManagerSocket, xwayland: client, ended: ended)
-        return true
+        server.manageX11(windowManagerSocket: windowManagerSocket, clientSocket: clientSocket, ended: ended)
     }
 
     /// Raises the window the policy picks (the bottom-most, by default) and focuses it: the

@@ -63,7 +63,7 @@ public final class WaylandServer {
         }
         parts.seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
         parts.seat.cursorChanged = { [unowned self] in parts.composition.cursorImageChanged() }
-        parts.outputManagement.settingsChanged = { [unowned self] in port.outputSettingsChanged() }
+        parts.outputManagement.settingsChanged = { [unowned self] in outputSettingsChanged() }
         parts.gestures.install(in: &router) {
             // Not `makeTimer`: that one keeps the server alive, and the server owns this.
             EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in

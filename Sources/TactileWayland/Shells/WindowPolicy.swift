@@ -18,6 +18,19 @@ public protocol WindowPolicy {
     /// Who draws a window's title bar and borders (xdg-decoration), given what the client
     /// prefers (nil: no preference).
     func decorations(preferring preferred: Decorations?) -> Decorations
+    /// Where a window whose window geometry started at `origin` on `removed` goes, on
+    /// `target`, once `removed` left the layout.
+    func relocate(_ origin: Position, from removed: PlacedOutput, to target: PlacedOutput) -> Position
+}
+
+extension WindowPolicy {
+    /// The same offset from the output's corner, kept inside `target`: a window is never
+    /// left where no screen shows it.
+    public func relocate(_ origin: Position, from removed: PlacedOutput, to target: PlacedOutput) -> Position {
+        let offset = Position(x: origin.x - removed.rect.x, y: origin.y - removed.rect.y)
+        let clamped = Position(x: min(max(offset.x, 0), max(target.rect.width - 1, 0)), y: min(max(offset.y, 0), max(target.rect.height - 1, 0)))
+        return Position(x: target.rect.x + clamped.x, y: target.rect.y + clamped.y)
+    }
 }
 
 /// When a toplevel that maps takes keyboard focus (`keyboard.focus-new-windows`).

@@ -128,6 +128,15 @@ final class Windows: ServerPart {
         outputs.layout.first { $0.rect.contains(origin.point) } ?? outputs.primary
     }
 
+    /// `removed` left the layout: the windows on it move to the first output left, where the
+    /// policy puts them.
+    func outputWithdrawn(_ removed: Output) {
+        guard let target = outputs.primary else { return }
+        for (surface, window) in toplevelWindows() where removed.placed.rect.contains(window.point) {
+            surface.placeWindow(at: policy.relocate(window, from: removed.placed, to: target))
+        }
+    }
+
     /// The area windows may use changed (outputs, layer surfaces' exclusive zones): toplevels
     /// that fill their output hear the new size.
     func windowAreasChanged() {

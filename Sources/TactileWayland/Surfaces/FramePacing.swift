@@ -45,10 +45,11 @@ final class FramePacing: ServerPart {
         arm()
     }
 
-    /// `output` showed a frame composed at `composedAt`: the barriers of the surfaces on it
-    /// set before then clear (the update that set one was in that frame).
-    func presented(_ output: OutputID, composedAt: Instant) {
-        for surface in live where surface.enteredOutputs.contains(output) {
+    /// `output` showed a frame: the barriers of the surfaces on it set before it was composed
+    /// clear (the update that set one was in that frame).
+    func framePresented(on output: Output, _ frame: PresentedFrame) {
+        guard let composedAt = output.composedAt else { return }
+        for surface in live where surface.enteredOutputs.contains(output.id) {
             if let paced = surface.addon(PacedSurface.self), let since = paced.barrierSince, !(composedAt < since) { paced.clearBarrier() }
         }
         arm()
