@@ -14,8 +14,8 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     static let version: Int32 = 1
     private unowned(unsafe) let context: any PartContext
     private let renderer: any Renderer
-    /// Asks for a repaint, which fulfils the frames waiting (composition's, once it is made).
-    var schedule: () -> Void = {}
+    /// Asks for a repaint, which fulfils the frames waiting (composition follows it).
+    private let repaint: Signal<Void>
     /// Every live session, to hear of changes and of its target going.
     private var sessions: [WeakSession] = []
     private var cursorSessions: [WeakCursorSession] = []
@@ -29,9 +29,10 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     private struct WeakSession { weak var session: CaptureSession? }
     private struct WeakCursorSession { weak var session: CursorCaptureSession? }
 
-    init(display: OpaquePointer, context: any PartContext, renderer: any Renderer) {
+    init(display: OpaquePointer, context: any PartContext, renderer: any Renderer, repaint: Signal<Void>) {
         self.context = context
         self.renderer = renderer
+        self.repaint = repaint
         global = Global(display: display, interface: tactile_ext_image_copy_capture_manager_v1_interface(), version: Self.version,
                         context: self, requests: Self.requests, privilege: .screenCapture)
     }
@@ -64,7 +65,7 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
 
     func wait(_ frame: CaptureFrame) {
         waiting.append(frame)
-        schedule()
+        repaint.send()
     }
 
     // MARK: What changes
@@ -189,7 +190,7 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
             let size = size(of: session.target) ?? .zero
             session.changed([Rect(size: size)], within: size)
         }
-        if waiting.contains(where: { $0.session.target.isWindow }) { schedule() }
+        if waiting.contains(where: { $0.session.target.isWindow }) { repaint.send() }
     }
 
     /// A session on `target`, told its buffer constraints (or stopped at once, its target gone).
@@ -238,7 +239,7 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
             guard session.bind(client: client, interface: tactile_ext_image_copy_capture_cursor_session_v1_interface(),
                                version: wl_resource_get_version(manager), id: id, implementation: CursorCaptureSession.requests) else { return }
             part.cursorSessions.append(WeakCursorSession(session: session))
-            part.schedule()
+            part.repaint.send()
         },
         destroy: destroyResource
     ))

@@ -18,12 +18,13 @@ final class Selections: ServerPart {
     private(set) weak var primarySelection: (any SelectionSource)?
     var primaryDevices: [PrimaryDevice] = []
     private var globals: [Global] = []
-    /// Hears of every change of either selection, whoever made it: the X window manager
-    /// takes X's selection for a Wayland client's.
-    var changed: (SelectionKind) -> Void = { _ in }
+    /// Every change of either selection, whoever made it: the X window manager takes X's
+    /// selection for a Wayland client's.
+    private let changed: Signal<SelectionKind>
 
-    init(display: OpaquePointer, context: any PartContext) {
+    init(display: OpaquePointer, context: any PartContext, changed: Signal<SelectionKind>) {
         self.context = context
+        self.changed = changed
         globals = [
             Global(display: display, interface: tactile_wl_data_device_manager_interface(), version: 3, context: self,
                    requests: Self.dataDeviceManagerRequests),
@@ -62,7 +63,7 @@ final class Selections: ServerPart {
         case .clipboard: if let selectionFocus { offerSelection(to: selectionFocus) }
         case .primary: for device in primaryDevices { device.offer(primarySelection) }
         }
-        changed(kind)
+        changed.send(kind)
     }
 
     /// A source that went: its selection is empty from now on.

@@ -13,7 +13,7 @@ public protocol GestureDelegate: AnyObject {
 /// The configured system gestures: installed on the scene's root (touchpad ones read
 /// touchpad gestures instead of touches), woken by a timer when a
 /// recognizer has a deadline, logged and published after each routing step.
-final class Gestures {
+final class Gestures: ServerPart {
     private let configured: [GestureBinding]
     private var bindings: [GestureID: GestureBinding] = [:]
     private var timer: EventSource?

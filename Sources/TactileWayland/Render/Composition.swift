@@ -20,9 +20,9 @@ final class Composition: ServerPart {
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
     /// Told what was drawn after each repaint (the windows hear whether they show).
-    var repainted: ([(Surface, Rect)]) -> Void = { _ in }
+    private let repainted: ([(Surface, Rect)]) -> Void
     /// While the session is locked, the lock's node: nothing under it is drawn.
-    var lockShield: () -> NodeID? = { nil }
+    private let lockShield: () -> NodeID?
     private var idle: OpaquePointer?
     /// Wakes composition when an output's repaint deadline comes (`RepaintSchedule`), and
     /// the time it is armed for.
@@ -31,18 +31,22 @@ final class Composition: ServerPart {
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
 
-    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, readers: [any FrameReader]) {
+    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, readers: [any FrameReader],
+         repaint: Signal<Void>, lockShield: @escaping () -> NodeID?, repainted: @escaping ([(Surface, Rect)]) -> Void) {
         self.context = context
         self.loop = loop
         self.outputs = outputs
         self.seat = seat
         self.tablets = tablets
         self.readers = readers
+        self.lockShield = lockShield
+        self.repainted = repainted
         outputs.powerObservers.append { [unowned self] output in
             if output.poweredOn { output.screen.damage.append(Rect(size: output.placed.description.pixelSize)) }
             // Asleep or awake, windows hear whether they still show (`repainted`).
             schedule()
         }
+        repaint.follow { [unowned self] in schedule() }
     }
 
     /// Output sizes changed, and what waited for an output (frame callbacks committed before

@@ -21,19 +21,20 @@ final class Screencopy: ServerPart, FrameReader {
     }
 
     private let outputs: Outputs
-    /// Asks for a repaint, which fulfils the frames waiting (composition's, once it is made).
-    var schedule: () -> Void = {}
+    /// Asks for a repaint, which fulfils the frames waiting (composition follows it).
+    private let repaint: Signal<Void>
     private var global: Global?
 
-    init(display: OpaquePointer, outputs: Outputs) {
+    init(display: OpaquePointer, outputs: Outputs, repaint: Signal<Void>) {
         self.outputs = outputs
+        self.repaint = repaint
         global = Global(display: display, interface: tactile_zwlr_screencopy_manager_v1_interface(), version: Self.version, context: self,
                         requests: Self.requests, privilege: .screenCapture)
     }
 
     func wait(_ frame: ScreencopyFrame) {
         waiting.append(frame)
-        schedule()
+        repaint.send()
     }
 
     /// `output` was repainted (`damage` in canvas pixels, empty when nothing changed): the

@@ -6,7 +6,7 @@ import Responder
 /// keymap and its XKB state, the capabilities backends announce, and the clipboard. The
 /// core decides who gets an event; the seat writes it (`Seat+Touch`, `+Pointer`,
 /// `+Keyboard`, through `ProtocolSink`).
-final class Seat {
+final class Seat: ServerPart {
     static let version: Int32 = 9
 
     let keymap: Keymap?
@@ -67,7 +67,7 @@ final class Seat {
     }
 
     /// The client went away; its resources went with it.
-    func forget(_ client: ClientID) {
+    func clientDisconnected(_ client: ClientID) {
         clients[client] = nil
     }
 

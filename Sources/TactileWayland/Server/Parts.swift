@@ -3,8 +3,8 @@ import Logging
 import TactileRender
 
 /// The server's parts (`ServerPart`), made once with it, and what several of them are given
-/// (the seat, the outputs, the gestures, the tracer). A new protocol family is one more part
-/// here: stored, made in `init`, listed in `all`.
+/// (the outputs, the tracer, the recorder, and the signals below). A new protocol family is
+/// one more part here: stored, made in `init` with what it uses, and listed in its phase.
 final class Parts {
     /// Who may bind the privileged globals; made first, so no client sees one before.
     let privileges: Privileges
@@ -74,7 +74,7 @@ final class Parts {
     let inspector: Inspector?
     /// Offered with `--test-input` only.
     let testInput: TestInput?
-    /// Every part, for the hooks.
+    /// Every part, for the hooks, in the order of `ordered`'s phases.
     let all: [any ServerPart]
     /// Focus as the parts last heard it.
     private var focus = SeatFocus()
@@ -89,16 +89,17 @@ final class Parts {
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
         let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
         self.outputs = outputs
-        compositor = Compositor(display: display, makeSurface: makeSurface)
+        // What one part announces and others follow; each follower follows as it is made.
+        let surfaceCreated = Signal<Surface>(), selectionChanged = Signal<SelectionKind>(), repaint = Signal<Void>()
+        compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         foreignToplevelList = ForeignToplevelList(display: display, context: context)
         captureSources = CaptureSources(display: display, outputs: outputs)
-        imageCopyCapture = ImageCopyCapture(display: display, context: context, renderer: renderer)
+        imageCopyCapture = ImageCopyCapture(display: display, context: context, renderer: renderer, repaint: repaint)
         windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(
             kiosk: configuration.kioskMode, newWindowFocus: configuration.newWindowFocus),
             listings: [foreignToplevels, foreignToplevelList, imageCopyCapture])
         activation = XdgActivation(display: display, windows: windows)
-        windows.activation = activation
         xdgShell = XdgShell(display: display, windows: windows)
         wlShell = WlShell(display: display, windows: windows)
         decorations = XdgDecorations(display: display)
@@ -109,11 +110,9 @@ final class Parts {
         tablets = Tablets(display: display, seat: seat)
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
-        selections = Selections(display: display, context: context)
-        let xWindowManager = XWindowManager(context: context, windows: windows, selections: selections, loop: wl_display_get_event_loop(display))
-        self.xWindowManager = xWindowManager
-        compositor.surfaceCreated = { [unowned xWindowManager] in xWindowManager.surfaceCreated($0) }
-        selections.changed = { [unowned xWindowManager] in xWindowManager.selectionChanged($0) }
+        selections = Selections(display: display, context: context, changed: selectionChanged)
+        xWindowManager = XWindowManager(context: context, windows: windows, selections: selections, loop: wl_display_get_event_loop(display),
+                                        surfaceCreated: surfaceCreated, selectionChanged: selectionChanged)
         textInputs = TextInputs(display: display, context: context, seat: seat)
         xdgOutputs = XdgOutputs(display: display)
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
@@ -129,14 +128,10 @@ final class Parts {
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
                     inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
-        screencopy = Screencopy(display: display, outputs: outputs)
-        let composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
-                                      readers: [screencopy, imageCopyCapture])
-        self.composition = composition
-        screencopy.schedule = { [unowned composition] in composition.schedule() }
-        imageCopyCapture.schedule = { [unowned composition] in composition.schedule() }
-        composition.lockShield = { [unowned sessionLocks] in sessionLocks.shield }
-        composition.repainted = { [unowned windows] in windows.repainted($0) }
+        screencopy = Screencopy(display: display, outputs: outputs, repaint: repaint)
+        composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
+                                  readers: [screencopy, imageCopyCapture], repaint: repaint,
+                                  lockShield: { [unowned sessionLocks] in sessionLocks.shield }, repainted: { [unowned windows] in windows.repainted($0) })
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
         testInput = configuration.offersTestInput ? TestInput(display: display, host: context, tablets: tablets) : nil
         edgeDeferrals = EdgeDeferrals(display: display, limit: configuration.routingPolicy.edgeDeferralLimit)
@@ -149,17 +144,94 @@ final class Parts {
         shortcutsInhibitors = ShortcutsInhibitors(display: display, context: context, policy: configuration.shortcutsInhibit)
         toplevelIcons = ToplevelIcons(display: display)
         framePacing = FramePacing(display: display, context: context, outputs: outputs)
-        // The hooks' order: the layers' arrangement before what describes outputs; the
-        // activated window, then text input, the clipboard and pointer constraints after focus.
-        let optional: [(any ServerPart)?] = [inspector, testInput, linuxDmabuf]
-        all = optional.compactMap { $0 } + [privileges, securityContexts,
-            compositor, xdgShell, activation, wlShell, decorations, layers, foreignToplevels, foreignToplevelList, edgeDeferrals, viewporter, alphaModifiers, contentTypes, tearingControls, systemBell, dialogs, shortcutsInhibitors, toplevelIcons, framePacing, fractionalScales, singlePixelBuffers, cursorShapes, xdgOutputs, outputManagement, sessionLocks, presentation, inputTimestamps, outputPower, idleInhibitors, idleNotifier, idle, screencopy, captureSources, imageCopyCapture, composition,
-            windows, xWindowManager, textInputs, selections, pointerConstraints, relativePointers, pointerGestures, tablets, virtualKeyboards, virtualPointers,
-        ]
+        all = Self.ordered(
+            input: [
+                seat,
+                gestures,
+            ],
+            access: [
+                privileges,
+                securityContexts,
+                inspector,
+                testInput,
+            ],
+            surfaces: [
+                compositor,
+                xdgShell,
+                activation,
+                wlShell,
+                decorations,
+                layers,
+                foreignToplevels,
+                foreignToplevelList,
+                edgeDeferrals,
+                viewporter,
+                alphaModifiers,
+                contentTypes,
+                tearingControls,
+                systemBell,
+                dialogs,
+                shortcutsInhibitors,
+                toplevelIcons,
+                framePacing,
+                fractionalScales,
+                singlePixelBuffers,
+                linuxDmabuf,
+                cursorShapes,
+            ],
+            outputs: [
+                xdgOutputs,
+                outputManagement,
+                sessionLocks,
+                presentation,
+                inputTimestamps,
+                outputPower,
+                idleInhibitors,
+                idleNotifier,
+                idle,
+            ],
+            pixels: [
+                screencopy,
+                captureSources,
+                imageCopyCapture,
+                composition,
+            ],
+            focus: [
+                windows,
+                xWindowManager,
+                textInputs,
+                selections,
+                pointerConstraints,
+                relativePointers,
+                pointerGestures,
+                tablets,
+                virtualKeyboards,
+                virtualPointers,
+            ])
     }
 }
 
 extension Parts {
+    /// Every hook reaches the parts phase by phase, in this order; within a phase the order
+    /// is free. Why the phases come in this order:
+    /// - `input`: the seat forgets a client that left before any part hears of it, and the
+    ///   gestures' timer goes first when the server stops;
+    /// - `access`: privileges and sandboxes;
+    /// - `surfaces`: surfaces, their roles and per-surface protocols. Layer surfaces are
+    ///   arranged here, before `outputs` describes the usable area and before `focus` tells
+    ///   windows that fill an output their size; frame pacing clears the fifo barriers a shown
+    ///   frame ends before `pixels` schedules the next frame, which then shows those updates;
+    /// - `outputs`: what describes outputs to clients, and the idle and lock state kept per output;
+    /// - `pixels`: capture fails or takes its frames before composition hands on the frame
+    ///   callbacks of an output that went, and composition repaints last of what draws;
+    /// - `focus`: after a routing step, the activated window first, then text input, the
+    ///   clipboard and pointer constraints, which follow keyboard and pointer focus; and
+    ///   windows of an output that went move once capture and composition let it go.
+    static func ordered(input: [any ServerPart], access: [(any ServerPart)?], surfaces: [(any ServerPart)?], outputs: [any ServerPart],
+                        pixels: [any ServerPart], focus: [any ServerPart]) -> [any ServerPart] {
+        input + access.compactMap { $0 } + surfaces.compactMap { $0 } + outputs + pixels + focus
+    }
+
     /// After a routing step: the parts hear of focus if it moved.
     func focusMayHaveChanged(_ now: SeatFocus) {
         guard now != focus else { return }

@@ -54,10 +54,9 @@ public final class WaylandServer {
         // ARGB8888 and XRGB8888 libwayland advertises itself; the rest are what we compose.
         for format in PixelFormat.all where format.shm > 1 { wl_display_add_shm_format(display, format.shm) }
         // A client went away: the core forgets it (its touches end, the pointer re-enters what
-        // is under it), and so do the seat and the parts.
+        // is under it), and so do the parts, the seat first.
         clients.disconnected = { [unowned self] state in
             route { router, sink in router.clientDisconnected(state.id, sink: &sink) }
-            parts.seat.forget(state.id)
             for part in parts.all { part.clientDisconnected(state.id) }
             tactile_malloc_trim()
         }
@@ -83,7 +82,6 @@ public final class WaylandServer {
         // Disconnects every client, running their destroy handlers while the server is whole.
         wl_display_destroy_clients(display)
         // The server's own event sources go before the loop they are on.
-        parts.gestures.stop()
         for part in parts.all { part.stop() }
         wl_display_destroy(display)
     }

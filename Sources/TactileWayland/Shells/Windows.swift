@@ -34,8 +34,6 @@ final class Windows: ServerPart {
     weak var activated: XdgToplevel?
     /// The window (of any shell) holding keyboard focus, as docks were last told.
     weak var focusedWindow: ListedWindow?
-    /// Tokens that let a new window take focus from another client's.
-    weak var activation: XdgActivation?
 
     init(context: any PartContext, outputs: Outputs, seat: Seat, policy: any WindowPolicy, listings: [any WindowListing]) {
         self.context = context
@@ -76,7 +74,7 @@ final class Windows: ServerPart {
         raise(node)
         // A layer surface holding focus exclusively (a lock, a launcher) keeps it.
         guard !context.keyboardFocusIsPinned else { return }
-        let activated = activation?.takesActivation(surface) ?? false
+        let activated = ActivatedBeforeMapping.take(from: surface)
         let holder = context.keyboardFocusClient
         let takes = switch policy.newWindowFocus {
         case .always: true

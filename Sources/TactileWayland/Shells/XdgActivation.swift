@@ -9,7 +9,7 @@ import WaylandProtocols
 /// serial of an input event that client was just sent (the user acted on it); any other
 /// token is handed out all the same, and does nothing. `activate` with a granted token,
 /// used once and within `lifetime`, raises and focuses the surface's window, or the window
-/// when it first maps (`Windows.windowMapped` asks `takesActivation`).
+/// when it first maps (`ActivatedBeforeMapping`, which `Windows.windowMapped` takes).
 final class XdgActivation: ServerPart {
     static let lifetime = Duration.seconds(30)
     /// Tokens kept at once; the oldest goes past it.
@@ -17,13 +17,6 @@ final class XdgActivation: ServerPart {
     private var global: Global?
     let windows: Windows
     private var tokens: [(name: String, granted: Bool, issued: Instant)] = []
-    /// Surfaces activated before they mapped (weakly: one destroyed first is forgotten).
-    private var waiting: [Weak] = []
-
-    private struct Weak {
-        weak var surface: Surface?
-    }
-
     init(display: OpaquePointer, windows: Windows) {
         self.windows = windows
         global = Global(display: display, interface: tactile_xdg_activation_v1_interface(), version: 1, context: self, requests: Self.requests)
@@ -54,9 +47,8 @@ final class XdgActivation: ServerPart {
         }
         if let window = surface.listedWindow, surface.node != nil, surface.hasBuffer {
             window.activate()
-        } else {
-            waiting.removeAll { $0.surface == nil }
-            if waiting.count < Self.kept { waiting.append(Weak(surface: surface)) }
+        } else if surface.addon(ActivatedBeforeMapping.self) == nil {
+            surface.attachAddon(ActivatedBeforeMapping())
         }
     }
 
@@ -67,12 +59,6 @@ final class XdgActivation: ServerPart {
         }
     }
 
-    /// Whether `surface`, mapping now, was activated before it mapped (once).
-    func takesActivation(_ surface: Surface) -> Bool {
-        guard let index = waiting.firstIndex(where: { $0.surface === surface }) else { return false }
-        waiting.remove(at: index)
-        return true
-    }
 
     private static let requests = RequestTable(xdg_activation_v1_interface(
         destroy: destroyResource,
@@ -111,4 +97,15 @@ final class ActivationToken: ResourceObject {
         },
         destroy: destroyResource
     ))
+}
+
+/// A surface activated with a granted token before its window mapped: the window takes focus
+/// when it maps. It goes with the surface, so a surface destroyed first leaves nothing behind.
+final class ActivatedBeforeMapping: SurfaceAddon {
+    /// Whether `surface`, mapping now, was activated before it mapped (once).
+    static func take(from surface: Surface) -> Bool {
+        guard let activation = surface.addon(ActivatedBeforeMapping.self) else { return false }
+        surface.detachAddon(activation)
+        return true
+    }
 }

@@ -6,12 +6,13 @@ import WaylandProtocols
 final class Compositor: ServerPart {
     private let makeSurface: (ClientState) -> Surface
     private var globals: [Global] = []
-    /// Hears of each surface made, once its resource stands (the X window manager pairs
-    /// Xwayland's surfaces with X windows).
-    var surfaceCreated: (Surface) -> Void = { _ in }
+    /// Each surface made, once its resource stands (the X window manager pairs Xwayland's
+    /// surfaces with X windows).
+    private let surfaceCreated: Signal<Surface>
 
-    init(display: OpaquePointer, makeSurface: @escaping (ClientState) -> Surface) {
+    init(display: OpaquePointer, makeSurface: @escaping (ClientState) -> Surface, surfaceCreated: Signal<Surface>) {
         self.makeSurface = makeSurface
+        self.surfaceCreated = surfaceCreated
         globals = [
             Global(display: display, interface: tactile_wl_compositor_interface(), version: 6, context: self, requests: Self.compositorRequests),
             Global(display: display, interface: tactile_wl_subcompositor_interface(), version: 1, context: self, requests: Self.subcompositorRequests),
@@ -24,7 +25,7 @@ final class Compositor: ServerPart {
             let surface = part.makeSurface(owner)
             guard surface.bind(client: client, interface: tactile_wl_surface_interface(), version: wl_resource_get_version(resource), id: id, implementation: Surface.requests) else { return }
             surface.tellPreferredBuffer()
-            part.surfaceCreated(surface)
+            part.surfaceCreated.send(surface)
         },
         create_region: { client, resource, id in
             guard let client, let owner = ClientState.of(client) else { return }

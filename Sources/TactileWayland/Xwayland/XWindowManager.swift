@@ -19,11 +19,14 @@ final class XWindowManager: ServerPart {
     private let loop: OpaquePointer
     private(set) var connection: XConnection?
 
-    init(context: any PartContext, windows: Windows, selections: Selections, loop: OpaquePointer) {
+    init(context: any PartContext, windows: Windows, selections: Selections, loop: OpaquePointer,
+         surfaceCreated: Signal<Surface>, selectionChanged: Signal<SelectionKind>) {
         self.context = context
         self.windows = windows
         self.selections = selections
         self.loop = loop
+        surfaceCreated.follow { [unowned self] in self.surfaceCreated($0) }
+        selectionChanged.follow { [unowned self] in self.selectionChanged($0) }
     }
 
     /// Manages the windows of the Xwayland connected to this server as `client`, over `socket`
