@@ -26,21 +26,23 @@ extension SurfaceStateSlot {
 
 /// The slots of one state, keyed by their type. Held inline: a surface state is copied at
 /// every commit, and slots that fit an existential's three words (all of today's) are
-/// copied without touching the heap. A ninth slot type on one surface spills into an array.
+/// copied without touching the heap. There is room for every slot type at once (`capacity`:
+/// `SurfaceSlotsTests` counts the types in the sources), so the store never grows.
 struct SurfaceSlots {
     private typealias Entry = (key: ObjectIdentifier, value: any SurfaceStateSlot)
-    private var inline = InlineArray<8, Entry?>(repeating: nil)
-    private var spilled: [Entry] = []
+    private typealias Storage = InlineArray<8, Entry?>
+    static var capacity: Int { Storage.count }
+    private var entries = Storage(repeating: nil)
 
     /// The value of type `S`, or `S()` where none was set.
     subscript<S: SurfaceStateSlot>(_ type: S.Type) -> S {
         get {
             let key = ObjectIdentifier(S.self)
-            for index in inline.indices {
-                guard let entry = inline[index] else { return S() }
+            for index in entries.indices {
+                guard let entry = entries[index] else { break }
                 if entry.key == key { return entry.value as! S }
             }
-            return spilled.first { $0.key == key }.map { $0.value as! S } ?? S()
+            return S()
         }
         set { update(S.self) { $0 = newValue } }
     }
@@ -49,31 +51,22 @@ struct SurfaceSlots {
     /// holding a collection is not copied to be changed.
     mutating func update<S: SurfaceStateSlot>(_ type: S.Type, _ change: (inout S) -> Void) {
         let key = ObjectIdentifier(S.self)
-        for index in inline.indices {
-            guard let entry = inline[index] else {
+        for index in entries.indices {
+            guard let entry = entries[index] else {
                 var value = S()
                 change(&value)
-                inline[index] = (key, value)
+                entries[index] = (key, value)
                 return
             }
             if entry.key == key {
                 var value = entry.value as! S
-                inline[index] = nil
+                entries[index] = nil
                 change(&value)
-                inline[index] = (key, value)
+                entries[index] = (key, value)
                 return
             }
         }
-        if let index = spilled.firstIndex(where: { $0.key == key }) {
-            var value = spilled[index].value as! S
-            spilled[index].value = S()
-            change(&value)
-            spilled[index].value = value
-        } else {
-            var value = S()
-            change(&value)
-            spilled.append((key, value))
-        }
+        preconditionFailure("more slot types than SurfaceSlots.capacity (\(Self.capacity))")
     }
 
     /// After a commit took the pending state: values that do not persist start over. Nothing
@@ -81,8 +74,11 @@ struct SurfaceSlots {
     mutating func startOver() {
         guard contains(where: { !type(of: $0).persists }) else { return }
         var kept = SurfaceSlots()
+        var next = 0
         forEachEntry { entry in
-            if type(of: entry.value).persists { kept.append(entry) }
+            guard type(of: entry.value).persists else { return }
+            kept.entries[next] = entry
+            next += 1
         }
         self = kept
     }
@@ -98,29 +94,18 @@ struct SurfaceSlots {
     }
 
     private func contains(where predicate: (any SurfaceStateSlot) -> Bool) -> Bool {
-        for index in inline.indices {
-            guard let entry = inline[index] else { return false }
+        for index in entries.indices {
+            guard let entry = entries[index] else { return false }
             if predicate(entry.value) { return true }
         }
-        return spilled.contains { predicate($0.value) }
+        return false
     }
 
-    /// Inline entries fill from the front, so the first empty one ends them.
+    /// Entries fill from the front, so the first empty one ends them.
     private func forEachEntry(_ body: (Entry) -> Void) {
-        for index in inline.indices {
-            guard let entry = inline[index] else { return }
+        for index in entries.indices {
+            guard let entry = entries[index] else { return }
             body(entry)
         }
-        spilled.forEach(body)
-    }
-
-    private mutating func append(_ entry: Entry) {
-        for index in inline.indices {
-            if case .none = inline[index] {
-                inline[index] = entry
-                return
-            }
-        }
-        spilled.append(entry)
     }
 }
