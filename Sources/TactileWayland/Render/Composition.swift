@@ -32,7 +32,7 @@ final class Composition: ServerPart {
     private var cursorDirty = false
 
     init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, readers: [any FrameReader],
-         repaint: Signal<Void>, lockShield: @escaping () -> NodeID?, repainted: @escaping ([(Surface, Rect)]) -> Void) {
+         repaint: Signal<Void>, cursorChanged: Signal<Void>, lockShield: @escaping () -> NodeID?, repainted: @escaping ([(Surface, Rect)]) -> Void) {
         self.context = context
         self.loop = loop
         self.outputs = outputs
@@ -47,6 +47,7 @@ final class Composition: ServerPart {
             schedule()
         }
         repaint.follow { [unowned self] in schedule() }
+        cursorChanged.follow { [unowned self] in cursorImageChanged() }
     }
 
     /// Output sizes changed, and what waited for an output (frame callbacks committed before
@@ -127,7 +128,7 @@ final class Composition: ServerPart {
     }
 
     /// A client's cursor image, or its choice of one, changed.
-    func cursorImageChanged() {
+    private func cursorImageChanged() {
         cursorDirty = true
         schedule()
     }

@@ -55,11 +55,11 @@ extension Seat {
     /// is elsewhere. A nil surface hides the cursor.
     func setCursor(for client: SeatClient, serial: UInt32, surface resource: OpaquePointer?, hotspot: Position, pointer: OpaquePointer) {
         guard serial == client.pointerEnterSerial else { return }
-        guard let choice = Cursor.choice(for: resource, hotspot: hotspot, changed: { [weak self] in self?.cursorChanged() }) else {
+        guard let choice = Cursor.choice(for: resource, hotspot: hotspot, changed: { [weak self] in self?.cursorChanged.send() }) else {
             return tactile_post_error(pointer, WL_POINTER_ERROR_ROLE.rawValue, "wl_surface already has another role; it cannot be a cursor")
         }
         client.cursor = choice
-        cursorChanged()
+        cursorChanged.send()
     }
 }
 
@@ -69,7 +69,7 @@ extension Seat {
     func setCursorShape(for client: SeatClient, serial: UInt32, name: String) {
         guard serial == client.pointerEnterSerial else { return }
         client.cursor = .shape(name)
-        cursorChanged()
+        cursorChanged.send()
     }
 }
 

@@ -21,8 +21,9 @@ final class Seat: ServerPart {
     let grabs = InputGrabs()
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
-    /// A client's cursor image or choice changed, or the cursor came or went.
-    var cursorChanged: () -> Void = {}
+    /// A client's cursor image or choice changed, or the cursor came or went (composition
+    /// follows it).
+    let cursorChanged: Signal<Void>
     let cursorPolicy: CursorPolicy
     /// Where named cursors (cursor-shape) come from.
     let cursorTheme: CursorTheme
@@ -36,10 +37,11 @@ final class Seat: ServerPart {
         let shown = cursorPolicy.shown(after: event, before: cursorShown)
         guard shown != cursorShown else { return }
         cursorShown = shown
-        cursorChanged()
+        cursorChanged.send()
     }
 
-    init(display: OpaquePointer, keymap: Keymap?, cursorPolicy: CursorPolicy, cursorTheme: CursorTheme) {
+    init(display: OpaquePointer, keymap: Keymap?, cursorPolicy: CursorPolicy, cursorTheme: CursorTheme, cursorChanged: Signal<Void>) {
+        self.cursorChanged = cursorChanged
         self.cursorPolicy = cursorPolicy
         self.cursorTheme = cursorTheme
         cursorShown = cursorPolicy == .always

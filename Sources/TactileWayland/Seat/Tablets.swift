@@ -253,7 +253,7 @@ final class Tablets: ServerPart {
 
     private func makeSeat(_ client: OpaquePointer, _ state: ClientState, version: Int32, id: UInt32) {
         let owner = seat.client(state)
-        let tabletSeat = TabletSeat(owner: owner, cursorChanged: { [unowned self] in seat.cursorChanged() }) { [unowned self] gone in
+        let tabletSeat = TabletSeat(owner: owner, cursorChanged: { [unowned self] in seat.cursorChanged.send() }) { [unowned self] gone in
             seats.removeAll { $0 === gone }
             gone.owner.tabletSeats -= 1
             seat.devicesChanged(gone.owner.id, gone.owner.capabilities)

@@ -85,12 +85,13 @@ final class Parts {
         securityContexts = SecurityContexts(display: display, logger: logger)
         let keymap = Keymap(layout: configuration.keyboardLayout)
         if keymap == nil { logger.error("no XKB keymap for \(configuration.keyboardLayout); keyboards get no keymap (is xkb-data installed?)") }
-        seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger))
+        // What one part announces and others follow; each follower follows as it is made.
+        let surfaceCreated = Signal<Surface>(), selectionChanged = Signal<SelectionKind>(), repaint = Signal<Void>(), cursorChanged = Signal<Void>()
+        seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger),
+                    cursorChanged: cursorChanged)
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
         let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
         self.outputs = outputs
-        // What one part announces and others follow; each follower follows as it is made.
-        let surfaceCreated = Signal<Surface>(), selectionChanged = Signal<SelectionKind>(), repaint = Signal<Void>()
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         foreignToplevelList = ForeignToplevelList(display: display, context: context)
@@ -130,7 +131,7 @@ final class Parts {
                     inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
         screencopy = Screencopy(display: display, outputs: outputs, repaint: repaint)
         composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
-                                  readers: [screencopy, imageCopyCapture], repaint: repaint,
+                                  readers: [screencopy, imageCopyCapture], repaint: repaint, cursorChanged: cursorChanged,
                                   lockShield: { [unowned sessionLocks] in sessionLocks.shield }, repainted: { [unowned windows] in windows.repainted($0) })
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
         testInput = configuration.offersTestInput ? TestInput(display: display, host: context, tablets: tablets) : nil
