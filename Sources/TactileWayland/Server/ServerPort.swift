@@ -6,7 +6,8 @@ import TactileRender
 /// capabilities announced, fds and timers on the loop), the WLCS integration (clients over
 /// socket pairs, windows placed) and the gesture actions (focus moved between windows, a
 /// window closed). A facet, as swift-nio has them: the server's own members are what its
-/// parts and surfaces use; this is its face to layers 3 and 4.
+/// parts and surfaces use; this is its face to layers 3 and 4. It forwards only: what an
+/// output's coming or going does is in `WaylandServer+Outputs` and the parts' hooks.
 public final class ServerPort: BackendHost {
     /// Strong: a backend keeps the server it serves, as the server's loop keeps its sources.
     let server: WaylandServer

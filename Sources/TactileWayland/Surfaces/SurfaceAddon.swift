@@ -5,7 +5,9 @@ import Responder
 /// pointer constraint, an xdg_surface's window geometry. The surface tells each add-on of its
 /// attaches, commits, outputs and end through these hooks, and names none of their types, so
 /// a new protocol attaches state to surfaces without editing `Surface`. Every hook has an
-/// empty default beside it; an add-on implements the ones it cares about.
+/// empty default beside it; an add-on implements the ones it cares about. State that must
+/// travel with a commit (cached, queued, applied with it) is the add-on's slot in
+/// `SurfaceState` (`SurfaceStateSlot`), declared in the add-on's own file.
 ///
 /// The add-on's object detaches itself (`Surface.detachAddon`) when its resource goes.
 protocol SurfaceAddon: AnyObject {
