@@ -78,13 +78,20 @@ final class FramePacing: ServerPart {
     }
 
     /// Wakes at the next target time, or when the oldest barrier has been held long enough.
+    /// Runs at every commit that sets a barrier and every frame shown: it builds no arrays.
     private func arm() {
         let now = context.currentTime
-        let wakes = live.flatMap { surface in
-            [surface.addon(PacedSurface.self)?.barrierSince.map { $0.advanced(by: hold(surface)) },
-             surface.waitingUpdates.compactMap { $0[CommitTarget.self].time }.min()].compactMap { $0 }
+        var next: Instant?
+        for surface in live {
+            if let since = surface.addon(PacedSurface.self)?.barrierSince {
+                let wake = since.advanced(by: hold(surface))
+                next = min(next ?? wake, wake)
+            }
+            for update in surface.waitingUpdates {
+                if let wake = update[CommitTarget.self].time { next = min(next ?? wake, wake) }
+            }
         }
-        guard let next = wakes.min() else { return }
+        guard let next else { return }
         let wait = (Int64(next.microseconds) - Int64(now.microseconds)) / 1000 + 1
         timer?.arm(milliseconds: Int32(clamping: max(1, wait)))
     }
