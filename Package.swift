@@ -166,5 +166,13 @@ let package = Package(
             path: "Benchmarks/Render",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A wl_surface.commit through a whole server: a headless one on a thread, a
+        // libwayland client committing to it.
+        .executableTarget(
+            name: "ServerBenchmarks",
+            dependencies: ["TactileServer", "TactileWayland", "TactileBackends", "CWaylandClient", "WaylandProtocols", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/Server",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
