@@ -217,7 +217,8 @@ extension Parts {
     /// is free. Why the phases come in this order:
     /// - `input`: the seat forgets a client that left before any part hears of it, and the
     ///   gestures' timer goes first when the server stops;
-    /// - `access`: privileges and sandboxes;
+    /// - `access`: privileges and sandboxes, and the opt-in tools' globals they guard (the
+    ///   inspector, test input), which follow no hook;
     /// - `surfaces`: surfaces, their roles and per-surface protocols. Layer surfaces are
     ///   arranged here, before `outputs` describes the usable area and before `focus` tells
     ///   windows that fill an output their size; frame pacing clears the fifo barriers a shown

@@ -17,6 +17,7 @@ final class XdgActivation: ServerPart {
     private var global: Global?
     let windows: Windows
     private var tokens: [(name: String, granted: Bool, issued: Instant)] = []
+
     init(display: OpaquePointer, windows: Windows) {
         self.windows = windows
         global = Global(display: display, interface: tactile_xdg_activation_v1_interface(), version: 1, context: self, requests: Self.requests)
