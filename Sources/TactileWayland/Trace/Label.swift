@@ -5,7 +5,7 @@ import Glibc
 /// trace line or flood the log. App ids get a longer limit than titles because they are
 /// names that waits, placement rules and taskbars match whole: Chromium's `--app` windows
 /// name themselves after the page's path, often past 80 characters.
-func printableLabel(_ text: UnsafePointer<CChar>?, limit: Int = 80) -> String? {
+func printableLabel(_ text: UnsafePointer<CChar>?, limit: Int = labelLimit) -> String? {
     guard let text else { return nil }
     var result = ""
     for scalar in String(decoding: UnsafeRawBufferPointer(start: text, count: strnlen(text, 4096)), as: UTF8.self).unicodeScalars.prefix(limit) {
@@ -14,5 +14,6 @@ func printableLabel(_ text: UnsafePointer<CChar>?, limit: Int = 80) -> String? {
     return result
 }
 
-/// The longest app id kept whole (see `printableLabel`).
+/// The longest title (or other label) kept whole, and the longest app id (see `printableLabel`).
+let labelLimit = 80
 let appIDLabelLimit = 255

@@ -15,7 +15,7 @@ extension XConnection {
         if !title.isEmpty { properties.title = printable(title) }
         // WM_CLASS is the instance, then the class, each ending with a NUL.
         let classParts = values[2].split(separator: 0, omittingEmptySubsequences: false)
-        if classParts.count >= 2, !classParts[1].isEmpty { properties.appClass = printable(Array(classParts[1])) }
+        if classParts.count >= 2, !classParts[1].isEmpty { properties.appClass = printable(Array(classParts[1]), limit: appIDLabelLimit) }
         let protocols = words(values[3])
         properties.deletesWindow = protocols.contains(atoms[.wmDeleteWindow])
         properties.takesFocus = protocols.contains(atoms[.wmTakeFocus])
@@ -57,9 +57,9 @@ extension XConnection {
         }
     }
 
-    private func printable(_ bytes: [UInt8]) -> String? {
+    private func printable(_ bytes: [UInt8], limit: Int = labelLimit) -> String? {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        return text.withCString { printableLabel($0) }
+        return text.withCString { printableLabel($0, limit: limit) }
     }
 
     /// The pid of the client behind a window, as the X server knows it (XRes), for a client
