@@ -12,11 +12,11 @@ import WaylandProtocols
 final class FramePacing: ServerPart {
     private unowned(unsafe) let context: any PartContext
     private let outputs: Outputs
-    private var tracked: [WeakSurface] = []
+    private var tracked: [WeakPaced] = []
     private var timer: EventSource?
     private var globals: [Global] = []
 
-    private struct WeakSurface { weak var surface: Surface? }
+    private struct WeakPaced { weak var paced: PacedSurface? }
 
     init(display: OpaquePointer, context: any PartContext, outputs: Outputs) {
         self.context = context
@@ -39,9 +39,15 @@ final class FramePacing: ServerPart {
         return .microseconds(Int64(1_000_000_000 / milliHertz))
     }
 
-    /// `surface` has a barrier set or updates waiting: it is watched until it has neither.
+    /// `surface` has a barrier set or updates waiting (only its `PacedSurface` holds updates
+    /// back): it is watched until it has neither.
     func watch(_ surface: Surface) {
-        if !tracked.contains(where: { $0.surface === surface }) { tracked.append(WeakSurface(surface: surface)) }
+        guard let paced = surface.addon(PacedSurface.self) else { return }
+        watch(paced)
+    }
+
+    func watch(_ paced: PacedSurface) {
+        if !tracked.contains(where: { $0.paced === paced }) { tracked.append(WeakPaced(paced: paced)) }
         arm()
     }
 
@@ -49,22 +55,22 @@ final class FramePacing: ServerPart {
     /// clear (the update that set one was in that frame).
     func framePresented(on output: Output, _ frame: PresentedFrame) {
         guard let composedAt = output.composedAt else { return }
-        for surface in live where surface.enteredOutputs.contains(output.id) {
-            if let paced = surface.addon(PacedSurface.self), let since = paced.barrierSince, !(composedAt < since) { paced.clearBarrier() }
+        for (paced, surface) in live where surface.enteredOutputs.contains(output.id) {
+            if let since = paced.barrierSince, !(composedAt < since) { paced.clearBarrier() }
         }
         arm()
     }
 
-    private var live: [Surface] {
-        tracked.removeAll { $0.surface.map { $0.resource == nil || !($0.addon(PacedSurface.self)?.isPacing ?? false) } ?? true }
-        return tracked.compactMap(\.surface)
+    /// The surfaces still paced, with their add-on; the rest are forgotten.
+    private var live: [(PacedSurface, Surface)] {
+        tracked.removeAll { $0.paced.map { !$0.isPacing } ?? true }
+        return tracked.compactMap { entry in entry.paced.flatMap { paced in paced.surface.map { (paced, $0) } } }
     }
 
     private func tick() {
         let now = context.currentTime
-        for surface in live {
-            let paced = surface.addon(PacedSurface.self)
-            if let paced, let since = paced.barrierSince, now - since >= hold(surface) { paced.clearBarrier() } else { surface.applyReadyUpdates() }
+        for (paced, surface) in live {
+            if let since = paced.barrierSince, now - since >= hold(surface) { paced.clearBarrier() } else { surface.applyReadyUpdates() }
         }
         arm()
     }
@@ -78,12 +84,13 @@ final class FramePacing: ServerPart {
     }
 
     /// Wakes at the next target time, or when the oldest barrier has been held long enough.
-    /// Runs at every commit that sets a barrier and every frame shown: it builds no arrays.
+    /// Runs at every commit that sets a barrier and every frame shown: it builds no arrays
+    /// beyond `live`.
     private func arm() {
         let now = context.currentTime
         var next: Instant?
-        for surface in live {
-            if let since = surface.addon(PacedSurface.self)?.barrierSince {
+        for (paced, surface) in live {
+            if let since = paced.barrierSince {
                 let wake = since.advanced(by: hold(surface))
                 next = min(next ?? wake, wake)
             }
@@ -112,7 +119,7 @@ final class PacedSurface: SurfaceAddon {
     private unowned(unsafe) let pacing: FramePacing
     /// When an applied update set the barrier; nil while there is none.
     private(set) var barrierSince: Instant?
-    private weak var surface: Surface?
+    private(set) weak var surface: Surface?
 
     init(pacing: FramePacing, surface: Surface) {
         self.pacing = pacing
@@ -127,11 +134,14 @@ final class PacedSurface: SurfaceAddon {
     func applied(_ surface: Surface) {
         guard surface.current[FifoRequests.self].setsBarrier else { return }
         barrierSince = pacing.now
-        pacing.watch(surface)
+        pacing.watch(self)
     }
 
     /// Whether frame pacing still has something to do for the surface.
-    var isPacing: Bool { barrierSince != nil || !(surface?.waitingUpdates.isEmpty ?? true) }
+    var isPacing: Bool {
+        guard let surface, surface.resource != nil else { return false }
+        return barrierSince != nil || !surface.waitingUpdates.isEmpty
+    }
 
     /// The refresh after the barrier was set has come: waiting updates may apply.
     func clearBarrier() {
