@@ -3,7 +3,7 @@ import Responder
 import Testing
 @testable import TactileTestSupport
 
-/// A kiosk whose screen sleeps after five seconds without input and wakes by touch
+/// A kiosk whose screen sleeps after fifteen seconds without input and wakes by touch
 /// (idle.py): the connector's DPMS state reads Off and QEMU's screendump is black while it
 /// sleeps; a tap wakes it, and with `wake: swallow` weston-simple-touch never hears that
 /// tap, only the next; with `wake: deliver` it hears both.

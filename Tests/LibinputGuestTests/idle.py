@@ -3,7 +3,7 @@
 root.
 
 `tactile serve --backend drm --kiosk --config idle.yaml -- weston-simple-touch` on
-bochs-drm's screen, with `idle: timeout: 5`: the connector's DPMS state (sysfs) and QEMU's
+bochs-drm's screen, with `idle: timeout: 15` (long enough that a loaded machine takes its awake readings before it): the connector's DPMS state (sysfs) and QEMU's
 screendump are taken awake, asleep after the timeout, after a uinput tap woke the screen,
 and after a second tap. With `wake: swallow` simple-touch's WAYLAND_DEBUG log must show no
 down for the waking tap, and the second's; a second run with `wake: deliver` delivers the
@@ -36,10 +36,10 @@ def dpms():
 
 
 def run(wake, touch):
-    """One kiosk with `idle: {timeout: 5, wake: WAKE}`: awake, asleep, woken by a tap, tapped."""
+    """One kiosk with `idle: {timeout: 15, wake: WAKE}`: awake, asleep, woken by a tap, tapped."""
     config = os.path.join(OUT, f"idle-{wake}.yaml")
     with open(config, "w") as f:
-        f.write(f"idle:\n  timeout: 5\n  wake: {wake}\n")
+        f.write(f"idle:\n  timeout: 15\n  wake: {wake}\n")
     tactile_log = os.path.join(OUT, f"tactile-{wake}.log")
     readings = []
     with open(tactile_log, "w") as stream:
