@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <fcntl.h>
 #include <unistd.h>
 

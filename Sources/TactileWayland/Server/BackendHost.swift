@@ -38,6 +38,10 @@ public protocol BackendHost: AnyObject {
     /// A timer on the server's loop, disarmed until `EventSource.arm(milliseconds:)`.
     func makeTimer(_ fire: @escaping () -> Void) -> EventSource
 
+    /// A deadline on the server's loop, to the microsecond, disarmed until
+    /// `EventSource.arm(at:)`: for frames timed to a refresh grid.
+    func makeDeadline(_ fire: @escaping () -> Void) -> EventSource
+
     /// Announces an output: clients see a wl_output global, and windows may go there. It is
     /// placed at `description.position`, or to the right of the outputs already there.
     func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID

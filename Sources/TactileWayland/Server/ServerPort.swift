@@ -57,6 +57,10 @@ public final class ServerPort: BackendHost {
         EventSource.timer(on: wl_display_get_event_loop(server.display), loopOwner: server, fire)
     }
 
+    public func makeDeadline(_ fire: @escaping () -> Void) -> EventSource {
+        EventSource.deadline(on: wl_display_get_event_loop(server.display), loopOwner: server, fire)
+    }
+
     public func addOutput(_ description: OutputDescription, presenter: any OutputPresenter) -> OutputID {
         server.addOutput(description, presenter: presenter)
     }
