@@ -43,6 +43,31 @@ import WaylandProtocols
         #expect(times == times.sorted() && Set(times).count == 3, "each later than the one before: \(times)")
     }
 
+    /// A headless output shows frames at a 60 Hz screen's vblanks: a client that draws each
+    /// frame once the last was shown is shown on whole refreshes (to the microsecond the
+    /// server's clock keeps), never a refresh after whenever the server got round to it, which
+    /// would add each frame's own handling to the next interval.
+    @Test func framesAreShownOnWholeRefreshes() throws {
+        let server = try TestServer()
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 100, height: 100)
+        var times: [UInt64] = []
+        for frame in 0..<8 {
+            let record = PresentationRecord(client, surface: window.surface)
+            try client.commitBuffer(window.surface, width: 100, height: 100, colour: 0xff00_0000 | UInt32(frame * 20))
+            try Self.wait(client, for: [record])
+            let presented = try #require(record.presented, "frame \(frame) presented")
+            #expect(presented.flags & WP_PRESENTATION_FEEDBACK_KIND_VSYNC.rawValue != 0, "at a vblank")
+            times.append(presented.nanoseconds)
+        }
+        let refresh: Int64 = 16_666_666
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            let interval = Int64(later) - Int64(earlier)
+            let refreshes = (interval + refresh / 2) / refresh
+            #expect(refreshes >= 1 && abs(interval - refreshes * refresh) <= 2_000, "\(interval) ns apart: whole refreshes")
+        }
+    }
+
     @Test func contentReplacedBeforeAFrameShowedItIsDiscarded() throws {
         let server = try TestServer()
         let client = try TestClient(socket: server.socket)

@@ -22,6 +22,9 @@ import WaylandProtocols
 /// Runs on the server's loop: the parent's display fd is watched there, and every request to
 /// the parent is flushed at the end of the callback that made it.
 public final class WaylandBackend: OutputPresenter {
+    /// The parent composes each window's frames again, before its own vblank.
+    public var composedAgainByAParent: Bool { true }
+
     public struct Options: Sendable {
         /// The parent's socket (name in XDG_RUNTIME_DIR, or a path); nil: `WAYLAND_DISPLAY`.
         public var parentDisplay: String?

@@ -20,11 +20,18 @@ public protocol OutputPresenter: AnyObject {
     /// The panel sleeps (false: idle blanking, an output-power client; the output stays in
     /// the layout, and no frame is asked of it) or wakes (true: the next frame shows).
     func setPower(_ on: Bool)
+
+    /// Whether a parent compositor composes the frames it is given again (a nested window):
+    /// the frame clock then composes each at once and leaves the vblank to the parent, whose
+    /// own composition needs its budget before it. The parent's times and flags still reach
+    /// clients' presentation feedback.
+    var composedAgainByAParent: Bool { get }
 }
 
 /// What a backend whose screens have one mode and cannot go dark does (headless outputs,
 /// nested windows): no other mode, and a disabled or sleeping output simply gets no frames.
 extension OutputPresenter {
+    public var composedAgainByAParent: Bool { false }
     public func setMode(_ mode: OutputMode) -> OutputDescription? { nil }
     public func setEnabled(_ enabled: Bool) {}
     public func setPower(_ on: Bool) {}

@@ -204,7 +204,10 @@ final class Outputs {
         output.framePending = false
         let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
         let hadVblanks = !output.repaintSchedule.withoutVblank
-        if let budget = output.repaintSchedule.presented(frame, refreshMilliHertz: output.placed.description.refresh, releasedCallbacks: !due.isEmpty) {
+        // A parent's vblank is the parent's to compose for: to the frame clock, a nested
+        // window's frame was shown without one.
+        let clocked = output.presenter?.composedAgainByAParent == true ? PresentedFrame(time: frame.time) : frame
+        if let budget = output.repaintSchedule.presented(clocked, refreshMilliHertz: output.placed.description.refresh, releasedCallbacks: !due.isEmpty) {
             logger.debug("output \(output.placed.description.name): frames composed \(budget.milliseconds) ms before the vblank")
         }
         if hadVblanks, output.repaintSchedule.withoutVblank {

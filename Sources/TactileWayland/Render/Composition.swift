@@ -77,14 +77,12 @@ final class Composition: ServerPart {
         deadline = nil
     }
 
-    /// A repaint when `time` comes (ms granularity, rounded up): the earliest asked for wins
-    /// until it fires.
+    /// A repaint when `time` comes: the earliest asked for wins until it fires.
     private func repaint(at time: Instant) {
-        if deadline == nil { deadline = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in armedFor = nil; schedule() } }
+        if deadline == nil { deadline = EventSource.deadline(on: loop, loopOwner: nil) { [unowned self] in armedFor = nil; schedule() } }
         guard armedFor.map({ time < $0 }) ?? true else { return }
         armedFor = time
-        let wait = time - context.currentTime
-        deadline?.arm(milliseconds: Int32(clamping: max(1, wait.milliseconds + 1)))
+        deadline?.arm(at: time)
     }
 
     /// Whether a frame is still to come: a repaint scheduled, one on its way to a screen, or
@@ -161,24 +159,28 @@ final class Composition: ServerPart {
             return
         }
         let started = context.currentTime
-        if let notBefore = output.repaintSchedule.notBefore, started < notBefore {
-            // As late as is safe before the next vblank: what comes meanwhile makes it too.
-            if cursorChanged { cursorDirty = true }
-            return repaint(at: notBefore)
-        }
-        guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
         let items = visible.compactMap { surface, frame in
             surface.content.flatMap { content in output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion, opacity: surface.current.opacity).map { (surface, $0) } }
         }
         let next = items.map { (surface: ObjectIdentifier($0.0), bounds: $0.1.bounds) }
         let damage = screen.damage + screen.geometryDamage(next)
+        let cursorItem = cursor.flatMap { output.drawItem($0.content, frame: $0.frame, opaque: .empty) }
+        let cursorMoved = cursorItem?.bounds != screen.cursorShown || cursorChanged
+        if let notBefore = output.repaintSchedule.notBefore, started < notBefore,
+           !damage.isEmpty || cursorMoved || !outputs.frameCallbacks.isEmpty || !outputs.presentationFeedback.isEmpty {
+            // A frame to show: as late as is safe before the next vblank, so what comes
+            // meanwhile makes it too. (With nothing to show, the repaint below shows nothing
+            // and only answers what reads the canvas.)
+            if cursorChanged { cursorDirty = true }
+            return repaint(at: notBefore)
+        }
+        guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
         screen.damage = []
         screen.shown = next
         let marks = touchMarks?.items(on: output) ?? []
         if !damage.isEmpty { canvas.render(items.map(\.1) + marks, damage: damage) }
-        let cursorItem = cursor.flatMap { output.drawItem($0.content, frame: $0.frame, opaque: .empty) }
         var presented = damage
-        if cursorItem?.bounds != screen.cursorShown || cursorChanged {
+        if cursorMoved {
             presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
             screen.cursorShown = cursorItem?.bounds
         }

@@ -1,33 +1,38 @@
 import Responder
 
-/// When an output composes its next frame. After a frame shown at a vblank (a DRM page
-/// flip), the next is composed as late as is safe: one refresh after that vblank, less the
-/// budget a repaint needs, so a commit or touch that comes meanwhile makes the next vblank
-/// (weston keeps a fixed 7 ms window; here the window follows what repaints really cost).
-/// The budget is the longest of the last 16 repaints (composing and handing the frame to the
-/// backend) plus a 2 ms margin, kept between 2 ms and three quarters of the refresh. Frames
-/// shown without a vblank (headless timers, a nested window's frame callbacks, a modeset)
+/// An output's frame clock: when it composes its next frame and releases frame callbacks,
+/// on the display's refresh grid (`RefreshGrid`). After a frame shown at a vblank (a DRM page
+/// flip, a headless output's timer), the next is composed as late as is safe: at the next
+/// vblank less the budget a repaint needs, so a commit or touch that comes meanwhile makes
+/// that vblank (weston keeps a fixed 7 ms window; here the window follows what repaints
+/// really cost). The budget is the longest of the last 16 repaints (composing and handing
+/// the frame to the backend) plus a 2 ms margin, kept between 2 ms and three quarters of the
+/// refresh. Frames shown without a vblank (a nested window's frame callbacks, a modeset)
 /// give no deadline: the next frame is composed at once.
 ///
 /// A display without vblanks of its own (a DRM driver that completes a flip when it is
 /// made and counts none: QEMU's bochs, simpledrm) shows a frame as soon as it is composed,
 /// so there a deadline would only delay it: commits are composed at once, and only frame
-/// callbacks keep to the refresh (released one refresh after the last release), so an
-/// animating client still draws at the display's rate, not as fast as it can.
+/// callbacks keep to the refresh, on a grid laid from its first flip: released at the first
+/// whole refresh after the last release, so an animating client draws at the display's
+/// full rate, not as fast as it can, and not slower either.
 public struct RepaintSchedule: Sendable {
     /// The next repaint waits until then; nil: at once.
     public private(set) var notBefore: Instant?
     /// Frame callbacks wait for a frame composed then or later; nil: any frame takes them.
     public var callbacksNotBefore: Instant? {
-        guard withoutVblank, let callbacksReleased, let refresh else { return nil }
-        return callbacksReleased.advanced(by: refresh)
+        guard withoutVblank, let callbacksReleased, let grid else { return nil }
+        return grid.next(after: callbacksReleased)
     }
+
+    /// The display's vblanks: its last one, or, without vblanks, a grid laid from its first
+    /// flip; nil until a frame was shown at a known refresh.
+    public private(set) var grid: RefreshGrid?
 
     /// The display completes flips without vblanks (learned from its frames).
     public private(set) var withoutVblank = false
-    /// When frame callbacks were last released, and the refresh then.
+    /// When frame callbacks were last released.
     private var callbacksReleased: Instant?
-    private var refresh: Duration?
     /// The last repaints' durations, a ring.
     private var costs = [Duration](repeating: .zero, count: 16)
     private var next = 0
@@ -47,25 +52,26 @@ public struct RepaintSchedule: Sendable {
     /// by a millisecond or more since it was last returned, for the log.
     @discardableResult
     public mutating func presented(_ frame: PresentedFrame, refreshMilliHertz: Int32, releasedCallbacks: Bool = false) -> Duration? {
-        guard refreshMilliHertz > 0 else {
+        guard let shownAt = RefreshGrid(vblank: frame.time, refreshMilliHertz: refreshMilliHertz) else {
             notBefore = nil
+            grid = nil
             return nil
         }
-        let refresh = Duration.nanoseconds(1_000_000_000_000 / Int64(refreshMilliHertz))
-        self.refresh = refresh
         if releasedCallbacks { callbacksReleased = frame.time }
-        // A modeset's or a timer's frame says nothing about the display's vblanks.
+        // A modeset's or a parent's frame says nothing about the display's vblanks.
         if frame.flags.contains(.vsync) {
             withoutVblank = false
+            grid = shownAt
         } else if frame.flags.contains(.hardwareCompletion) {
+            if !withoutVblank || grid?.refreshNanoseconds != shownAt.refreshNanoseconds { grid = shownAt }
             withoutVblank = true
         }
         guard frame.flags.contains(.vsync) else {
             notBefore = nil
             return nil
         }
-        let budget = budget(refresh: refresh)
-        notBefore = frame.time.advanced(by: refresh - budget)
+        let budget = budget(refresh: shownAt.refresh)
+        notBefore = shownAt.next(after: frame.time).advanced(by: .zero - budget)
         guard reported.map({ abs(($0 - budget).milliseconds) >= 1 }) ?? true else { return nil }
         reported = budget
         return budget
