@@ -1,14 +1,20 @@
 // tactile-latency-probe: a Wayland client that measures touch-to-present latency on any
 // compositor offering wp_presentation and zwp_input_timestamps_manager_v1 (Tactile, weston).
-// It shows one window, redraws a square under the finger at every touch frame, and prints,
-// for every touch event (down or motion), the time from the event (the device's timestamp,
-// in ns) to the presentation of the first frame showing it:
+// It shows one window and redraws a square under the finger, and prints, for every touch
+// event (down or motion), the time from the event (the device's timestamp, in ns) to the
+// presentation of the first frame showing it, with the event's place in its stroke (0: the
+// down); and for every frame shown that carried events, the latency of its newest and of
+// its oldest event, and how many it carried:
 //
-//     latency_us 8123
+//     latency_us 8123 stroke_event 4
+//     frame_us 8123 16456 2
 //
+// By default it redraws at every touch frame while it has a free buffer; with
+// --frame-callbacks it redraws only once the last frame's callback came, as toolkits do, so
+// the compositor's frame clock decides how many frames it draws.
 // Events whose commit was replaced before it was shown count with the next frame shown.
 // Every line is flushed as it is known, so a signal may end it at any time.
-// Usage: tactile-latency-probe (WAYLAND_DISPLAY names the server).
+// Usage: tactile-latency-probe [--frame-callbacks] (WAYLAND_DISPLAY names the server).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdbool.h>
@@ -41,10 +47,13 @@ static struct {
     double x, y;
     uint64_t stamp_ns;
     bool dirty;
-    // Every event's time, in order; `reported` of them have a latency printed, `committed`
-    // are in a commit.
+    // Every event's time and place in its stroke, in order; `reported` of them have a
+    // latency printed, `committed` are in a commit.
     uint64_t events[MAX_EVENTS];
-    unsigned count, committed, reported;
+    unsigned stroke_events[MAX_EVENTS];
+    unsigned count, committed, reported, in_stroke;
+    // --frame-callbacks: draw only once the last frame's callback came.
+    bool on_frame_callbacks, awaiting_frame;
     uint32_t colour;
     // Where each buffer has its square, and where the last commit's is (x < 0: none), so each
     // buffer holds the whole picture (the background and one square) and the damage says
@@ -55,11 +64,19 @@ static struct {
 /// The compositor asked the window to close.
 static bool stopping;
 
+static unsigned long long since(uint64_t event, uint64_t presented_ns) {
+    return (unsigned long long)(presented_ns > event ? (presented_ns - event) / 1000 : 0);
+}
+
 static void report(unsigned upto, uint64_t presented_ns) {
+    if (upto <= app.reported) return;
+    uint64_t oldest = app.events[app.reported % MAX_EVENTS], newest = app.events[(upto - 1) % MAX_EVENTS];
+    unsigned carried = upto - app.reported;
     for (; app.reported < upto; app.reported++) {
-        uint64_t event = app.events[app.reported % MAX_EVENTS];
-        printf("latency_us %llu\n", (unsigned long long)(presented_ns > event ? (presented_ns - event) / 1000 : 0));
+        unsigned k = app.reported % MAX_EVENTS;
+        printf("latency_us %llu stroke_event %u\n", since(app.events[k], presented_ns), app.stroke_events[k]);
     }
+    printf("frame_us %llu %llu %u\n", since(newest, presented_ns), since(oldest, presented_ns), carried);
     fflush(stdout);
 }
 
@@ -87,11 +104,22 @@ static void fill(struct probe_buffer *buffer, int x0, int y0, uint32_t colour) {
         for (int x = x0; x < x0 + SQUARE; x++) buffer->pixels[y * app.width + x] = colour;
 }
 
+static void redraw(void);
+
+static void frame_done(void *data, struct wl_callback *callback, uint32_t time) {
+    (void)data, (void)time;
+    wl_callback_destroy(callback);
+    app.awaiting_frame = false;
+    if (app.dirty) redraw();
+}
+
+static const struct wl_callback_listener frame_listener = { frame_done };
+
 /// Draws a square under the finger in a free buffer and commits it with a feedback that
 /// reports every event up to now.
 static void redraw(void) {
     struct probe_buffer *free_buffer = probe_free_buffer(app.buffers, BUFFERS);
-    if (!free_buffer || !app.configured) return;  // drawn at the next touch frame
+    if (!free_buffer || !app.configured || app.awaiting_frame) return;  // drawn at the next touch frame or frame callback
     int x0 = (int)app.x - SQUARE / 2, y0 = (int)app.y - SQUARE / 2;
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
@@ -109,6 +137,10 @@ static void redraw(void) {
     wl_surface_damage_buffer(app.surface, x0, y0, SQUARE, SQUARE);
     if (app.shown_x >= 0) wl_surface_damage_buffer(app.surface, app.shown_x, app.shown_y, SQUARE, SQUARE);
     app.shown_x = x0, app.shown_y = y0;
+    if (app.on_frame_callbacks) {
+        wl_callback_add_listener(wl_surface_frame(app.surface), &frame_listener, NULL);
+        app.awaiting_frame = true;
+    }
     wl_surface_commit(app.surface);
     free_buffer->busy = true;
     app.dirty = false;
@@ -120,13 +152,17 @@ static void event_at(uint32_t milliseconds, wl_fixed_t x, wl_fixed_t y) {
     // The nanosecond timestamp came just before the event; the milliseconds otherwise.
     uint64_t ns = app.stamp_ns ? app.stamp_ns : (uint64_t)milliseconds * 1000000ull;
     app.stamp_ns = 0;
-    if (app.count - app.reported < MAX_EVENTS) app.events[app.count++ % MAX_EVENTS] = ns;
+    if (app.count - app.reported < MAX_EVENTS) {
+        app.stroke_events[app.count % MAX_EVENTS] = app.in_stroke++;
+        app.events[app.count++ % MAX_EVENTS] = ns;
+    }
     app.dirty = true;
 }
 
 static void touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, struct wl_surface *surface, int32_t id, wl_fixed_t x,
                        wl_fixed_t y) {
     (void)data, (void)touch, (void)serial, (void)surface, (void)id;
+    app.in_stroke = 0;
     event_at(time, x, y);
 }
 
@@ -234,7 +270,15 @@ static void global_remove(void *data, struct wl_registry *registry, uint32_t nam
 
 static const struct wl_registry_listener registry_listener = { global, global_remove };
 
-int main(void) {
+int main(int argc, char **argv) {
+    for (int k = 1; k < argc; k++) {
+        if (strcmp(argv[k], "--frame-callbacks") == 0) {
+            app.on_frame_callbacks = true;
+        } else {
+            fprintf(stderr, "usage: tactile-latency-probe [--frame-callbacks]\n");
+            return 2;
+        }
+    }
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) {
         fprintf(stderr, "tactile-latency-probe: cannot connect to the Wayland display\n");

@@ -369,13 +369,13 @@ struct Guest {
     /// Boots the guest with `/usr/bin/python3 SCENARIO OUTDIR TACTILE`, OUTDIR being `folder`
     /// beside the build (the guest sees the host's /tmp as its own empty tmpfs), and fails
     /// with the harness's and the scenario's last words unless it ends with status 0.
-    static func run(scenario: String, folder: String, modules: [String] = [], qemuArguments: String = "") throws -> Guest {
+    /// `tactile`: the executable the scenario runs; nil: the one built beside this test bundle.
+    static func run(scenario: String, folder: String, modules: [String] = [], qemuArguments: String = "", tactile: String? = nil) throws -> Guest {
         // Two guests at once would share the machine's cores under software emulation.
         booting.lock()
         defer { booting.unlock() }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let tactile = products.appendingPathComponent("tactile").path
+        let tactile = tactile ?? products.appendingPathComponent("tactile").path
         guard FileManager.default.isExecutableFile(atPath: tactile) else { throw GuestRunFailure(reason: "no tactile executable at \(tactile)") }
         let guest = Guest(directory: products.appendingPathComponent(folder).path)
         try? FileManager.default.removeItem(atPath: guest.directory)
@@ -411,6 +411,9 @@ struct Guest {
 
     private static let booting = NSLock()
 
+    /// The repository this test bundle was built from.
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// A file the scenario wrote, or "" when it wrote none.
     func read(_ name: String) -> String {
         (try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? ""
@@ -422,8 +425,9 @@ struct Guest {
     }
 
     /// One boot of `scenario` for a whole suite, its failure kept to fail each test with.
-    static func once(scenario: String, folder: String, modules: [String] = [], qemuArguments: String = "") -> Result<Guest, GuestRunFailure> {
-        Result { try run(scenario: scenario, folder: folder, modules: modules, qemuArguments: qemuArguments) }
+    static func once(scenario: String, folder: String, modules: [String] = [], qemuArguments: String = "",
+                     tactile: @escaping () throws -> String? = { nil }) -> Result<Guest, GuestRunFailure> {
+        Result { try run(scenario: scenario, folder: folder, modules: modules, qemuArguments: qemuArguments, tactile: tactile()) }
             .mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
     }
 }

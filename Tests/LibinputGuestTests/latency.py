@@ -3,11 +3,15 @@
 QEMU guest (scripts/guest/run), as root.
 
 Alternately runs `tactile serve --backend drm --kiosk` and weston 10 (DRM backend, pixman),
-each with tactile-latency-probe full screen, and drives a uinput touchscreen at 120 Hz for
-three seconds: a finger down, then a motion every 1/120 s. The probe prints, for every touch
-event, the time from the event's device timestamp to the presentation of the first frame
-showing it (both compositors offer wp_presentation and input timestamps). Everything goes to
-OUTDIR, where LatencyGuestTests (on the host) reads it and works out p50 and p99.
+each with tactile-latency-probe full screen drawing on frame callbacks (as toolkits do), and
+drives a uinput touchscreen at 120 Hz for three seconds: a finger down, then a motion every
+1/120 s. The probe prints, for every touch event, the time from the event's device timestamp
+to the presentation of the first frame showing it, and for every frame the latency of its
+newest and oldest event (both compositors offer wp_presentation and input timestamps).
+latency-summary.md gets the figures (scripts/latency_figures.py), which build of tactile ran
+(TACTILE_EXECUTABLE: the release or package build, as a kiosk runs it), and what Tactile's
+frame clock chose; everything goes to OUTDIR, where LatencyGuestTests (on the host) checks it.
+TACTILE_LATENCY_RUNS (default 2) sets how many times each compositor runs.
 
 Usage: latency.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -19,9 +23,12 @@ import time
 
 from guest_input import AXIS_MAX, Journal, Touchscreen, wait_for
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts"))
+import latency_figures  # noqa: E402
+
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 PROBE = os.path.join(os.path.dirname(TACTILE), "TactileLatencyProbe")
-RUNS = 2
+RUNS = int(os.environ.get("TACTILE_LATENCY_RUNS", "2"))
 WESTON_INI = "[core]\nidle-time=0\n\n[shell]\nanimation=none\nstartup-animation=none\npanel-position=none\n"
 
 journal = Journal(OUT)
@@ -65,7 +72,7 @@ def run(compositor, index, touch):
                 time.sleep(0.05)
     probe_err = os.path.join(OUT, f"probe-{name}.err")
     with open(os.path.join(OUT, f"latency-{name}.txt"), "w") as out, open(probe_err, "w") as err:
-        probe = subprocess.Popen([PROBE], stdout=out, stderr=err, env=dict(os.environ, WAYLAND_DISPLAY=socket))
+        probe = subprocess.Popen([PROBE, "--frame-callbacks"], stdout=out, stderr=err, env=dict(os.environ, WAYLAND_DISPLAY=socket))
         wait_for(probe_err, "window, presentation clock", timeout=60)
         time.sleep(2)
         drive(touch)
@@ -82,6 +89,27 @@ def run(compositor, index, touch):
     time.sleep(1)
 
 
+def scheduling():
+    """What Tactile's frame clock chose on the DRM screen: a deadline before each vblank
+    (logged when it moves by 1 ms), or, on a display without vblanks (bochs), none."""
+    logs = [latency_figures.read(os.path.join(OUT, f"tactile-{k}.log")) for k in range(1, RUNS + 1)]
+    if all("shows frames without vblanks" in log for log in logs):
+        return "no vblanks: frames composed at once, frame callbacks on the refresh grid"
+    budgets = [line.split("frames composed ", 1)[1].split(" ")[0] for log in logs for line in log.splitlines() if "frames composed " in line]
+    return "repaint budgets (ms before the vblank, in order): " + " ".join(budgets)
+
+
+def summary():
+    figures = {}
+    for compositor in ("tactile", "weston"):
+        runs = [latency_figures.Run(latency_figures.read(os.path.join(OUT, f"latency-{compositor}-{k}.txt"))) for k in range(1, RUNS + 1)]
+        figures[compositor] = latency_figures.Figures(runs)
+    with open(os.path.join(OUT, "latency-summary.md"), "w") as f:
+        f.write(f"tactile build: {latency_figures.build_kind(TACTILE)} ({TACTILE})\n")
+        f.write(f"tactile frame clock: {scheduling()}\n\n")
+        f.write(latency_figures.table(figures) + "\n")
+
+
 def main():
     with open("/dev/tty1", "w") as tty:
         tty.write("\033[2J\033[H\033[?25l")
@@ -91,6 +119,7 @@ def main():
     for index in range(1, RUNS + 1):
         for compositor in ("tactile", "weston"):
             run(compositor, index, touch)
+    summary()
     log("done")
 
 

@@ -1,0 +1,81 @@
+"""Touch-to-present figures from tactile-latency-probe's output, for scripts/latency-bench (on
+the host) and the QEMU guest's latency.py: one place says what each figure means.
+
+The probe prints a `latency_us L stroke_event K` line per touch event (the time from the event
+to the first frame showing it; K: its place in its stroke, 0 for the down) and a
+`frame_us NEWEST OLDEST N` line per frame shown that carried events (the latency of its
+newest and of its oldest event, and how many it carried).
+"""
+
+
+class Run:
+    """What one probe printed."""
+
+    def __init__(self, text):
+        self.events, self.first_ten, self.newest, self.oldest, self.frames = [], [], [], [], 0
+        for line in text.splitlines():
+            fields = line.split()
+            if len(fields) == 4 and fields[0] == "latency_us" and fields[2] == "stroke_event":
+                self.events.append(int(fields[1]) / 1000)
+                if int(fields[3]) < 10:
+                    self.first_ten.append(int(fields[1]) / 1000)
+            elif len(fields) == 4 and fields[0] == "frame_us":
+                self.newest.append(int(fields[1]) / 1000)
+                self.oldest.append(int(fields[2]) / 1000)
+                self.frames += 1
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+class Figures:
+    """Every run of one compositor or set-up, together."""
+
+    def __init__(self, runs):
+        self.runs = len(runs)
+        self.events = [v for run in runs for v in run.events]
+        self.first_ten = [v for run in runs for v in run.first_ten]
+        self.newest = [v for run in runs for v in run.newest]
+        self.oldest = [v for run in runs for v in run.oldest]
+        self.frames = sum(run.frames for run in runs)
+
+    def complete(self):
+        return bool(self.events) and self.frames > 0
+
+    def row(self, name):
+        p50 = percentile(self.events, 0.5)
+        first = percentile(self.first_ten, 0.5)
+        return (f"| {name} | {self.runs} | {len(self.events)} | {self.frames / max(1, len(self.events)):.2f} "
+                f"| {p50:.1f} | {percentile(self.events, 0.9):.1f} | {percentile(self.events, 0.99):.1f} "
+                f"| {percentile(self.newest, 0.5):.1f} | {percentile(self.oldest, 0.5):.1f} | {percentile(self.oldest, 0.99):.1f} "
+                f"| {first:.1f} ({first / p50:.2f}×) |")
+
+
+HEADER = ("| | runs | events | frames per event | p50 ms | p90 ms | p99 ms | newest event p50 ms "
+          "| oldest event p50 ms | oldest event p99 ms | first ten of a stroke p50 ms |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+
+def table(figures):
+    """A Markdown table of `figures` ({name: Figures}), in their order."""
+    return "\n".join([HEADER] + [f.row(name) for name, f in figures.items()])
+
+
+def build_kind(tactile):
+    """Which build the executable at `tactile` is, from where SwiftPM put it: the package's
+    (scripts/package: release, the Swift runtime linked in), release, or debug."""
+    parts = tactile.split("/")
+    if any(part.startswith(".build-package") for part in parts):
+        return "package"
+    return "release" if "release" in parts else "debug" if "debug" in parts else "unknown"
+
+
+def read(path):
+    """The file's text, or "" when there is none."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
