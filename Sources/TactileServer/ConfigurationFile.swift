@@ -17,6 +17,8 @@ public struct ConfigurationFile: Sendable {
     public var gestures: [GestureBinding] = []
     public var pointerEmulation: Bool?
     public var edgeDeferralLimit: Double?
+    /// `touch.feedback`.
+    public var touchFeedback: TouchFeedbackStyle?
     /// `pen.palm-rejection`.
     public var palmRejection: Bool?
     public var keyboardLayout = KeyboardLayout()
@@ -89,6 +91,7 @@ public struct ConfigurationFile: Sendable {
         if let bufferSide { result.limits.bufferSide = bufferSide }
         if let objectsPerClient { result.limits.objects = objectsPerClient }
         if let showTouches { result.showTouches = showTouches }
+        if let touchFeedback { result.touchFeedback = touchFeedback }
         if let showInputRegions { result.showInputRegions = showInputRegions }
         if let bell { result.bell = bell }
         if let shortcutsInhibit { result.shortcutsInhibit = shortcutsInhibit }

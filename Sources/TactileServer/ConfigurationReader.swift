@@ -31,8 +31,9 @@ struct ConfigurationReader {
         config.showTouches = try top.bool("show-touches")
         config.showInputRegions = try top.bool("show-input-regions")
         if let touch = try top.table("touch") {
-            try touch.only(["pointer-emulation", "edge-deferral-limit"])
+            try touch.only(["pointer-emulation", "edge-deferral-limit", "feedback"])
             config.pointerEmulation = try touch.bool("pointer-emulation")
+            config.touchFeedback = try touch.choice("feedback", TouchFeedbackStyle.self)
             config.edgeDeferralLimit = try touch.number("edge-deferral-limit", atLeast: 0)
         }
         if let pen = try top.table("pen") {

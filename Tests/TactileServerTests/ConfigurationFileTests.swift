@@ -44,6 +44,14 @@ import Testing
         #expect(file.outputs.map(\.name) == ["HDMI-A-1", "DSI-1", "HDMI-A-2"])
     }
 
+    /// `touch.feedback: ripple` reaches the server; it is off unless the file says so.
+    @Test func touchFeedbackIsOffUnlessTheFileAsksForRipple() throws {
+        let ripple = try ConfigurationFile.parse("touch:\n  feedback: ripple\n", file: "kiosk.yaml")
+        #expect(ripple.applied(to: ServerConfiguration()).touchFeedback == .ripple)
+        let silent = try ConfigurationFile.parse("touch:\n  pointer-emulation: true\n", file: "kiosk.yaml")
+        #expect(silent.applied(to: ServerConfiguration()).touchFeedback == .off)
+    }
+
     @Test func gesturesMayReferToEachOtherByName() throws {
         let file = try ConfigurationFile.parse("""
             gestures:
@@ -190,6 +198,7 @@ import Testing
         ("gestures:\n  - name: a\n    kind: tap\n  - name: a\n    kind: tap\n", "kiosk.yaml:4:11: gestures[1].name: 'a' is already the name of the gesture on line 2"),
         ("gestures:\n  - name: a\n    kind: tap\n    requires-failure-of: [b]\n", "kiosk.yaml:4:27: gestures[0].requires-failure-of[0]: no gesture is named 'b'"),
         ("touch:\n  pointer-emulation: sometimes\n", "kiosk.yaml:2:22: touch.pointer-emulation: expected true or false, got 'sometimes'"),
+        ("touch:\n  feedback: sparkles\n", "kiosk.yaml:2:13: touch.feedback: expected one of off, ripple, got 'sparkles'"),
         ("touch:\n  pointer-emulation: true\n  pointer-emulation: false\n", "kiosk.yaml:2:3: a key is given twice in this mapping: pointer-emulation"),
         ("pen:\n  palm-rejection: mostly\n", "kiosk.yaml:2:19: pen.palm-rejection: expected true or false, got 'mostly'"),
         ("gestures:\n  - name: a\n    kind: tap\n    input-types: [touch, mouse]\n",

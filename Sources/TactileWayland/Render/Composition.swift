@@ -19,6 +19,8 @@ final class Composition: ServerPart {
     private let readers: [any FrameReader]
     /// `--show-touches` / `--show-input-regions`, drawn over the surfaces.
     var touchMarks: TouchMarks?
+    /// `touch.feedback: ripple`, drawn over everything.
+    var touchFeedback: TouchFeedback?
     /// Told what was drawn after each repaint (the windows hear whether they show).
     private let repainted: ([(Surface, Rect)]) -> Void
     /// While the session is locked, the lock's node: nothing under it is drawn.
@@ -67,6 +69,11 @@ final class Composition: ServerPart {
 
     /// What changed while the frame was in flight waited for it.
     func framePresented(on output: Output, _ frame: PresentedFrame) {
+        if let since = output.screen.touchFeedbackSince {
+            output.screen.touchFeedbackSince = nil
+            let after = since < frame.time ? frame.time.microseconds - since.microseconds : 0
+            context.logger.debug("touch feedback: shown \(after) µs after the touch")
+        }
         schedule()
     }
 
@@ -136,7 +143,7 @@ final class Composition: ServerPart {
         let cursor = cursorToDraw()
         let cursorChanged = cursorDirty
         cursorDirty = false
-        let overlayDamage = touchMarks?.takeDamage() ?? []
+        let overlayDamage = (touchMarks?.takeDamage() ?? []) + (touchFeedback?.takeDamage() ?? [])
         for output in outputs.live {
             output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
@@ -147,7 +154,7 @@ final class Composition: ServerPart {
 
     /// The overlay changed (a touch moved, a mark came or went): repaint where.
     func overlayChanged() {
-        if touchMarks?.damage.isEmpty == false { schedule() }
+        if touchMarks?.damage.isEmpty == false || touchFeedback?.damage.isEmpty == false { schedule() }
     }
 
     private func repaint(_ output: Output, visible: [(Surface, Rect)], cursor: (content: SurfaceContent, frame: Rect)?,
@@ -177,7 +184,8 @@ final class Composition: ServerPart {
         guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
         screen.damage = []
         screen.shown = next
-        let marks = touchMarks?.items(on: output) ?? []
+        let latched = touchFeedback?.latch(on: output)
+        let marks = (touchMarks?.items(on: output) ?? []) + (latched?.items ?? [])
         if !damage.isEmpty { canvas.render(items.map(\.1) + marks, damage: damage) }
         var presented = damage
         if cursorMoved {
@@ -201,6 +209,7 @@ final class Composition: ServerPart {
         outputs.presentationFeedback.removeAll { each in feedback.contains { $0 === each } }
         screen.inFlight += callbacks
         screen.feedbackInFlight += feedback
+        if let since = latched?.since { screen.touchFeedbackSince = since }
         output.framePending = true
         output.composedAt = started
         // A surface that is the whole frame (no touch marks over it) may be scanned out as it

@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     public var showTouches = false
     /// The input region of the surface under the pointer outlined (`--show-input-regions`).
     public var showInputRegions = false
+    /// A mark under each finger, drawn by the server in every frame (`touch.feedback`).
+    public var touchFeedback = TouchFeedbackStyle.off
     /// Offer tactile_inspector_v1 (`--inspect`; `--test-input` implies it): any client can
     /// then read every client's surfaces, titles and pids.
     public var offersInspector = false

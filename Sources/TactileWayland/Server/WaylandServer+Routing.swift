@@ -27,6 +27,11 @@ extension WaylandServer {
     public func handle(_ event: InputEvent) {
         parts.recorder.sees(event)
         parts.idle.sees(event)
+        // Every finger on the glass, whoever gets its touch (a grab, a gesture, nobody).
+        if let feedback = parts.composition.touchFeedback {
+            feedback.input(event)
+            parts.composition.overlayChanged()
+        }
         var modifiersChanged = false
         if case .key(let key, let state, _) = event {
             // A real key: heard under the seat's keymap again, if a virtual keyboard typed last.

@@ -75,6 +75,7 @@ public final class WaylandServer {
             parts.composition.touchMarks = marks
             parts.tracer.touchMarks = marks
         }
+        if configuration.touchFeedback == .ripple { parts.composition.touchFeedback = TouchFeedback() }
     }
 
     deinit {
