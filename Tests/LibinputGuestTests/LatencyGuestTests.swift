@@ -7,8 +7,9 @@ import Testing
 /// package's), never the debug one beside this bundle. The figures are a benchmark's, written
 /// by the guest to `latency-summary.md` beside the runs and compared in docs/benchmarks.md; the
 /// tests ask only that each run measured what it drove (a latency for nearly every event,
-/// each positive and below a second, and frames that carried them) and that the summary says
-/// which build it measured.
+/// each positive and below a second, and frames that carried them), that the summary says
+/// which build it measured, and that with `touch.feedback: ripple` (a last Tactile run)
+/// frames showed the finger's mark.
 @Suite struct LatencyGuestTests {
     static let run = Guest.once(scenario: "latency.py", folder: "guest-latency", modules: ["bochs"], tactile: { try build() })
 
@@ -33,7 +34,7 @@ import Testing
         return (latencies, lines.count { $0.hasPrefix("frame_us ") })
     }
 
-    @Test(arguments: ["tactile-1", "weston-1", "tactile-2", "weston-2"])
+    @Test(arguments: ["tactile-1", "weston-1", "tactile-2", "weston-2", "tactile-ripple-1"])
     func everyDrivenTouchEventHasALatency(_ name: String) throws {
         let guest = try Self.run.get()
         let (values, frames) = Self.measured(guest, name)
@@ -52,7 +53,9 @@ import Testing
         #expect(build.hasPrefix("tactile build: release") || build.hasPrefix("tactile build: package"), "\(build)")
         #expect(summary.contains("tactile frame clock: "), "what the frame clock chose")
         #expect(!summary.contains("(ms before the vblank, in order): \n"), "the frame clock saw the display's flips")
-        for compositor in ["tactile", "weston"] {
+        #expect(summary.contains("(touch.feedback: ripple): ") && !summary.contains("(touch.feedback: ripple): none logged"),
+                "frames that showed the ripple's mark")
+        for compositor in ["tactile", "weston", "tactile-ripple"] {
             #expect(summary.contains("\n| \(compositor) | "), "a row for \(compositor): \(summary)")
         }
     }

@@ -11,6 +11,8 @@ newest and oldest event (both compositors offer wp_presentation and input timest
 latency-summary.md gets the figures (scripts/latency_figures.py), which build of tactile ran
 (TACTILE_EXECUTABLE: the release or package build, as a kiosk runs it), and what Tactile's
 frame clock chose; everything goes to OUTDIR, where LatencyGuestTests (on the host) checks it.
+A last Tactile run has `touch.feedback: ripple`: its log says when each frame showed the
+finger's mark, and the summary has touch to feedback beside touch to present.
 TACTILE_LATENCY_RUNS (default 2) sets how many times each compositor runs.
 
 Usage: latency.py OUTDIR TACTILE_EXECUTABLE
@@ -53,10 +55,16 @@ def run(compositor, index, touch):
     server_log = os.path.join(OUT, f"{name}.log")
     socket = f"wayland-{name}"
     with open(server_log, "w") as stream:
-        if compositor == "tactile":
-            # Debug: the log then says what budget the frame scheduler chose.
-            server = subprocess.Popen([TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", socket, "--log-level", "debug"],
-                                      stdout=stream, stderr=subprocess.STDOUT)
+        if compositor.startswith("tactile"):
+            # Debug: the log then says what budget the frame scheduler chose, and with ripple
+            # when each frame showed the finger's mark.
+            command = [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", socket, "--log-level", "debug"]
+            if compositor == "tactile-ripple":
+                config = os.path.join(OUT, "ripple.yaml")
+                with open(config, "w") as f:
+                    f.write("touch:\n  feedback: ripple\n")
+                command += ["--config", config]
+            server = subprocess.Popen(command, stdout=stream, stderr=subprocess.STDOUT)
             wait_for(server_log, "listening on", timeout=120)
         else:
             ini = os.path.join(OUT, "weston.ini")
@@ -99,14 +107,25 @@ def scheduling():
     return "repaint budgets (ms before the vblank, in order): " + " ".join(budgets)
 
 
+def feedback():
+    """Touch to the ripple's mark on screen, from the ripple run's log."""
+    shown = [int(line.split("touch feedback: shown ", 1)[1].split(" ")[0]) / 1000
+             for line in latency_figures.read(os.path.join(OUT, "tactile-ripple-1.log")).splitlines() if "touch feedback: shown " in line]
+    if not shown:
+        return "none logged"
+    return (f"{len(shown)} frames, p50 {latency_figures.percentile(shown, 0.5):.1f} ms, p90 {latency_figures.percentile(shown, 0.9):.1f} ms, "
+            f"p99 {latency_figures.percentile(shown, 0.99):.1f} ms")
+
+
 def summary():
     figures = {}
-    for compositor in ("tactile", "weston"):
-        runs = [latency_figures.Run(latency_figures.read(os.path.join(OUT, f"latency-{compositor}-{k}.txt"))) for k in range(1, RUNS + 1)]
-        figures[compositor] = latency_figures.Figures(runs)
+    for compositor, runs in (("tactile", RUNS), ("weston", RUNS), ("tactile-ripple", 1)):
+        measured = [latency_figures.Run(latency_figures.read(os.path.join(OUT, f"latency-{compositor}-{k}.txt"))) for k in range(1, runs + 1)]
+        figures[compositor] = latency_figures.Figures(measured)
     with open(os.path.join(OUT, "latency-summary.md"), "w") as f:
         f.write(f"tactile build: {latency_figures.build_kind(TACTILE)} ({TACTILE})\n")
-        f.write(f"tactile frame clock: {scheduling()}\n\n")
+        f.write(f"tactile frame clock: {scheduling()}\n")
+        f.write(f"tactile touch to feedback (touch.feedback: ripple): {feedback()}\n\n")
         f.write(latency_figures.table(figures) + "\n")
 
 
@@ -119,6 +138,8 @@ def main():
     for index in range(1, RUNS + 1):
         for compositor in ("tactile", "weston"):
             run(compositor, index, touch)
+    # Once: the server's own mark under the finger, and what it costs the app's frames.
+    run("tactile-ripple", 1, touch)
     summary()
     log("done")
 
