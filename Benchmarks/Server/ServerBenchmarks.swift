@@ -10,7 +10,10 @@ import WaylandProtocols
 /// What a wl_surface.commit costs the server, in time and mallocs per commit: a headless
 /// server (one output) on a thread of its own, and a libwayland client on the benchmark's
 /// thread committing one role-less 64x64 wl_shm surface (a role-less surface applies its
-/// commits as any other; it is in no scene, so no repaint follows).
+/// commits as any other; it is in no scene, so no repaint follows). And what a whole frame
+/// costs (`FrameClient`): a window's commit, its composition, the headless output showing
+/// it at its next vblank and the frame callback released, in mallocs per frame (its
+/// wall-clock time is the 60 Hz refresh; scripts/peer-bench measures its CPU time).
 ///
 /// Per-surface state that protocols own (wp_viewport, wp_alpha_modifier_v1,
 /// wp_content_type_v1, wp_tearing_control_v1, wp_fifo_v1, wp_commit_timer_v1) is copied,
@@ -25,14 +28,25 @@ import WaylandProtocols
 /// is the same whatever the server does with the commit, so comparing two versions of the
 /// server compares their commits.
 let benchmarks: @Sendable () -> Void = {
-    let configuration = { (session: CommitSession) in
+    let configuration = { (session: ServerSession<CommitClient>) in
         Benchmark.Configuration(
             metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2),
             setup: { try session.start() }, teardown: { session.stop() }
         )
     }
 
-    let damageOnly = CommitSession()
+    let frames = ServerSession(FrameClient.init(socket:))
+    Benchmark("frame, 64x64 damage, through the whole server", configuration: Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3),
+        setup: { try frames.start() }, teardown: { frames.stop() }
+    )) { benchmark in
+        let client = frames.client!
+        for _ in benchmark.scaledIterations {
+            client.frame()
+        }
+    }
+
+    let damageOnly = ServerSession(CommitClient.init(socket:))
     Benchmark("commit, damage only", configuration: configuration(damageOnly)) { benchmark in
         let client = damageOnly.client!
         for _ in benchmark.scaledIterations {
@@ -40,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let persistent = CommitSession()
+    let persistent = ServerSession(CommitClient.init(socket:))
     Benchmark("commit with viewport, alpha, content type and tearing set", configuration: configuration(persistent)) { benchmark in
         let client = persistent.client!
         for iteration in benchmark.scaledIterations {
@@ -54,7 +68,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let paced = CommitSession()
+    let paced = ServerSession(CommitClient.init(socket:))
     Benchmark("commit with fifo set_barrier and a past commit target", configuration: configuration(paced)) { benchmark in
         let client = paced.client!
         for _ in benchmark.scaledIterations {
@@ -65,20 +79,25 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// A server started by a benchmark's setup and stopped by its teardown, with its client.
-final class CommitSession: @unchecked Sendable {
-    private(set) var client: CommitClient?
-    private var server: (handle: ServerHandle, finished: DispatchSemaphore)?
+/// libwayland finds sockets through XDG_RUNTIME_DIR: a private one for this process.
+private let runtimeDirectory: Void = {
+    let path = NSTemporaryDirectory() + "tactile-benchmarks-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    setenv("XDG_RUNTIME_DIR", path, 1)
+}()
 
-    /// libwayland finds sockets through XDG_RUNTIME_DIR: a private one for this process.
-    private static let runtimeDirectory: Void = {
-        let path = NSTemporaryDirectory() + "tactile-benchmarks-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        setenv("XDG_RUNTIME_DIR", path, 1)
-    }()
+/// A server started by a benchmark's setup and stopped by its teardown, with its client.
+final class ServerSession<Client>: @unchecked Sendable {
+    private(set) var client: Client?
+    private var server: (handle: ServerHandle, finished: DispatchSemaphore)?
+    private let connect: (String) throws -> Client
+
+    init(_ connect: @escaping (String) throws -> Client) {
+        self.connect = connect
+    }
 
     func start() throws {
-        _ = Self.runtimeDirectory
+        _ = runtimeDirectory
         let socket = "tactile-bench-\(UUID().uuidString.prefix(8))"
         let ready = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var started: Result<ServerHandle, any Error>?
@@ -98,7 +117,7 @@ final class CommitSession: @unchecked Sendable {
         thread.start()
         ready.wait()
         server = (try started!.get(), finished)
-        client = try CommitClient(socket: socket)
+        client = try connect(socket)
     }
 
     func stop() {
@@ -179,7 +198,7 @@ final class CommitClient {
 }
 
 /// The globals the server offers: each one's registry name and version, by interface name.
-private final class Globals {
+final class Globals {
     var offered: [String: (name: UInt32, version: UInt32)] = [:]
 
     nonisolated(unsafe) static let listener: UnsafeMutablePointer<wl_registry_listener> = {
