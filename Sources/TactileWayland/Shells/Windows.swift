@@ -144,7 +144,48 @@ final class Windows: ServerPart {
     /// The outputs were repainted from `drawn` (bottom to top, global frames): each window
     /// hears whether any of it shows on a powered-on output, and may look at where it is.
     func repainted(_ drawn: [(Surface, Rect)]) {
+        let shown = shownWindows(drawn)
         let scene = context.scene
+        let (below, above) = scene.children(of: scene.root)
+        // The windows at the root, as `toplevelWindows()` lists them, without making that list.
+        for id in below { context.surface(at: id)?.listedWindow?.repainted(shown: shown.contains(id)) }
+        for id in above { context.surface(at: id)?.listedWindow?.repainted(shown: shown.contains(id)) }
+    }
+
+    /// What covers what, as the last repaint drew it, and the windows that showed then: most
+    /// frames only change pixels, and nothing need be worked out again for them.
+    private var drawnLast: [Cover] = []
+    private var screensLast: [Rect] = []
+    private var shownLast: Set<NodeID?> = []
+
+    /// A drawn surface as far as what it hides goes.
+    private struct Cover: Equatable {
+        let surface: ObjectIdentifier
+        let frame: Rect
+        let alpha: Double?
+        let factor: UInt32
+        let imageOpaque: Bool
+        let opaqueRegion: Region
+    }
+
+    /// The windows of which some pixel shows on a powered-on output.
+    private func shownWindows(_ drawn: [(Surface, Rect)]) -> Set<NodeID?> {
+        let scene = context.scene
+        let cover = { (surface: Surface, frame: Rect) in
+            Cover(surface: ObjectIdentifier(surface), frame: frame, alpha: surface.node.flatMap { scene.node($0)?.alpha },
+                  factor: surface.current[AlphaMultiplier.self].factor, imageOpaque: surface.content?.image.isOpaque == true,
+                  opaqueRegion: surface.current.opaqueRegion)
+        }
+        var unchanged = drawn.count == drawnLast.count && outputs.live.count { $0.poweredOn } == screensLast.count
+        for (k, (surface, frame)) in drawn.enumerated() where unchanged && cover(surface, frame) != drawnLast[k] { unchanged = false }
+        var screen = 0
+        for output in outputs.live where unchanged && output.poweredOn {
+            unchanged = output.placed.rect == screensLast[screen]
+            screen += 1
+        }
+        if unchanged { return shownLast }
+        drawnLast = drawn.map(cover)
+        screensLast = outputs.live.filter(\.poweredOn).map(\.placed.rect)
         // Each surface counts for the window it belongs to: a subsurface that shows keeps its
         // window shown. Surfaces of no window (panels, the lock) only cover.
         let stack = drawn.map { surface, frame in
@@ -157,9 +198,8 @@ final class Windows: ServerPart {
             }
             return WindowVisibility.Layer(id: surface.node.flatMap(scene.toplevel(containing:)), frame: frame, hides: hides)
         }
-        let screens = outputs.live.filter(\.poweredOn).map(\.placed.rect)
-        let shown = WindowVisibility.shown(stack, screens: screens)
-        for (surface, _) in toplevelWindows() { surface.listedWindow?.repainted(shown: surface.node.map { shown.contains($0) } ?? false) }
+        shownLast = WindowVisibility.shown(stack, screens: screensLast)
+        return shownLast
     }
 
     /// Every window at the root, with where its window geometry starts, globally.

@@ -22,8 +22,8 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// Not shown anywhere (xdg_toplevel 6's suspended), as last configured.
     private var isSuspended = false
     /// The output edges it may not grow past (xdg_toplevel 7's constrained states), as last
-    /// configured.
-    private var constrained: [UInt32] = []
+    /// configured: `ConstrainedEdges`' bits.
+    private var constrained: UInt8 = 0
     /// Its zxdg_toplevel_decoration_v1, while the client keeps one.
     weak var decoration: ToplevelDecoration?
     /// The window it belongs to (xdg_toplevel.set_parent): a dialog's.
@@ -166,16 +166,21 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
 
     /// The edges of its output the window may not go past: all four where the policy sizes
     /// it (maximized, fullscreen, a kiosk), else those it touches now; for clients of version
-    /// 7 or later.
-    private func constrainedEdges(_ configuration: WindowConfiguration) -> [UInt32] {
-        guard xdg.version >= XDG_TOPLEVEL_STATE_CONSTRAINED_LEFT_SINCE_VERSION, let area = output?.usableArea else { return [] }
+    /// 7 or later. Bits (left, right, top, bottom from the lowest) rather than an array: it
+    /// is worked out after every repaint.
+    private func constrainedEdges(_ configuration: WindowConfiguration) -> UInt8 {
+        guard xdg.version >= XDG_TOPLEVEL_STATE_CONSTRAINED_LEFT_SINCE_VERSION, let area = output?.usableArea else { return 0 }
+        if configuration.size != nil || !windows.policy.isMovable(state) { return 0b1111 }
+        guard let window = windowRect else { return 0 }
+        return (window.x <= area.x ? 1 : 0) | (window.x + window.width >= area.x + area.width ? 2 : 0)
+            | (window.y <= area.y ? 4 : 0) | (window.y + window.height >= area.y + area.height ? 8 : 0)
+    }
+
+    /// The constrained states of `edges`' bits, for a configure.
+    private static func constrainedStates(_ edges: UInt8) -> [UInt32] {
         let all = [XDG_TOPLEVEL_STATE_CONSTRAINED_LEFT, XDG_TOPLEVEL_STATE_CONSTRAINED_RIGHT, XDG_TOPLEVEL_STATE_CONSTRAINED_TOP,
-                   XDG_TOPLEVEL_STATE_CONSTRAINED_BOTTOM].map(\.rawValue)
-        if configuration.size != nil || !windows.policy.isMovable(state) { return all }
-        guard let window = windowRect else { return [] }
-        let touches = [window.x <= area.x, window.x + window.width >= area.x + area.width,
-                       window.y <= area.y, window.y + window.height >= area.y + area.height]
-        return zip(all, touches).filter(\.1).map(\.0)
+                   XDG_TOPLEVEL_STATE_CONSTRAINED_BOTTOM]
+        return all.indices.filter { edges & (1 << $0) != 0 }.map { all[$0].rawValue }
     }
 
     /// The window geometry (or the whole surface), globally.
@@ -220,7 +225,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         if windows.activated === self { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         if isSuspended { states.append(XDG_TOPLEVEL_STATE_SUSPENDED.rawValue) }
         constrained = constrainedEdges(configuration)
-        states += constrained
+        states += Self.constrainedStates(constrained)
         // A resize grows the client's own window geometry, which may already be near Int32.max.
         let (width, height) = (Int32(clamping: size.width), Int32(clamping: size.height))
         withArray(states) { xdg_toplevel_send_configure(resource, width, height, $0) }
