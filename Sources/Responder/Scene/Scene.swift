@@ -48,7 +48,7 @@ public struct Scene {
     public func children(of id: NodeID) -> (below: [NodeID], above: [NodeID]) {
         guard contains(id) else { return ([], []) }
         let h = hot[Int(id.index)]
-        return (siblings(fromTop: h.topBelow).reversed(), siblings(fromTop: h.topAbove).reversed())
+        return (siblings(fromTop: h.topBelow), siblings(fromTop: h.topAbove))
     }
 
     /// The node's origin in the root's (global) coordinates.
@@ -86,15 +86,25 @@ public struct Scene {
         NodeID(index: index, generation: hot[Int(index)].generation)
     }
 
-    /// Topmost first, following the links down one stacking list.
+    /// One stacking list, bottom first: counted down the links from the top, then filled
+    /// from the end, so that a repaint walking the scene makes one array per list, not a
+    /// growing one and its reversed copy.
     func siblings(fromTop top: Int32) -> [NodeID] {
-        var out: [NodeID] = []
+        var count = 0
         var c = top
         while c >= 0 {
-            out.append(id(c))
+            count += 1
             c = hot[Int(c)].lower
         }
-        return out
+        guard count > 0 else { return [] }
+        return [NodeID](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var c = top
+            for k in stride(from: count - 1, through: 0, by: -1) {
+                buffer.initializeElement(at: k, to: id(c))
+                c = hot[Int(c)].lower
+            }
+            initialized = count
+        }
     }
 }
 

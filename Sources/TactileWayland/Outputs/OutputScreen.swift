@@ -49,7 +49,7 @@ final class OutputScreen {
 
     /// A repaint ended: turned images of surfaces it did not draw go.
     func repaintEnded() {
-        turned = turned.filter { turnedNow.contains($0.key) }
+        if turned.count != turnedNow.count { turned = turned.filter { turnedNow.contains($0.key) } }
         turnedNow.removeAll(keepingCapacity: true)
     }
 
@@ -62,16 +62,19 @@ final class OutputScreen {
         return canvas
     }
 
-    /// Canvas rectangles that differ between what was shown and what will be.
-    func geometryDamage(_ next: [(surface: ObjectIdentifier, bounds: Rect)]) -> [Rect] {
-        var rects: [Rect] = []
-        for index in 0..<max(shown.count, next.count) {
+    /// Compares `items` (this repaint's surfaces, bottom to top, with what they draw) with
+    /// what the last repaint drew: the canvas rectangles of what moved, came, went or
+    /// restacked go into `damage`, and `items` become what was drawn. In place, so that a
+    /// frame that moves nothing allocates nothing here.
+    func redrawn(_ items: [(Surface, DrawItem)], damage: inout [Rect]) {
+        for index in 0..<max(shown.count, items.count) {
             let old = index < shown.count ? shown[index] : nil
-            let new = index < next.count ? next[index] : nil
+            let new = index < items.count ? (surface: ObjectIdentifier(items[index].0), bounds: items[index].1.bounds) : nil
             guard old?.surface != new?.surface || old?.bounds != new?.bounds else { continue }
-            if let old { rects.append(old.bounds) }
-            if let new { rects.append(new.bounds) }
+            if let old, !old.bounds.isEmpty { damage.append(old.bounds) }
+            if let new, !new.bounds.isEmpty { damage.append(new.bounds) }
         }
-        return rects.filter { !$0.isEmpty }
+        shown.removeAll(keepingCapacity: true)
+        for (surface, item) in items { shown.append((ObjectIdentifier(surface), item.bounds)) }
     }
 }

@@ -189,7 +189,12 @@ final class Outputs {
 
     /// The most bytes kept of a buffer destroyed while shown (`BufferReference`).
     var keptCopyLimit: Int {
-        let largest = live.map(\.announced.currentMode.size).max { $0.width * $0.height < $1.width * $1.height }
+        // Asked at every commit with a buffer: found without making an array.
+        var largest: Size?
+        for output in live {
+            let size = output.announced.currentMode.size
+            if largest.map({ $0.width * $0.height < size.width * size.height }) ?? true { largest = size }
+        }
         return BufferReference.keptCopyLimit(largestScreen: largest)
     }
 

@@ -132,6 +132,11 @@ final class Composition: ServerPart {
         if cursorToDraw() != nil || outputs.live.contains(where: { $0.screen.cursorShown != nil }) { schedule() }
     }
 
+    /// The surfaces drawn on the output being repainted and what the canvas is given, kept
+    /// between repaints for their room.
+    private var items: [(Surface, DrawItem)] = []
+    private var drawn: [DrawItem] = []
+
     /// A client's cursor image, or its choice of one, changed.
     private func cursorImageChanged() {
         cursorDirty = true
@@ -139,7 +144,7 @@ final class Composition: ServerPart {
     }
 
     private func repaint() {
-        let visible = visibleSurfaces()
+        collectVisibleSurfaces()
         let cursor = cursorToDraw()
         let cursorChanged = cursorDirty
         cursorDirty = false
@@ -166,27 +171,36 @@ final class Composition: ServerPart {
             return
         }
         let started = context.currentTime
-        let items = visible.compactMap { surface, frame in
-            surface.content.flatMap { content in output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion, opacity: surface.current.opacity).map { (surface, $0) } }
-        }
-        let next = items.map { (surface: ObjectIdentifier($0.0), bounds: $0.1.bounds) }
-        let damage = screen.damage + screen.geometryDamage(next)
         let cursorItem = cursor.flatMap { output.drawItem($0.content, frame: $0.frame, opaque: .empty) }
         let cursorMoved = cursorItem?.bounds != screen.cursorShown || cursorChanged
         if let notBefore = output.repaintSchedule.notBefore, started < notBefore,
-           !damage.isEmpty || cursorMoved || !outputs.frameCallbacks.isEmpty || !outputs.presentationFeedback.isEmpty {
-            // A frame to show: as late as is safe before the next vblank, so what comes
-            // meanwhile makes it too. (With nothing to show, the repaint below shows nothing
-            // and only answers what reads the canvas.)
+           !screen.damage.isEmpty || cursorMoved || !outputs.frameCallbacks.isEmpty || !outputs.presentationFeedback.isEmpty {
+            // Content to show: as late as is safe before the next vblank, so what comes
+            // meanwhile makes it too. (A scene that only moved, or nothing to show, is
+            // repainted at once: the frame still waits for the vblank.)
             if cursorChanged { cursorDirty = true }
             return repaint(at: notBefore)
         }
         guard let canvas = screen.canvas(size: output.placed.description.pixelSize) else { return }
+        // Kept from repaint to repaint (emptied, their room kept): a steady frame allocates
+        // none of them.
+        items.removeAll(keepingCapacity: true)
+        for (surface, frame) in visible {
+            guard let content = surface.content,
+                  let item = output.drawItem(content, frame: frame, opaque: surface.current.opaqueRegion, opacity: surface.current.opacity) else { continue }
+            items.append((surface, item))
+        }
+        var damage = screen.damage
         screen.damage = []
-        screen.shown = next
+        screen.redrawn(items, damage: &damage)
         let latched = touchFeedback?.latch(on: output)
         let marks = (touchMarks?.items(on: output) ?? []) + (latched?.items ?? [])
-        if !damage.isEmpty { canvas.render(items.map(\.1) + marks, damage: damage) }
+        if !damage.isEmpty {
+            drawn.removeAll(keepingCapacity: true)
+            for (_, item) in items { drawn.append(item) }
+            drawn += marks
+            canvas.render(drawn, damage: damage)
+        }
         var presented = damage
         if cursorMoved {
             presented += [screen.cursorShown, cursorItem?.bounds].compactMap { $0 }
@@ -239,20 +253,23 @@ final class Composition: ServerPart {
     }
 
     /// Every mapped surface with content, bottom to top as the scene stacks them (a
-    /// surface's subsurfaces below it, then it, then those above), with its global frame.
-    private func visibleSurfaces() -> [(Surface, Rect)] {
-        var result: [(Surface, Rect)] = []
+    /// surface's subsurfaces below it, then it, then those above), with its global frame:
+    /// into `visible`, emptied first and its room kept.
+    private func collectVisibleSurfaces() {
+        visible.removeAll(keepingCapacity: true)
         let scene = context.scene
         func visit(_ id: NodeID) {
             guard let node = scene.node(id), node.isMapped, !node.isHidden, node.alpha >= 0.01 else { return }
             let (below, above) = scene.children(of: id)
             for child in below { visit(child) }
-            if let surface = context.surface(at: id), let frame = scene.absoluteFrame(of: id) { result.append((surface, frame)) }
+            if let surface = context.surface(at: id), let frame = scene.absoluteFrame(of: id) { visible.append((surface, frame)) }
             for child in above { visit(child) }
         }
         visit(lockShield() ?? scene.root)
-        return result
     }
+
+    /// What the repaint under way draws, as `collectVisibleSurfaces` found it.
+    private var visible: [(Surface, Rect)] = []
 
     /// The cursor over the outputs: a pen's tool cursor while a pen is near as a tablet
     /// tool (where the user looks then), else the seat's, for the client under the pointer.
