@@ -70,12 +70,3 @@ def build_kind(tactile):
     if any(part.startswith(".build-package") for part in parts):
         return "package"
     return "release" if "release" in parts else "debug" if "debug" in parts else "unknown"
-
-
-def read(path):
-    """The file's text, or "" when there is none."""
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except FileNotFoundError:
-        return ""

@@ -15,21 +15,12 @@ final class FrameClient {
     static let size = (width: Int32(1280), height: Int32(800))
 
     init(socket: String) throws {
-        guard let display = wl_display_connect(socket) else { throw CommitClientError.connectFailed(socket) }
-        self.display = display
-        let registry = wl_display_get_registry(display)!
-        let globals = Globals()
-        wl_registry_add_listener(registry, Globals.listener, Unmanaged.passUnretained(globals).toOpaque())
-        guard wl_display_roundtrip(display) >= 0 else { throw CommitClientError.protocolError }
-        func bind(_ name: String, _ interface: UnsafePointer<wl_interface>, version: UInt32) throws -> OpaquePointer {
-            guard let global = globals.offered[name] else { throw CommitClientError.notOffered(name) }
-            return OpaquePointer(wl_registry_bind(registry, global.name, interface, min(version, global.version, UInt32(interface.pointee.version))))
-        }
-        let compositor = try bind("wl_compositor", tactile_client_wl_compositor_interface(), version: 5)
-        let shm = try bind("wl_shm", tactile_client_wl_shm_interface(), version: 1)
-        let wmBase = try bind("xdg_wm_base", tactile_xdg_wm_base_interface(), version: 1)
+        let connection = try Connection(socket: socket)
+        display = connection.display
+        let compositor = try connection.bind("wl_compositor", tactile_client_wl_compositor_interface(), version: 5)
+        let shm = try connection.bind("wl_shm", tactile_client_wl_shm_interface(), version: 1)
+        let wmBase = try connection.bind("xdg_wm_base", tactile_xdg_wm_base_interface(), version: 1)
         xdg_wm_base_add_listener(wmBase, Self.wmBaseListener, nil)
-        wl_registry_destroy(registry)
         surface = wl_compositor_create_surface(compositor)!
         let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface)!
         xdg_surface_add_listener(xdgSurface, Self.xdgSurfaceListener, Unmanaged.passUnretained(self).toOpaque())
@@ -39,12 +30,7 @@ final class FrameClient {
         xdg_surface_ack_configure(xdgSurface, configureSerial!)
 
         let (width, height) = Self.size
-        let fd = tactile_client_memfd_create("tactile-benchmark-frame")
-        guard fd >= 0, ftruncate(fd, off_t(width * 4 * height)) == 0 else { throw CommitClientError.noMemory }
-        defer { close(fd) }
-        let pool = wl_shm_create_pool(shm, fd, width * 4 * height)
-        wl_surface_attach(surface, wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, WL_SHM_FORMAT_XRGB8888.rawValue), 0, 0)
-        wl_shm_pool_destroy(pool)
+        wl_surface_attach(surface, try shmBuffer(shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888), 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, width, height)
         frame()
     }

@@ -149,39 +149,22 @@ final class CommitClient {
     let commitTimer: OpaquePointer
 
     init(socket: String) throws {
-        guard let display = wl_display_connect(socket) else { throw CommitClientError.connectFailed(socket) }
-        self.display = display
-        let registry = wl_display_get_registry(display)!
-        let globals = Globals()
-        wl_registry_add_listener(registry, Globals.listener, Unmanaged.passUnretained(globals).toOpaque())
-        guard wl_display_roundtrip(display) >= 0 else { throw CommitClientError.protocolError }
-        func bind(_ name: String, _ interface: UnsafePointer<wl_interface>, version: UInt32) throws -> OpaquePointer {
-            guard let global = globals.offered[name] else { throw CommitClientError.notOffered(name) }
-            // No newer than this libwayland-client knows (Debian 12's wl_compositor is 5): it
-            // could not read the events of a newer one.
-            return OpaquePointer(wl_registry_bind(registry, global.name, interface, min(version, global.version, UInt32(interface.pointee.version))))
-        }
-        let compositor = try bind("wl_compositor", tactile_client_wl_compositor_interface(), version: 6)
-        let shm = try bind("wl_shm", tactile_client_wl_shm_interface(), version: 1)
+        let connection = try Connection(socket: socket)
+        display = connection.display
+        let compositor = try connection.bind("wl_compositor", tactile_client_wl_compositor_interface(), version: 6)
+        let shm = try connection.bind("wl_shm", tactile_client_wl_shm_interface(), version: 1)
         surface = wl_compositor_create_surface(compositor)!
-        viewport = wp_viewporter_get_viewport(try bind("wp_viewporter", tactile_wp_viewporter_interface(), version: 1), surface)!
-        alphaModifier = wp_alpha_modifier_v1_get_surface(try bind("wp_alpha_modifier_v1", tactile_wp_alpha_modifier_v1_interface(), version: 1), surface)!
+        viewport = wp_viewporter_get_viewport(try connection.bind("wp_viewporter", tactile_wp_viewporter_interface(), version: 1), surface)!
+        alphaModifier = wp_alpha_modifier_v1_get_surface(try connection.bind("wp_alpha_modifier_v1", tactile_wp_alpha_modifier_v1_interface(), version: 1), surface)!
         contentType = wp_content_type_manager_v1_get_surface_content_type(
-            try bind("wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface(), version: 1), surface)!
+            try connection.bind("wp_content_type_manager_v1", tactile_wp_content_type_manager_v1_interface(), version: 1), surface)!
         tearingControl = wp_tearing_control_manager_v1_get_tearing_control(
-            try bind("wp_tearing_control_manager_v1", tactile_wp_tearing_control_manager_v1_interface(), version: 1), surface)!
-        fifo = wp_fifo_manager_v1_get_fifo(try bind("wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface(), version: 1), surface)!
+            try connection.bind("wp_tearing_control_manager_v1", tactile_wp_tearing_control_manager_v1_interface(), version: 1), surface)!
+        fifo = wp_fifo_manager_v1_get_fifo(try connection.bind("wp_fifo_manager_v1", tactile_wp_fifo_manager_v1_interface(), version: 1), surface)!
         commitTimer = wp_commit_timing_manager_v1_get_timer(
-            try bind("wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface(), version: 1), surface)!
-        wl_registry_destroy(registry)
-
+            try connection.bind("wp_commit_timing_manager_v1", tactile_wp_commit_timing_manager_v1_interface(), version: 1), surface)!
         let (width, height): (Int32, Int32) = (64, 64)
-        let fd = tactile_client_memfd_create("tactile-benchmark-buffer")
-        guard fd >= 0, ftruncate(fd, off_t(width * 4 * height)) == 0 else { throw CommitClientError.noMemory }
-        defer { close(fd) }
-        let pool = wl_shm_create_pool(shm, fd, width * 4 * height)
-        wl_surface_attach(surface, wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, WL_SHM_FORMAT_ARGB8888.rawValue), 0, 0)
-        wl_shm_pool_destroy(pool)
+        wl_surface_attach(surface, try shmBuffer(shm, width: width, height: height, format: WL_SHM_FORMAT_ARGB8888), 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, width, height)
         wl_surface_commit(surface)
         guard wl_display_roundtrip(display) >= 0 else { throw CommitClientError.protocolError }
@@ -197,8 +180,41 @@ final class CommitClient {
     }
 }
 
+/// A connection to the server and the globals it offers, bound by interface name.
+struct Connection {
+    let display: OpaquePointer
+    private let registry: OpaquePointer
+    /// Kept as long as the registry: its listener writes into it.
+    private let globals = Globals()
+
+    init(socket: String) throws {
+        guard let display = wl_display_connect(socket) else { throw CommitClientError.connectFailed(socket) }
+        self.display = display
+        registry = wl_display_get_registry(display)!
+        wl_registry_add_listener(registry, Globals.listener, Unmanaged.passUnretained(globals).toOpaque())
+        guard wl_display_roundtrip(display) >= 0 else { throw CommitClientError.protocolError }
+    }
+
+    /// No newer than this libwayland-client knows (Debian 12's wl_compositor is 5): it could
+    /// not read the events of a newer one.
+    func bind(_ name: String, _ interface: UnsafePointer<wl_interface>, version: UInt32) throws -> OpaquePointer {
+        guard let global = globals.offered[name] else { throw CommitClientError.notOffered(name) }
+        return OpaquePointer(wl_registry_bind(registry, global.name, interface, min(version, global.version, UInt32(interface.pointee.version))))
+    }
+}
+
+/// A wl_shm buffer of its own pool, its pixels left as the kernel zeroed them.
+func shmBuffer(_ shm: OpaquePointer, width: Int32, height: Int32, format: wl_shm_format) throws -> OpaquePointer {
+    let fd = tactile_client_memfd_create("tactile-benchmark-buffer")
+    guard fd >= 0, ftruncate(fd, off_t(width * 4 * height)) == 0 else { throw CommitClientError.noMemory }
+    defer { close(fd) }
+    let pool = wl_shm_create_pool(shm, fd, width * 4 * height)
+    defer { wl_shm_pool_destroy(pool) }
+    return wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, format.rawValue)
+}
+
 /// The globals the server offers: each one's registry name and version, by interface name.
-final class Globals {
+private final class Globals {
     var offered: [String: (name: UInt32, version: UInt32)] = [:]
 
     nonisolated(unsafe) static let listener: UnsafeMutablePointer<wl_registry_listener> = {

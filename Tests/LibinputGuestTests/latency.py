@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from guest_input import AXIS_MAX, Journal, Touchscreen, wait_for
+from guest_input import AXIS_MAX, Journal, Touchscreen, read, wait_for
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts"))
 import latency_figures  # noqa: E402
@@ -100,7 +100,7 @@ def run(compositor, index, touch):
 def scheduling():
     """What Tactile's frame clock chose on the DRM screen: a deadline before each vblank
     (logged when it moves by 1 ms), or, on a display without vblanks (bochs), none."""
-    logs = [latency_figures.read(os.path.join(OUT, f"tactile-{k}.log")) for k in range(1, RUNS + 1)]
+    logs = [read(os.path.join(OUT, f"tactile-{k}.log")) for k in range(1, RUNS + 1)]
     if all("shows frames without vblanks" in log for log in logs):
         return "no vblanks: frames composed at once, frame callbacks on the refresh grid"
     budgets = [line.split("frames composed ", 1)[1].split(" ")[0] for log in logs for line in log.splitlines() if "frames composed " in line]
@@ -110,7 +110,7 @@ def scheduling():
 def feedback():
     """Touch to the ripple's mark on screen, from the ripple run's log."""
     shown = [int(line.split("touch feedback: shown ", 1)[1].split(" ")[0]) / 1000
-             for line in latency_figures.read(os.path.join(OUT, "tactile-ripple-1.log")).splitlines() if "touch feedback: shown " in line]
+             for line in read(os.path.join(OUT, "tactile-ripple-1.log")).splitlines() if "touch feedback: shown " in line]
     if not shown:
         return "none logged"
     return (f"{len(shown)} frames, p50 {latency_figures.percentile(shown, 0.5):.1f} ms, p90 {latency_figures.percentile(shown, 0.9):.1f} ms, "
@@ -120,7 +120,7 @@ def feedback():
 def summary():
     figures = {}
     for compositor, runs in (("tactile", RUNS), ("weston", RUNS), ("tactile-ripple", 1)):
-        measured = [latency_figures.Run(latency_figures.read(os.path.join(OUT, f"latency-{compositor}-{k}.txt"))) for k in range(1, runs + 1)]
+        measured = [latency_figures.Run(read(os.path.join(OUT, f"latency-{compositor}-{k}.txt"))) for k in range(1, runs + 1)]
         figures[compositor] = latency_figures.Figures(measured)
     with open(os.path.join(OUT, "latency-summary.md"), "w") as f:
         f.write(f"tactile build: {latency_figures.build_kind(TACTILE)} ({TACTILE})\n")
