@@ -79,13 +79,6 @@ public final class EventSource {
         timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
-    /// A deadline armed with `arm(at:)` does not fire.
-    public func disarm() {
-        guard timerFD >= 0 else { return }
-        var spec = itimerspec()
-        timerfd_settime(timerFD, 0, &spec, nil)
-    }
-
     deinit {
         if let source { wl_event_source_remove(source) }
         if timerFD >= 0 { close(timerFD) }
