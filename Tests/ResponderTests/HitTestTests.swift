@@ -174,6 +174,26 @@ import Testing
         #expect(s.scene.children(of: w).below == [a, b])
     }
 
+    /// The repaint walks the stacking links instead of copying the lists: both must agree
+    /// after restacks and removals, bottom first.
+    @Test func stackingWalkListsTheChildrenAsChildrenDoes() {
+        let w = s.scene.add(window(alice, 0, 0, 100, 100), to: s.scene.root)!
+        let a = s.scene.add(subsurface(alice, 0, 0, 50, 50), to: w)!
+        let b = s.scene.add(subsurface(alice, 0, 0, 50, 50), to: w)!
+        let c = s.scene.add(subsurface(alice, 0, 0, 50, 50), to: w)!
+        #expect(s.restack(c, to: .below(w)))
+        #expect(s.restack(a, to: .above(c)))
+        #expect(s.restack(b, to: .above(a)))
+        #expect(s.remove(a))
+        let walked = s.scene.stacking(of: w)
+        #expect(Array(walked.below) == s.scene.children(of: w).below)
+        #expect(Array(walked.below) == [c, b])
+        #expect(Array(walked.above).isEmpty)
+        #expect(Array(s.scene.stacking(of: s.scene.root).above) == [w])
+        #expect(s.remove(w))
+        #expect(Array(s.scene.stacking(of: w).below).isEmpty)
+    }
+
     @Test func restackRefusesASiblingFromAnotherParent() {
         let w1 = s.scene.add(window(alice, 0, 0, 100, 100), to: s.scene.root)!
         let w2 = s.scene.add(window(alice, 0, 0, 100, 100), to: s.scene.root)!

@@ -51,13 +51,21 @@ public struct Scene {
         return (siblings(fromTop: h.topBelow), siblings(fromTop: h.topAbove))
     }
 
-    /// The node's origin in the root's (global) coordinates.
+    /// Children bottom to top as `children(of:)` lists them, walked along the stacking
+    /// links: a repaint visits the scene every frame, and this copies nothing.
+    public func stacking(of id: NodeID) -> (below: StackingList, above: StackingList) {
+        guard contains(id) else { return (StackingList(hot: hot, bottom: -1), StackingList(hot: hot, bottom: -1)) }
+        let h = hot[Int(id.index)]
+        return (StackingList(hot: hot, bottom: h.bottomBelow), StackingList(hot: hot, bottom: h.bottomAbove))
+    }
+
     /// The node's rectangle in global coordinates.
     public func absoluteFrame(of id: NodeID) -> Rect? {
         guard let origin = absolutePosition(of: id) else { return nil }
         return Rect(origin: origin, size: cold[Int(id.index)].node.size)
     }
 
+    /// The node's origin in the root's (global) coordinates.
     public func absolutePosition(of id: NodeID) -> Position? {
         guard contains(id) else { return nil }
         var p = Position.zero
@@ -155,6 +163,26 @@ struct ColdNode {
     var aboveCount = 0, belowCount = 0
 
     init(node: Node) { self.node = node }
+}
+
+/// One stacking list of a node's children, bottom first. Iterating allocates nothing.
+public struct StackingList: Sequence {
+    let hot: [HotNode]
+    let bottom: Int32
+
+    public struct Iterator: IteratorProtocol {
+        let hot: [HotNode]
+        var cursor: Int32
+
+        public mutating func next() -> NodeID? {
+            guard cursor >= 0 else { return nil }
+            let i = Int(cursor)
+            cursor = hot[i].higher
+            return NodeID(index: Int32(i), generation: hot[i].generation)
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(hot: hot, cursor: bottom) }
 }
 
 /// A node and its ancestors, from the node up to the root. Iterating allocates nothing.
