@@ -11,6 +11,24 @@ import Testing
         #expect(!r.contains(p(9.99, 30)))
     }
 
+    /// The scene reads an input region's clipped shape at every commit without making the
+    /// clipped region: its answer must be the made region's.
+    @Test func intersectionShapeIsThatOfTheIntersection() {
+        var holed = Region(Rect(x: 0, y: 0, width: 100, height: 100))
+        holed.subtract(Rect(x: 40, y: 40, width: 20, height: 20))
+        let regions = [Region.infinite, .empty, Region(Rect(x: 10, y: 10, width: 30, height: 30)), holed]
+        let clips = [Rect(x: 0, y: 0, width: 64, height: 64), Rect(x: 45, y: 0, width: 10, height: 100), Rect(x: 200, y: 200, width: 5, height: 5),
+                     Rect(x: 0, y: 0, width: 0, height: 0), Rect(x: 50, y: 50, width: 100, height: 100)]
+        for region in regions {
+            for clip in clips {
+                let made = region.intersection(clip)
+                let shape = region.intersectionShape(clip)
+                #expect(shape.extents == made.extents, "\(region) in \(clip)")
+                #expect(shape.rectCount == made.rectCount, "\(region) in \(clip)")
+            }
+        }
+    }
+
     @Test func unionCoversBothRectanglesAndNothingElse() {
         var region = Region(Rect(x: 0, y: 0, width: 10, height: 10))
         region.add(Rect(x: 5, y: 5, width: 10, height: 10))

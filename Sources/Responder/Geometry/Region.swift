@@ -69,6 +69,18 @@ public struct Region: Sendable, Equatable, CustomStringConvertible {
         edit(rows: rows, fillingGaps: false) { $0.subtracting(columns) }
     }
 
+    /// The bounding rectangle and rectangle count of `intersection(rect)`. The scene asks at
+    /// every commit, and a surface's input region is nearly always one rectangle (the whole
+    /// plane by default): that answer needs no region made.
+    public func intersectionShape(_ rect: Rect) -> (extents: Rect, rectCount: Int) {
+        if rectCount == 1 {
+            let clipped = extents.intersection(rect)
+            return clipped.isEmpty ? (.empty, 0) : (clipped, 1)
+        }
+        let clipped = intersection(rect)
+        return (clipped.extents, clipped.rectCount)
+    }
+
     /// The part of the region inside `rect`.
     public func intersection(_ rect: Rect) -> Region {
         var result = Region()

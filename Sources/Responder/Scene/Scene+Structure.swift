@@ -72,7 +72,7 @@ extension Scene {
         let i = Int(index)
         let node = cold[i].node
         let frame = Rect(size: node.size)
-        let input = node.inputRegion.intersection(frame)
+        let input = node.inputRegion.intersectionShape(frame)
         hot[i].x = Double(node.position.x)
         hot[i].y = Double(node.position.y)
         hot[i].width = Double(max(0, node.size.width))
