@@ -87,9 +87,9 @@ struct CanvasPlacement {
                 sampling = .translated(bounds.origin)
             }
         }
-        let covered = image.isOpaque ? [bounds] : opaque.intersection(Rect(size: frame.size)).rects.compactMap {
+        let covered = image.isOpaque ? OpaqueRects(bounds) : OpaqueRects(opaque.intersection(Rect(size: frame.size)).rects.compactMap {
             canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
-        }
+        })
         return DrawItem(image: image, bounds: bounds, opaque: covered, sampling: sampling, opacity: opacity)
     }
 
