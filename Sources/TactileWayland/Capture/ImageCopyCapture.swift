@@ -73,6 +73,8 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     /// `output` was repainted (`damage` in its canvas pixels): its sessions note the change,
     /// and its frames waiting for one are copied.
     func repainted(_ output: Output, canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
+        // Most frames are composed with no capture under way.
+        guard !sessions.isEmpty || !waiting.isEmpty else { return }
         for session in live where session.target.output === output && !session.target.isCursor { session.changed(damage, within: canvas.size) }
         take { $0.session.target.output === output && !$0.session.target.isCursor }.forEach { frame in
             frame.fulfil(transform: output.placed.description.transform, time: time) { destination in
@@ -85,6 +87,7 @@ final class ImageCopyCapture: ServerPart, WindowListing, FrameReader {
     /// cursors and windows waiting for a change are made (windows composed alone).
     func repaintEnded(cursor: (content: SurfaceContent, frame: Rect)?, time: Instant) {
         cursorChanged(cursor)
+        guard !waiting.isEmpty else { return }
         take { $0.session.target.isCursor && self.cursor != nil }.forEach { frame in
             guard let image = self.cursor?.image else { return frame.fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN) }
             frame.fulfil(transform: .normal, time: time) { destination in

@@ -55,6 +55,12 @@ final class Outputs {
     /// The first output: where new windows go and what a kiosk window fills.
     var primary: PlacedOutput? { live.first.map(withUsableArea) }
 
+    /// The output holding `point` in the layout, found without making the layout (windows
+    /// ask at every commit).
+    func placed(at point: Point) -> PlacedOutput? {
+        live.first { $0.placed.rect.contains(point) }.map(withUsableArea)
+    }
+
     private func withUsableArea(_ output: Output) -> PlacedOutput {
         var placed = output.placed
         placed.usableArea = usableAreas[output.id].map { $0.intersection(placed.rect) } ?? placed.rect

@@ -113,11 +113,14 @@ final class Composition: ServerPart {
     func damage(_ surface: Surface, _ damage: SurfaceDamage) {
         guard !damage.isEmpty, let node = surface.node, let frame = context.scene.absoluteFrame(of: node) else { return }
         for reader in readers { reader.surfaceDamaged(surface) }
-        let local = SurfaceContent.surfaceRects(damage, state: surface.current) ?? [Rect(size: frame.size)]
-        let global = local.map { $0.intersection(Rect(size: frame.size)).offset(by: Position(x: frame.x, y: frame.y)) }.filter { !$0.isEmpty }
-        for output in outputs.live {
-            output.screen.damage += global.compactMap { output.canvasRect(of: $0) }
+        func add(_ local: Rect) {
+            let global = local.intersection(Rect(size: frame.size)).offset(by: Position(x: frame.x, y: frame.y))
+            guard !global.isEmpty else { return }
+            for output in outputs.live {
+                if let rect = output.canvasRect(of: global) { output.screen.damage.append(rect) }
+            }
         }
+        if !SurfaceContent.forEachSurfaceRect(damage, state: surface.current, add) { add(Rect(size: frame.size)) }
         schedule()
     }
 
@@ -136,6 +139,7 @@ final class Composition: ServerPart {
     /// between repaints for their room.
     private var items: [(Surface, DrawItem)] = []
     private var drawn: [DrawItem] = []
+    private var spareDamage: [Rect] = []
 
     /// A client's cursor image, or its choice of one, changed.
     private func cursorImageChanged() {
@@ -191,7 +195,13 @@ final class Composition: ServerPart {
             items.append((surface, item))
         }
         var damage = screen.damage
-        screen.damage = []
+        screen.damage = spareDamage
+        spareDamage = []
+        // Its room is kept for the damage of a later repaint.
+        defer {
+            damage.removeAll(keepingCapacity: true)
+            spareDamage = damage
+        }
         screen.redrawn(items, damage: &damage)
         let latched = touchFeedback?.latch(on: output)
         let marks = (touchMarks?.items(on: output) ?? []) + (latched?.items ?? [])
@@ -221,8 +231,8 @@ final class Composition: ServerPart {
         guard !presented.isEmpty || !callbacks.isEmpty || !feedback.isEmpty, let presenter = output.presenter else { return }
         if !callbacks.isEmpty { outputs.frameCallbacks.removeAll() }
         outputs.presentationFeedback.removeAll { each in feedback.contains { $0 === each } }
-        screen.inFlight += callbacks
-        screen.feedbackInFlight += feedback
+        screen.inFlight.appendSharing(callbacks)
+        screen.feedbackInFlight.appendSharing(feedback)
         if let since = latched?.since { screen.touchFeedbackSince = since }
         output.framePending = true
         output.composedAt = started
@@ -260,7 +270,7 @@ final class Composition: ServerPart {
         let scene = context.scene
         func visit(_ id: NodeID) {
             guard let node = scene.node(id), node.isMapped, !node.isHidden, node.alpha >= 0.01 else { return }
-            let (below, above) = scene.children(of: id)
+            let (below, above) = scene.stacking(of: id)
             for child in below { visit(child) }
             if let surface = context.surface(at: id), let frame = scene.absoluteFrame(of: id) { visible.append((surface, frame)) }
             for child in above { visit(child) }

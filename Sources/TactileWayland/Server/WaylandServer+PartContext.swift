@@ -21,7 +21,7 @@ extension WaylandServer: SurfaceHost {
     func bind(_ surface: Surface?, to node: NodeID) { surfaces.set(surface, at: node) }
 
     func queueFrameCallbacks(_ callbacks: [FrameCallback]) {
-        parts.outputs.frameCallbacks += callbacks
+        parts.outputs.frameCallbacks.appendSharing(callbacks)
         parts.composition.schedule()
     }
 

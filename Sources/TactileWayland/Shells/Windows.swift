@@ -123,7 +123,7 @@ final class Windows: ServerPart {
 
     /// The output a window at `origin` is on: the one holding the point, else the first.
     func output(at origin: Position) -> PlacedOutput? {
-        outputs.layout.first { $0.rect.contains(origin.point) } ?? outputs.primary
+        outputs.placed(at: origin.point) ?? outputs.primary
     }
 
     /// `removed` left the layout: the windows on it move to the first output left, where the
@@ -146,7 +146,7 @@ final class Windows: ServerPart {
     func repainted(_ drawn: [(Surface, Rect)]) {
         let shown = shownWindows(drawn)
         let scene = context.scene
-        let (below, above) = scene.children(of: scene.root)
+        let (below, above) = scene.stacking(of: scene.root)
         // The windows at the root, as `toplevelWindows()` lists them, without making that list.
         for id in below { context.surface(at: id)?.listedWindow?.repainted(shown: shown.contains(id)) }
         for id in above { context.surface(at: id)?.listedWindow?.repainted(shown: shown.contains(id)) }

@@ -201,7 +201,8 @@ final class Surface: ResourceObject {
         pending.offset = .zero
         pending.damage = SurfaceDamage()
         pending.slots.startOver()
-        let callbacks = cachedFrameCallbacks + pendingFrameCallbacks
+        var callbacks = cachedFrameCallbacks
+        callbacks.appendSharing(pendingFrameCallbacks)
         pendingFrameCallbacks.removeAll()
         if synchronized {
             cached = state
@@ -338,18 +339,27 @@ final class Surface: ResourceObject {
     /// when the surface commits or its window is placed, and when outputs change.
     func updateOutputs() {
         guard let resource else { return }
-        var now: [OutputID] = []
-        var mostlyOn: PlacedOutput?
-        if let node, let frame = host.scene.absoluteFrame(of: node), host.scene.node(node)?.isMapped == true {
-            // A surface with no size yet still shows where it starts.
-            let probe = frame.isEmpty ? Rect(x: frame.x, y: frame.y, width: 1, height: 1) : frame
-            let overlapping = outputs.layout.filter { !$0.rect.intersection(probe).isEmpty }
-            now = overlapping.map(\.id)
-            // Overlaps are within an output's rectangle: their areas cannot overflow.
-            func covered(_ output: PlacedOutput) -> Int { output.rect.intersection(probe).width * output.rect.intersection(probe).height }
-            mostlyOn = overlapping.max { covered($0) < covered($1) }
+        // Most commits change neither list: they are compared as the outputs are walked, and
+        // a new list is made only when they differ.
+        var overlapping = 0
+        var same = true
+        var mostlyOn: (output: PlacedOutput, area: Int)?
+        let frame = node.flatMap { host.scene.node($0)?.isMapped == true ? host.scene.absoluteFrame(of: $0) : nil }
+        // A surface with no size yet still shows where it starts.
+        let probe = frame.map { $0.isEmpty ? Rect(x: $0.x, y: $0.y, width: 1, height: 1) : $0 }
+        if let probe {
+            for output in outputs.live {
+                let overlap = output.placed.rect.intersection(probe)
+                guard !overlap.isEmpty else { continue }
+                if overlapping >= enteredOutputs.count || enteredOutputs[overlapping] != output.id { same = false }
+                overlapping += 1
+                // Overlaps are within an output's rectangle: their areas cannot overflow.
+                let area = overlap.width * overlap.height
+                if mostlyOn.map({ area > $0.area }) ?? true { mostlyOn = (output.placed, area) }
+            }
         }
-        if now != enteredOutputs {
+        if !same || overlapping != enteredOutputs.count {
+            let now = probe.map { probe in outputs.live.filter { !$0.placed.rect.intersection(probe).isEmpty }.map(\.id) } ?? []
             for id in enteredOutputs where !now.contains(id) {
                 for output in outputs.output(id)?.resources(of: owner.client) ?? [] { wl_surface_send_leave(resource, output) }
             }
@@ -359,7 +369,7 @@ final class Surface: ResourceObject {
             enteredOutputs = now
             for addon in addons { addon.outputsChanged(self) }
         }
-        tellPreferredBuffer(mostlyOn: mostlyOn)
+        tellPreferredBuffer(mostlyOn: mostlyOn?.output)
     }
 
     /// wl_surface 6's preferred_buffer_scale and _transform, each sent when it differs from
@@ -382,8 +392,11 @@ final class Surface: ResourceObject {
     /// The scale to render at, in 120ths: the largest of the outputs it is on, else the first
     /// output's (a window about to map), else 1.
     var preferredScale120: UInt32 {
-        let scales = enteredOutputs.compactMap { outputs.output($0)?.placed.description.scale120 }
-        return scales.max() ?? outputs.primary?.description.scale120 ?? 120
+        var largest: UInt32?
+        for id in enteredOutputs {
+            if let scale = outputs.output(id)?.placed.description.scale120, scale > largest ?? 0 { largest = scale }
+        }
+        return largest ?? outputs.primary?.description.scale120 ?? 120
     }
 
     /// Where the window starts in the surface: an add-on's window geometry, else the origin.

@@ -96,19 +96,24 @@ struct SurfaceContent {
         state.bufferTransform == .normal && state.bufferScale == 1 && !state[Viewport.self].isSet
     }
 
-    /// The surface's damage in surface-local coordinates (nil: all of it).
-    static func surfaceRects(_ damage: SurfaceDamage, state: SurfaceState) -> [Rect]? {
-        guard !damage.isEverything else { return nil }
+    /// The surface's damage in surface-local coordinates, a rectangle at a time; false
+    /// (nothing visited) when all of it is damaged. Visited rather than listed: composition
+    /// takes the damage of every commit.
+    static func forEachSurfaceRect(_ damage: SurfaceDamage, state: SurfaceState, _ body: (Rect) -> Void) -> Bool {
+        guard !damage.isEverything else { return false }
         guard damage.buffer.isEmpty else {
-            guard state.bufferTransform == .normal, !state[Viewport.self].isSet else { return nil }
+            guard state.bufferTransform == .normal, !state[Viewport.self].isSet else { return false }
             let scale = Int(max(1, state.bufferScale))
+            for rect in damage.surface { body(rect) }
             // Outward: a buffer pixel partly inside a surface pixel damages all of it.
-            return damage.surface + damage.buffer.map {
-                let (x, y) = ($0.x.floorDivided(by: scale), $0.y.floorDivided(by: scale))
-                return Rect(x: x, y: y, width: ($0.maxX + scale - 1).floorDivided(by: scale) - x, height: ($0.maxY + scale - 1).floorDivided(by: scale) - y)
+            for rect in damage.buffer {
+                let (x, y) = (rect.x.floorDivided(by: scale), rect.y.floorDivided(by: scale))
+                body(Rect(x: x, y: y, width: (rect.maxX + scale - 1).floorDivided(by: scale) - x, height: (rect.maxY + scale - 1).floorDivided(by: scale) - y))
             }
+            return true
         }
-        return damage.surface
+        for rect in damage.surface { body(rect) }
+        return true
     }
 }
 
