@@ -66,15 +66,19 @@ extension WaylandServer {
     /// (`afterScene`) runs. Nested batches join the outer one.
     func inSceneBatch(_ body: () -> Void) {
         guard sceneBatch == nil else { return body() }
-        sceneBatch = SceneBatch()
+        sceneBatch = spareSceneBatch ?? SceneBatch()
+        spareSceneBatch = nil
         body()
-        let batch = sceneBatch!
+        var batch = sceneBatch!
         sceneBatch = nil
         if !batch.changes.isEmpty {
             route { router, sink in router.updateScene(sink: &sink) { scene in for change in batch.changes { change(&scene) } } }
             parts.composition.schedule()
         }
         for then in batch.then { then() }
+        batch.changes.removeAll(keepingCapacity: true)
+        batch.then.removeAll(keepingCapacity: true)
+        spareSceneBatch = batch
     }
 
     /// Runs `work` once the scene shows the batch under way, or now without one.

@@ -23,6 +23,8 @@ public final class WaylandServer {
     var surfaces = SurfaceIndex()
     /// Scene changes of the commit being applied, made in one step when it is done.
     var sceneBatch: SceneBatch?
+    /// The last batch's lists, emptied with their room kept: a commit's batch allocates none.
+    var spareSceneBatch: SceneBatch?
     private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts: Parts = Parts(
