@@ -10,7 +10,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def build(*products):
     """The products' paths, built as the package ships tactile (scripts/package's build,
     which this reuses: release, the Swift runtime linked in)."""
-    command = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-package"]
+    with open(os.path.join(ROOT, "scripts", "package-build-options")) as f:
+        options = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    command = ["swift", "build"] + options + ["--scratch-path", ".build-package"]
     for product in products:
         subprocess.run(command + ["--product", product], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     bin = subprocess.run(command + ["--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
