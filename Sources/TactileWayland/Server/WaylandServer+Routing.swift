@@ -56,7 +56,7 @@ extension WaylandServer {
     /// Applies a scene change and sends what it causes (touches ended, pointer re-entered).
     /// During a commit the change waits for the commit's others (`inSceneBatch`).
     func updateScene(_ change: @escaping (inout Scene) -> Void) {
-        if sceneBatch != nil { return sceneBatch!.changes.append(change) }
+        if sceneBatch != nil { return sceneBatch!.changes.append(.edit(change)) }
         route { router, sink in router.updateScene(sink: &sink, change) }
         parts.composition.schedule()
     }
@@ -72,10 +72,25 @@ extension WaylandServer {
         var batch = sceneBatch!
         sceneBatch = nil
         if !batch.changes.isEmpty {
-            route { router, sink in router.updateScene(sink: &sink) { scene in for change in batch.changes { change(&scene) } } }
+            route { router, sink in
+                router.updateScene(sink: &sink) { scene in
+                    for change in batch.changes {
+                        switch change {
+                        case .edit(let edit): edit(&scene)
+                        case .node(let surface): surface.writeNode(into: &scene)
+                        }
+                    }
+                }
+            }
             parts.composition.schedule()
         }
-        for then in batch.then { then() }
+        for then in batch.then {
+            switch then {
+            case .work(let work): work()
+            case .outputs(let surface): surface.updateOutputs()
+            case .commit(let surface, let hadBuffer, let damage): surface.sceneShows(commitHadBuffer: hadBuffer, damage: damage)
+            }
+        }
         batch.changes.removeAll(keepingCapacity: true)
         batch.then.removeAll(keepingCapacity: true)
         spareSceneBatch = batch
@@ -83,8 +98,27 @@ extension WaylandServer {
 
     /// Runs `work` once the scene shows the batch under way, or now without one.
     func afterScene(_ work: @escaping () -> Void) {
-        if sceneBatch != nil { return sceneBatch!.then.append(work) }
+        if sceneBatch != nil { return sceneBatch!.then.append(.work(work)) }
         work()
+    }
+
+    /// `surface`'s committed state goes to its node with the batch, and the outputs it is
+    /// on are worked out after. Every commit does this: the batch holds the surface itself,
+    /// not a closure made for it.
+    func syncNode(of surface: Surface) {
+        guard sceneBatch != nil else {
+            updateScene { surface.writeNode(into: &$0) }
+            return surface.updateOutputs()
+        }
+        sceneBatch!.changes.append(.node(surface))
+        sceneBatch!.then.append(.outputs(surface))
+    }
+
+    /// Once the scene shows the batch, `surface`'s role hears of its commit and composition
+    /// of its damage (`Surface.sceneShows`).
+    func afterScene(commitOf surface: Surface, hadBuffer: Bool, damage: SurfaceDamage) {
+        guard sceneBatch != nil else { return surface.sceneShows(commitHadBuffer: hadBuffer, damage: damage) }
+        sceneBatch!.then.append(.commit(surface, hadBuffer: hadBuffer, damage: damage))
     }
 
     /// The surface whose node `node` is; nil for a node that is gone.
@@ -98,8 +132,20 @@ extension WaylandServer {
     }
 }
 
-/// Scene changes waiting for the end of a commit, and what waits for them.
+/// Scene changes waiting for the end of a commit, and what waits for them, in order.
 struct SceneBatch {
-    var changes: [(inout Scene) -> Void] = []
-    var then: [() -> Void] = []
+    var changes: [Change] = []
+    var then: [After] = []
+
+    enum Change {
+        case edit((inout Scene) -> Void)
+        /// The surface's committed state, as it is when the batch is made.
+        case node(Surface)
+    }
+
+    enum After {
+        case work(() -> Void)
+        case outputs(Surface)
+        case commit(Surface, hadBuffer: Bool, damage: SurfaceDamage)
+    }
 }

@@ -51,6 +51,11 @@ protocol SurfaceHost: PartContext {
     func damaged(_ surface: Surface, _ damage: SurfaceDamage)
     /// The surface has a fifo barrier set or updates waiting (`FramePacing`).
     func pace(_ surface: Surface)
+    /// The surface's committed state to its scene node with the commit (`Surface.writeNode`),
+    /// then `updateOutputs`.
+    func syncNode(of surface: Surface)
+    /// `Surface.sceneShows` once the scene shows the commit under way.
+    func afterScene(commitOf surface: Surface, hadBuffer: Bool, damage: SurfaceDamage)
 }
 
 extension PartContext {

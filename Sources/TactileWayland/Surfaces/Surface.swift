@@ -283,13 +283,15 @@ final class Surface: ResourceObject {
         }
         syncNode()
         for addon in addons { addon.applied(self) }
-        // Roles act on the scene as it shows this commit (a window mapping takes focus).
-        host.afterScene { [weak self] in
-            guard let self else { return }
-            role?.committed(surface: self, hadBuffer: hadBuffer)
-            host.damaged(self, damage)
-        }
+        host.afterScene(commitOf: self, hadBuffer: hadBuffer, damage: damage)
         applySubsurfaceState()
+    }
+
+    /// Roles act on the scene as it shows a commit (a window mapping takes focus), and
+    /// composition repaints its damage.
+    func sceneShows(commitHadBuffer hadBuffer: Bool, damage: SurfaceDamage) {
+        role?.committed(surface: self, hadBuffer: hadBuffer)
+        host.damaged(self, damage)
     }
 
     private func applySubsurfaceState() {
@@ -319,19 +321,21 @@ final class Surface: ResourceObject {
         }
     }
 
-    /// Writes the committed state into the scene node, the only state hit testing sees.
+    /// Writes the committed state into the scene node, the only state hit testing sees, with
+    /// the commit under way (`writeNode`).
     func syncNode() {
+        host.syncNode(of: self)
+    }
+
+    func writeNode(into scene: inout Scene) {
+        guard let node else { return }
         let (size, region, mapped, slots) = (size, current.inputRegion, hasBuffer && (role?.isMapped ?? false), current.slots)
-        host.updateScene { [unowned self] scene in
-            guard let node else { return }
-            scene.update(node) {
-                $0.size = size
-                $0.inputRegion = region
-                $0.isMapped = mapped
-                slots.shape(&$0)
-            }
+        scene.update(node) {
+            $0.size = size
+            $0.inputRegion = region
+            $0.isMapped = mapped
+            slots.shape(&$0)
         }
-        host.afterScene { [weak self] in self?.updateOutputs() }
     }
 
     /// Tells the client which outputs the mapped surface is on now (wl_surface.enter and
