@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Layer 1: the routing core. Standard library only: no C, no I/O.
@@ -38,9 +37,9 @@ let package = Package(
         ),
         // The header's types, for the Swift side of the C face to implement it exactly.
         .systemLibrary(name: "TactileABI", path: "include"),
-        // The YAML `gestures:` list read into recognizers with their options and actions:
-        // shared by the server's configuration file (composed by Yams) and libtactile
-        // (composed by libyaml, so that the C library carries no Foundation).
+        // The YAML `gestures:` list read into recognizers with their options and actions, and
+        // the YAML composer (libyaml) for the server's configuration file and libtactile
+        // alike: neither carries Foundation.
         .target(name: "GestureConfiguration", dependencies: ["Responder", "CYAML"]),
         // Layer 2: the Wayland server over libwayland-server, sending what the core decides.
         .target(
@@ -88,7 +87,6 @@ let package = Package(
                 "Responder", "GestureConfiguration", "TactileWayland", "TactileRender", "TactileBackends", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // Layer 4: the WLCS integration library; the C glue defines the symbol WLCS loads.

@@ -1,7 +1,7 @@
 /// A composed YAML document (aliases already resolved), as the configuration readers walk it.
-/// The server composes with Yams and libtactile with libyaml, which spares the C library
-/// Foundation; both read through this type, whose accessors answer as Yams' do, so that a
-/// file means the same thing, and is refused with the same words, in either.
+/// The server and libtactile both compose with libyaml (`compose(yaml:file:)`), which spares
+/// them Foundation. The server read its file with Yams before; these accessors answer as
+/// Yams' did, so that a file means what it meant then and is refused in the same words.
 public struct ConfigNode: Sendable {
     public enum Content: Sendable {
         case scalar(Scalar)

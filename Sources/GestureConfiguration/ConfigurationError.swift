@@ -20,8 +20,7 @@ public struct ConfigurationError: Error, CustomStringConvertible {
         self.problem = problem
     }
 
-    /// What the YAML parser refused (Yams' in the server, libyaml's in libtactile), in the
-    /// same words from either.
+    /// What libyaml refused, in the words the server used when it read its file with Yams.
     public static func notYAML(file: String, line: Int?, column: Int?, _ problem: String) -> ConfigurationError {
         ConfigurationError(file: file, line: line, column: column, key: nil, problem: "not valid YAML: \(problem)")
     }

@@ -1,10 +1,11 @@
 internal import CYAML
 
 extension ConfigNode {
-    /// Composes the text's one document with libyaml (libtactile's YAML: Yams would bring
-    /// Foundation into the C library). It follows Yams' composer event for event, over the
-    /// same libyaml, so a mistake is found at the same place and named in the same words as
-    /// the server names it. nil for a stream without a document.
+    /// Composes the text's one document with libyaml, for the server's configuration file
+    /// and libtactile alike (Yams would bring Foundation into both). It follows Yams'
+    /// composer event for event, over the same libyaml, so a mistake is found at the place,
+    /// and named in the words, it was when the server read its file with Yams. nil for a
+    /// stream without a document.
     package static func compose(yaml text: String, file: String) throws -> ConfigNode? {
         guard !text.isEmpty else { return nil }
         var contiguous = text

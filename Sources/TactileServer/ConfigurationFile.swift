@@ -1,10 +1,8 @@
-import Foundation
 import GestureConfiguration
 import Responder
 import TactileBackends
 import TactileRender
 import TactileWayland
-import Yams
 
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
@@ -52,25 +50,18 @@ public struct ConfigurationFile: Sendable {
     /// Reads and checks `path`.
     public static func load(_ path: String) throws -> ConfigurationFile {
         let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigurationError(file: path, line: nil, column: nil, key: nil, problem: "cannot read the file: \(error.localizedDescription)")
+        switch TextFile.read(path) {
+        case .success(let read): text = read
+        case .failure(let failure): throw ConfigurationError(file: path, line: nil, column: nil, key: nil, problem: "cannot read the file: \(failure)")
         }
         return try parse(text, file: path)
     }
 
     public static func parse(_ text: String, file: String) throws -> ConfigurationFile {
-        let root: Yams.Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigurationError(file: file, yamlError: error)
-        }
         var config = ConfigurationFile()
-        guard let root else { return config }
+        guard let root = try ConfigNode.compose(yaml: text, file: file) else { return config }
         let reader = ConfigurationReader(file: file)
-        try reader.read(ConfigNode(root), into: &config)
+        try reader.read(root, into: &config)
         return config
     }
 
@@ -102,36 +93,5 @@ public struct ConfigurationFile: Sendable {
             options: base.keyboardLayout.options ?? k.options
         )
         return result
-    }
-}
-
-extension ConfigNode {
-    /// Yams' tree in the readers' terms (its composer has already resolved the aliases).
-    init(_ node: Yams.Node) {
-        func tag(_ tag: Tag) -> String? { tag.rawValue.isEmpty ? nil : tag.rawValue }
-        func mark(_ mark: Yams.Mark?) -> Mark? { mark.map { Mark(line: $0.line, column: $0.column) } }
-        switch node {
-        case .scalar(let scalar):
-            self.init(.scalar(Scalar(text: scalar.string, isPlain: scalar.style == .plain)), tag: tag(scalar.tag), mark: mark(scalar.mark))
-        case .mapping(let mapping):
-            self.init(.mapping(mapping.map { (ConfigNode($0.key), ConfigNode($0.value)) }), tag: tag(mapping.tag), mark: mark(mapping.mark))
-        case .sequence(let sequence):
-            self.init(.sequence(sequence.map(ConfigNode.init)), tag: tag(sequence.tag), mark: mark(sequence.mark))
-        case .alias:
-            preconditionFailure("Yams' composer resolves aliases")
-        }
-    }
-}
-
-extension ConfigurationError {
-    init(file: String, yamlError: YamlError) {
-        switch yamlError {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            self = .notYAML(file: file, line: mark.line, column: mark.column, problem)
-        case .duplicatedKeysInMapping(let keys, let context):
-            self = .keysGivenTwice(file: file, line: context.mark.line, column: context.mark.column, keys)
-        default:
-            self = .notYAML(file: file, line: nil, column: nil, "\(yamlError)")
-        }
     }
 }

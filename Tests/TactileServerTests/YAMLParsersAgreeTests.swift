@@ -2,8 +2,9 @@ import GestureConfiguration
 import TactileServer
 import Testing
 
-/// The server composes its file with Yams and libtactile with libyaml: the same gestures
-/// list must give the same gestures, or be refused at the same place in the same words.
+/// The server reads its file's `gestures:` with its configuration reader and libtactile with
+/// its gestures list reader, over the one libyaml composer: the same list must give the same
+/// gestures, or be refused at the same place in the same words.
 @Suite struct YAMLParsersAgreeTests {
     /// What a reading came to, compared as text: each gesture, or the error.
     static func outcome(_ read: () throws -> [GestureBinding]) -> String {
