@@ -1,5 +1,5 @@
 import CWaylandClient
-import Foundation
+import Glibc
 import WaylandProtocols
 
 /// A client of the compositor's ext-image-copy-capture: its outputs by name (wl_output

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

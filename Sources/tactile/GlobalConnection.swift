@@ -1,5 +1,5 @@
 import CWaylandClient
-import Foundation
+import Glibc
 
 /// A connection to a running Tactile holding one of its own globals (tactile_test_input_v1
 /// for `inject`, tactile_inspector_v1 for `inspect`), which exist only when the server was
@@ -29,7 +29,7 @@ final class GlobalConnection {
     /// The display at `socket` (nil: $WAYLAND_DISPLAY), or an error naming where it looked.
     static func connect(_ socket: String?) throws -> OpaquePointer {
         guard let display = wl_display_connect(socket) else {
-            throw Failure(description: "cannot connect to \(socket ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0")")
+            throw Failure(description: "cannot connect to \(socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0")")
         }
         return display
     }

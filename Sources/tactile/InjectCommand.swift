@@ -1,6 +1,7 @@
 import ArgumentParser
 import CWaylandClient
-import Foundation
+import Glibc
+import TactileServer
 import WaylandProtocols
 
 struct InjectCommand: ParsableCommand {
@@ -55,12 +56,9 @@ struct InjectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text: String
-        if let script, script != "-" {
-            text = try String(contentsOfFile: script, encoding: .utf8)
-        } else {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        }
+        let source = script.flatMap { $0 == "-" ? nil : $0 }
+        let text = try (source.map(TextFile.read) ?? TextFile.read(fd: STDIN_FILENO))
+            .mapError { GlobalConnection.Failure(description: "cannot read \(source ?? "standard input"): \($0)") }.get()
         let parsed = try InjectScript.parse(text)
         // The server takes times up to 2^40 µs past the first; a slow enough speed puts a
         // line beyond that (or beyond what a UInt64 holds): refused before anything is sent.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CWaylandClient
-import Foundation
+import Glibc
 import WaylandProtocols
 
 struct InspectCommand: ParsableCommand {
@@ -43,7 +43,12 @@ struct InspectCommand: ParsableCommand {
     }
 
     static func point(_ text: String) -> (Double, Double)? {
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",").map { part in
+            var part = part
+            while part.first?.isWhitespace == true { part.removeFirst() }
+            while part.last?.isWhitespace == true { part.removeLast() }
+            return Double(part)
+        }
         guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else { return nil }
         return (x, y)
     }

@@ -1,5 +1,4 @@
 import CPNG
-import Foundation
 
 /// A captured frame as PNG wants it: bytes B, G, R, A per pixel (ARGB8888 little endian,
 /// as the buffer had them) with straight alpha, where Wayland's is premultiplied.

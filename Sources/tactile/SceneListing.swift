@@ -61,7 +61,7 @@ struct SceneListing {
 
     /// Titles may hold spaces: the quoted text up to the `pid=` after it.
     private static func title(in line: String) -> String? {
-        guard let start = line.range(of: " title=\""), let end = line.range(of: "\" pid=", range: start.upperBound..<line.endIndex) else { return nil }
+        guard let start = line.firstRange(of: " title=\""), let end = line[start.upperBound...].firstRange(of: "\" pid=") else { return nil }
         return String(line[start.upperBound..<end.lowerBound])
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import Logging
 import TactileBackends
 import TactileServer
@@ -94,7 +94,7 @@ struct ServeCommand: ParsableCommand {
         let name = tactile.socketName ?? ""
         logger.info("listening on \(name), \(Self.describe(backend, options, parent: parent))\(options.testInput ? ", test input enabled" : "")")
         // Unbuffered, so a script reading our output learns the socket before we block.
-        FileHandle.standardOutput.write(Data("WAYLAND_DISPLAY=\(name)\n".utf8))
+        Unbuffered.write("WAYLAND_DISPLAY=\(name)\n", to: STDOUT_FILENO)
         let signals = server.stopOnTerminationSignals()
         let session: SessionCommand?
         do {
@@ -102,7 +102,7 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ServeFailure.commandFailed(error.description)
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Self.environment
         let supervision = Supervision(environment: environment, logger: logger)
         supervision.ready("listening on \(name)", environment: environment, server: server)
         withExtendedLifetime(signals) { tactile.run() }
@@ -139,5 +139,20 @@ enum ServeFailure: Error, CustomStringConvertible {
         case .parentLost(let why): "lost the parent compositor (\(why)): clients disconnected, stopping"
         case .commandFailed(let why): why
         }
+    }
+}
+
+extension ServeCommand {
+    /// The process' environment as the C library holds it (`environ`): an entry without `=`
+    /// is left out.
+    static var environment: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            entry += 1
+        }
+        return result
     }
 }

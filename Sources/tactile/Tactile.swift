@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 
 @main
 struct Tactile: ParsableCommand {
@@ -18,7 +18,7 @@ struct Tactile: ParsableCommand {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         if let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), !names.contains(word) {
             let message = "tactile: '\(word)' is not a command; the commands are: \(names.dropLast().joined(separator: ", "))\n"
-            FileHandle.standardError.write(Data(message.utf8))
+            Unbuffered.write(message, to: STDERR_FILENO)
             Glibc.exit(ExitCode.validationFailure.rawValue)
         }
         main(nil)
@@ -47,11 +47,11 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         if !script, case (.wayland, let reason) = ServeCommand.chooseBackend(nil) {
             // Unbuffered: these lines come before the server's log, not at exit.
-            FileHandle.standardOutput.write(Data("""
+            Unbuffered.write("""
                 Tactile demo: a window in your desktop (\(reason)), with weston-simple-touch and weston-clickdot inside.
                 Touch, click and type in it; close it (or both clients) to end. `tactile demo --script` prints the routing demo instead.
 
-                """.utf8))
+                """, to: STDOUT_FILENO)
             try ServeCommand.parse(["--", "/bin/sh", "-c", Self.clients]).run()
             return
         }

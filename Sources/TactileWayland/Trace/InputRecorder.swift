@@ -1,4 +1,3 @@
-import Foundation
 import Responder
 
 /// `tactile record`: the input the seat takes, as the script lines `tactile inject` reads,
@@ -82,10 +81,24 @@ public final class InputRecorder {
     /// every position of a recording is written (`tactile record --window` too).
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        var text = String(format: "%.3f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+        // Ties to even, as printf's %.3f rounds. Past 2^53 thousandths a Double has no
+        // fraction left to write: such a value is written as Swift writes it.
+        let thousandths = (value * 1000).rounded(.toNearestOrEven)
+        guard abs(thousandths) < 0x1p53 else { return "\(value)" }
+        let whole = Int64(thousandths)
+        guard whole != 0 else { return "0" }
+        let magnitude = whole.magnitude
+        var text = (whole < 0 ? "-" : "") + String(magnitude / 1000)
+        var fraction = magnitude % 1000
+        guard fraction != 0 else { return text }
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let written = String(fraction)
+        text += "." + String(repeating: "0", count: digits - written.count) + written
+        return text
     }
 
     private static func buttonName(_ button: UInt32) -> String {
