@@ -53,10 +53,9 @@ public struct Scene {
 
     /// Children bottom to top as `children(of:)` lists them, walked along the stacking
     /// links: a repaint visits the scene every frame, and this copies nothing.
-    public func stacking(of id: NodeID) -> (below: StackingList, above: StackingList) {
-        guard contains(id) else { return (StackingList(hot: hot, bottom: -1), StackingList(hot: hot, bottom: -1)) }
-        let h = hot[Int(id.index)]
-        return (StackingList(hot: hot, bottom: h.bottomBelow), StackingList(hot: hot, bottom: h.bottomAbove))
+    public func stacking(of id: NodeID) -> (below: NodeWalk, above: NodeWalk) {
+        let h = contains(id) ? hot[Int(id.index)] : nil
+        return (NodeWalk(hot: hot, start: h?.bottomBelow ?? -1, link: .higher), NodeWalk(hot: hot, start: h?.bottomAbove ?? -1, link: .higher))
     }
 
     /// The node's rectangle in global coordinates.
@@ -82,7 +81,7 @@ public struct Scene {
 
     /// `id` followed by its ancestors up to the root: the node and its responder chain.
     public func responderChain(from id: NodeID) -> ResponderChain {
-        ResponderChain(hot: hot, start: contains(id) ? id.index : -1)
+        NodeWalk(hot: hot, start: contains(id) ? id.index : -1, link: .parent)
     }
 
     /// Every live node of a client.
@@ -165,42 +164,30 @@ struct ColdNode {
     init(node: Node) { self.node = node }
 }
 
-/// One stacking list of a node's children, bottom first. Iterating allocates nothing.
-public struct StackingList: Sequence {
-    let hot: [HotNode]
-    let bottom: Int32
+/// Nodes reached from one by following the same link of each: up through parents (a node's
+/// responder chain) or up a stacking list (siblings, bottom first). Iterating allocates nothing.
+public struct NodeWalk: Sequence {
+    enum Link { case parent, higher }
 
-    public struct Iterator: IteratorProtocol {
-        let hot: [HotNode]
-        var cursor: Int32
-
-        public mutating func next() -> NodeID? {
-            guard cursor >= 0 else { return nil }
-            let i = Int(cursor)
-            cursor = hot[i].higher
-            return NodeID(index: Int32(i), generation: hot[i].generation)
-        }
-    }
-
-    public func makeIterator() -> Iterator { Iterator(hot: hot, cursor: bottom) }
-}
-
-/// A node and its ancestors, from the node up to the root. Iterating allocates nothing.
-public struct ResponderChain: Sequence {
     let hot: [HotNode]
     let start: Int32
+    let link: Link
 
     public struct Iterator: IteratorProtocol {
         let hot: [HotNode]
         var cursor: Int32
+        let link: Link
 
         public mutating func next() -> NodeID? {
             guard cursor >= 0 else { return nil }
             let i = Int(cursor)
-            cursor = hot[i].parent
+            cursor = link == .parent ? hot[i].parent : hot[i].higher
             return NodeID(index: Int32(i), generation: hot[i].generation)
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(hot: hot, cursor: start) }
+    public func makeIterator() -> Iterator { Iterator(hot: hot, cursor: start, link: link) }
 }
+
+/// A node and its ancestors, from the node up to the root.
+public typealias ResponderChain = NodeWalk
