@@ -81,6 +81,9 @@ public final class WaylandServer {
     }
 
     deinit {
+        // A terminate from another thread finishes waking the display before it goes, and
+        // none wakes it after.
+        stop.displayAlive.withLock { $0 = false }
         // Disconnects every client, running their destroy handlers while the server is whole.
         wl_display_destroy_clients(display)
         // The server's own event sources go before the loop they are on.
@@ -149,13 +152,19 @@ public struct ServerHandle: @unchecked Sendable {
     /// (libwayland's terminate wakes the loop).
     public func terminate() {
         stop.requested.store(true, ordering: .releasing)
-        wl_display_terminate(display)
+        // Under the lock: the loop may see the flag and its owner destroy the display before
+        // the wake-up is written, which would write to a closed eventfd of freed memory.
+        stop.displayAlive.withLock { alive in
+            if alive { wl_display_terminate(display) }
+        }
     }
 }
 
 /// Set from any thread, read by the loop's thread.
 private final class StopRequest: Sendable {
     let requested = Atomic(false)
+    /// Cleared as the server is destroyed, before its display.
+    let displayAlive = Mutex(true)
 }
 
 public enum ServerError: Error, CustomStringConvertible {
