@@ -12,6 +12,16 @@ func currentEnvironment() -> [String] {
     return result
 }
 
+/// The same by name, for what Tactile reads of it itself (systemd's `NOTIFY_SOCKET` and
+/// `WATCHDOG_USEC`): an entry without `=` is left out, and a later entry of a name wins.
+public func currentEnvironmentByName() -> [String: String] {
+    var result: [String: String] = [:]
+    for entry in currentEnvironment() {
+        if let equals = entry.firstIndex(of: "=") { result[String(entry[..<equals])] = String(entry[entry.index(after: equals)...]) }
+    }
+    return result
+}
+
 /// posix_spawnp of `arguments` (the first found on PATH); nil, with errno set, if it could
 /// not start. posix_spawn rather than fork: the server's process holds many threads and fds.
 /// `passing`: fds the child gets as 3, 4, 5… in that order (`passedFD`). Every other fd

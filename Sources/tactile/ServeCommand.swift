@@ -102,7 +102,7 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ServeFailure.commandFailed(error.description)
         }
-        let environment = Self.environment
+        let environment = currentEnvironmentByName()
         let supervision = Supervision(environment: environment, logger: logger)
         supervision.ready("listening on \(name)", environment: environment, server: server)
         withExtendedLifetime(signals) { tactile.run() }
@@ -139,20 +139,5 @@ enum ServeFailure: Error, CustomStringConvertible {
         case .parentLost(let why): "lost the parent compositor (\(why)): clients disconnected, stopping"
         case .commandFailed(let why): why
         }
-    }
-}
-
-extension ServeCommand {
-    /// The process' environment as the C library holds it (`environ`): an entry without `=`
-    /// is left out.
-    static var environment: [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            entry += 1
-        }
-        return result
     }
 }
