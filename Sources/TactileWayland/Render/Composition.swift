@@ -3,8 +3,9 @@ import Responder
 import TactileRender
 
 /// Turns the scene into each output's frame, once per loop iteration at most: commits and
-/// scene changes only mark what changed; an idle callback repaints the damage of every
-/// output without a frame in flight and hands the frame to the output's backend.
+/// scene changes only mark what changed; the server's loop, once the events of an iteration
+/// are handled, repaints the damage of every output without a frame in flight and hands the
+/// frame to the output's backend.
 ///
 ///     commit → damage (surface → canvas pixels) ┐
 ///     scene change (map, move, restack) ────────┼→ repaint: canvas.render(damage) → present
@@ -25,7 +26,8 @@ final class Composition: ServerPart {
     private let repainted: ([(Surface, Rect)]) -> Void
     /// While the session is locked, the lock's node: nothing under it is drawn.
     private let lockShield: () -> NodeID?
-    private var idle: OpaquePointer?
+    /// A repaint is due before the loop next waits (`repaintIfScheduled`).
+    private var scheduled = false
     /// Wakes composition when an output's repaint deadline comes (`RepaintSchedule`), and
     /// the time it is armed for.
     private var deadline: EventSource?
@@ -79,8 +81,7 @@ final class Composition: ServerPart {
 
     /// Removes the pending repaint and the deadline timer before the loop goes.
     func stop() {
-        if let idle { wl_event_source_remove(idle) }
-        idle = nil
+        scheduled = false
         deadline = nil
     }
 
@@ -95,18 +96,26 @@ final class Composition: ServerPart {
     /// Whether a frame is still to come: a repaint scheduled, one on its way to a screen, or
     /// frame callbacks waiting for one (`tactile inspect --wait idle` waits for none).
     var framePending: Bool {
-        idle != nil || armedFor != nil || !outputs.frameCallbacks.isEmpty || outputs.live.contains { $0.framePending }
+        scheduled || armedFor != nil || !outputs.frameCallbacks.isEmpty || outputs.live.contains { $0.framePending }
     }
 
     /// A repaint at the end of this loop iteration. Each output then compares what it
     /// showed with the scene, so a scene change needs no more than this.
     func schedule() {
-        guard idle == nil else { return }
-        idle = wl_event_loop_add_idle(loop, { data in
-            let composition = Unmanaged<Composition>.fromOpaque(data!).takeUnretainedValue()
-            composition.idle = nil  // libwayland frees an idle source once it ran
-            composition.repaint()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        scheduled = true
+    }
+
+    /// The server's loop calls this once an iteration's events are handled, before it
+    /// flushes the clients and waits again. A flag and this call rather than a libwayland
+    /// idle source: an idle source is a malloc each time, and composition is scheduled
+    /// about three times a frame (the commit, the deadline, the vblank). A repaint that
+    /// schedules another runs it before the loop waits, as an idle source added by an idle
+    /// source would.
+    func repaintIfScheduled() {
+        while scheduled {
+            scheduled = false
+            repaint()
+        }
     }
 
     /// `surface`'s content changed where `damage` says: each output it lies on repaints there.

@@ -109,6 +109,7 @@ public final class WaylandServer {
     public func run() {
         let loop = wl_display_get_event_loop(display)
         while !stop.requested.load(ordering: .acquiring) {
+            parts.composition.repaintIfScheduled()
             wl_display_flush_clients(display)
             wl_event_loop_dispatch(loop, -1)
         }
