@@ -9,7 +9,7 @@ public struct DrawItem {
     public var bounds: Rect
     /// Canvas pixels where the item hides everything below it (its opaque region, or all of
     /// `bounds` for an opaque image drawn whole).
-    public var opaque: OpaqueRects
+    public var opaque: RectList
     public var sampling: Sampling
     /// What the item's alpha is multiplied by, 0 to 1 (wp_alpha_modifier_v1): below 1 it is
     /// blended everywhere and hides nothing.
@@ -61,7 +61,7 @@ public struct DrawItem {
         return origin == .zero && image.isOpaque && opacity >= 1 && image.size == size && bounds == Rect(size: size)
     }
 
-    public init(image: Image, bounds: Rect, opaque: OpaqueRects = [], sampling: Sampling, opacity: Double = 1) {
+    public init(image: Image, bounds: Rect, opaque: RectList = [], sampling: Sampling, opacity: Double = 1) {
         self.image = image
         self.bounds = bounds
         self.opacity = min(max(opacity.isNaN ? 1 : opacity, 0), 1)
@@ -136,27 +136,4 @@ public struct Affine: Equatable, Sendable {
         pixman_transform_from_pixman_f_transform(&fixed, &matrix)
         return fixed
     }
-}
-
-/// The rectangles an item hides what is below with. Nearly every item has one (an opaque
-/// image's bounds), held inline: a frame makes its items without allocating for them.
-public struct OpaqueRects: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable {
-    private let first: Rect?
-    private let rest: [Rect]
-
-    public init(_ rect: Rect) {
-        first = rect
-        rest = []
-    }
-
-    public init(_ rects: [Rect]) {
-        first = rects.first
-        rest = rects.count > 1 ? Array(rects.dropFirst()) : []
-    }
-
-    public init(arrayLiteral rects: Rect...) { self.init(rects) }
-
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { first == nil ? 0 : 1 + rest.count }
-    public subscript(index: Int) -> Rect { index == 0 ? first! : rest[index - 1] }
 }

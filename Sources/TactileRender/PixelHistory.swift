@@ -11,7 +11,7 @@ public final class PixelHistory {
     /// One more each commit that changed the picture.
     public private(set) var version = 0
     /// The damage of the last commits (buffer pixels; nil: all of it), newest last.
-    private var recent: [(version: Int, damage: [Rect]?)] = []
+    private var recent: [(version: Int, damage: RectList?)] = []
 
     /// How many commits back a renderer may catch up from; further, it uploads everything.
     public static let depth = 4
@@ -20,7 +20,7 @@ public final class PixelHistory {
 
     /// `image` is the surface's picture from now on, differing from the last one inside
     /// `damage` (buffer pixels; nil: everywhere).
-    public func record(_ image: Image, damage: [Rect]?) {
+    public func record(_ image: Image, damage: RectList?) {
         version += 1
         recent.append((version, damage))
         if recent.count > Self.depth { recent.removeFirst() }

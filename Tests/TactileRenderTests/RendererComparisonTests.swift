@@ -173,7 +173,7 @@ private struct Item {
 
     mutating func move(by offset: Position) {
         drawn.bounds = drawn.bounds.offset(by: offset)
-        drawn.opaque = OpaqueRects(drawn.opaque.map { $0.offset(by: offset) })
+        drawn.opaque = RectList(drawn.opaque.map { $0.offset(by: offset) })
         switch drawn.sampling {
         case .translated(let p): drawn.sampling = .translated(Position(x: p.x + offset.x, y: p.y + offset.y))
         case .transformed(let map): drawn.sampling = .transformed(Affine.translation(Double(-offset.x), Double(-offset.y)).then(map))

@@ -87,7 +87,7 @@ struct CanvasPlacement {
                 sampling = .translated(bounds.origin)
             }
         }
-        let covered = image.isOpaque ? OpaqueRects(bounds) : OpaqueRects(opaque.intersection(Rect(size: frame.size)).rects.compactMap {
+        let covered = image.isOpaque ? RectList(bounds) : RectList(opaque.intersection(Rect(size: frame.size)).rects.compactMap {
             canvasRect(of: $0.offset(by: Position(x: frame.x, y: frame.y)))
         })
         return DrawItem(image: image, bounds: bounds, opaque: covered, sampling: sampling, opacity: opacity)

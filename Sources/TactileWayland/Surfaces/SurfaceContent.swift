@@ -4,8 +4,8 @@ import TactileRender
 /// Damage a client reported since its last commit. A client may send any number of
 /// rectangles; past a few dozen they are worth less than the whole surface, so they collapse.
 struct SurfaceDamage {
-    private(set) var surface: [Rect] = []
-    private(set) var buffer: [Rect] = []
+    private(set) var surface = RectList()
+    private(set) var buffer = RectList()
     /// Too many rectangles: everything is damaged.
     private(set) var isEverything = false
 
@@ -78,17 +78,25 @@ struct SurfaceContent {
 
     /// `damage` in the image's pixels (nil: all of it): buffer damage as it is, surface
     /// damage through the map to the buffer, every pixel it touches.
-    func bufferRects(_ damage: SurfaceDamage) -> [Rect]? {
+    func bufferRects(_ damage: SurfaceDamage) -> RectList? {
         guard !damage.isEverything else { return nil }
-        let map = surfaceToBuffer
         let bounds = Rect(size: image.size)
-        return damage.buffer.map { $0.intersection(bounds) } + damage.surface.map { rect in
+        var rects = RectList()
+        for rect in damage.buffer {
+            let inside = rect.intersection(bounds)
+            if !inside.isEmpty { rects.append(inside) }
+        }
+        guard !damage.surface.isEmpty else { return rects }
+        let map = surfaceToBuffer
+        let clamp = { (v: Double, limit: Int) in Int(min(max(v, 0), Double(limit))) }
+        for rect in damage.surface {
             let a = map.apply(Double(rect.x), Double(rect.y)), b = map.apply(Double(rect.maxX), Double(rect.maxY))
-            let clamp = { (v: Double, limit: Int) in Int(min(max(v, 0), Double(limit))) }
             let x0 = clamp(min(a.x, b.x).rounded(.down), bounds.width), x1 = clamp(max(a.x, b.x).rounded(.up), bounds.width)
             let y0 = clamp(min(a.y, b.y).rounded(.down), bounds.height), y1 = clamp(max(a.y, b.y).rounded(.up), bounds.height)
-            return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        }.filter { !$0.isEmpty }
+            let inBuffer = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            if !inBuffer.isEmpty { rects.append(inBuffer) }
+        }
+        return rects
     }
 
     /// Whether surface pixels are buffer pixels one to one.
