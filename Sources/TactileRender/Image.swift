@@ -9,6 +9,13 @@ public protocol PixelLender: AnyObject {
     /// Makes the memory readable and says where it lies now; nil when it cannot be read.
     func beginReading() -> UnsafeMutableRawPointer?
     func endReading()
+    /// `image`, which borrowed the memory, is gone: a lender that points back at it without
+    /// a weak reference (one allocates, at every commit) forgets it.
+    func imageGone(_ image: Image)
+}
+
+extension PixelLender {
+    public func imageGone(_ image: Image) {}
 }
 
 /// Pixels composition reads: Tactile's own (an output's frame, a cursor, a mark), or a
@@ -83,7 +90,10 @@ public final class Image {
         dmabuf = nil
     }
 
-    deinit { pixman_image_unref(pixman) }
+    deinit {
+        pixman_image_unref(pixman)
+        lender?.imageGone(self)
+    }
 
     public var bounds: Rect { Rect(size: size) }
     public var stride: Int { Int(pixman_image_get_stride(pixman)) }

@@ -28,12 +28,36 @@ final class ClientHoldings {
     private(set) var buffers = 0
     /// Set once a limit was passed (the client is being disconnected).
     private(set) var exceeded: String?
+    /// Listeners of objects gone, for the client's next ones: a client makes objects at
+    /// every frame (a wl_callback, a buffer attached), and a listener each was a malloc.
+    private var spareListeners: [UnsafeMutablePointer<tactile_listener>] = []
+    private static let spareListenerLimit = 16
+
+    deinit {
+        for listener in spareListeners { tactile_listener_destroy(listener) }
+    }
+
+    /// A listener for one of the client's objects, reused if one is spare. Unlinked and
+    /// given back with `recycle`.
+    func listener(context: UnsafeMutableRawPointer?, notify: wl_notify_func_t) -> UnsafeMutablePointer<tactile_listener>? {
+        guard let listener = spareListeners.popLast() else { return tactile_listener_create(context, notify) }
+        listener.pointee.context = context
+        listener.pointee.listener.notify = notify
+        return listener
+    }
+
+    func recycle(_ listener: UnsafeMutablePointer<tactile_listener>) {
+        guard spareListeners.count < Self.spareListenerLimit else { return tactile_listener_destroy(listener) }
+        if listener.pointee.listener.link.next != nil { wl_list_remove(&listener.pointee.listener.link) }
+        listener.pointee.listener.link = wl_list()
+        spareListeners.append(listener)
+    }
 
     /// Counts `resource` until it is destroyed; returns what was passed, if a limit was.
     func created(_ resource: OpaquePointer, limits: ClientLimits) -> String? {
         let kind = Kind(of: resource)
         let retained = Unmanaged.passRetained(self)
-        guard let listener = tactile_listener_create(retained.toOpaque(), kind.destroyed) else {
+        guard let listener = listener(context: retained.toOpaque(), notify: kind.destroyed) else {
             retained.release()
             return nil
         }
@@ -78,7 +102,7 @@ final class ClientHoldings {
         holdings.objects -= 1
         change(holdings)
         // The wl_listener is the tactile_listener's first member.
-        tactile_listener_destroy(UnsafeMutableRawPointer(listener).assumingMemoryBound(to: tactile_listener.self))
+        holdings.recycle(UnsafeMutableRawPointer(listener).assumingMemoryBound(to: tactile_listener.self))
     }
 
     /// For the inspector: `objects=N shm-pools=N buffers=N`.

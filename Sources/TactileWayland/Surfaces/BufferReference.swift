@@ -17,10 +17,13 @@ import TactileRender
 final class BufferReference: PixelLender {
     private(set) var buffer: OpaquePointer?
     private var listener: UnsafeMutablePointer<tactile_listener>?
+    /// Whose listener it is, to reuse it after (nil when the client was already leaving).
+    private let holdings: ClientHoldings?
     /// Set by `commit`: only a buffer Tactile used is released.
     private var committed = false
-    /// The picture read from the buffer, while something shows it.
-    private weak var image: Image?
+    /// The picture read from the buffer, while something shows it: the image holds this
+    /// reference and clears this one as it goes (`imageGone`).
+    private var image: Unmanaged<Image>?
     /// The server's, from the commit: for what happens to the buffer after.
     private var logger: Logger?
     /// The most bytes copied when the buffer is destroyed while shown, from the commit.
@@ -28,11 +31,13 @@ final class BufferReference: PixelLender {
 
     init(_ buffer: OpaquePointer) {
         self.buffer = buffer
-        listener = tactile_listener_create(nil, { listener, _ in
+        holdings = ClientState.of(wl_resource_get_client(buffer))?.holdings
+        let notify: wl_notify_func_t = { listener, _ in
             guard let listener else { return }
             let owner = tactile_listener_context(listener)
             if let owner { Unmanaged<BufferReference>.fromOpaque(owner).takeUnretainedValue().bufferDestroyed() }
-        })
+        }
+        listener = holdings.map { $0.listener(context: nil, notify: notify) } ?? tactile_listener_create(nil, notify)
         listener!.pointee.context = Unmanaged.passUnretained(self).toOpaque()
         wl_resource_add_destroy_listener(buffer, &listener!.pointee.listener)
     }
@@ -51,7 +56,6 @@ final class BufferReference: PixelLender {
         self.keptCopyLimit = keptCopyLimit
         guard let shm = wl_shm_buffer_get(buffer) else {
             if let image = DmabufBuffer.of(buffer)?.image {
-                self.image = image
                 return BufferAttachment(width: image.size.width, height: image.size.height, image: image, reference: self)
             }
             guard let image = SinglePixelBuffer.of(buffer)?.image else {
@@ -68,8 +72,12 @@ final class BufferReference: PixelLender {
         if image == nil {
             logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
         }
-        self.image = image
+        self.image = image.map(Unmanaged.passUnretained)
         return BufferAttachment(width: size.width, height: size.height, image: image, reference: self)
+    }
+
+    func imageGone(_ gone: Image) {
+        if image?.toOpaque() == Unmanaged.passUnretained(gone).toOpaque() { image = nil }
     }
 
     /// The longer side of a wl_shm buffer, in pixels (nil for other buffers, which are 1×1).
@@ -102,15 +110,18 @@ final class BufferReference: PixelLender {
         // A departing client's objects go after its own destroy signal, the surfaces too:
         // nothing will show the copy.
         let departing = buffer.map { ClientState.of(wl_resource_get_client($0)) == nil } ?? true
-        if !departing, let image, !image.keepCopy(upTo: keptCopyLimit) {
+        if !departing, let image = image?.takeUnretainedValue(), !image.keepCopy(upTo: keptCopyLimit) {
             logger?.notice("a \(image.size.width)x\(image.size.height) buffer destroyed while shown is larger than Tactile keeps (a screen's worth, \(keptCopyLimit >> 20) MiB): its surface shows nothing until its next commit")
         }
         forget()
     }
 
     private func forget() {
-        if let listener { tactile_listener_destroy(listener) }
+        if let listener {
+            if let holdings { holdings.recycle(listener) } else { tactile_listener_destroy(listener) }
+        }
         listener = nil
         buffer = nil
+        image = nil
     }
 }
