@@ -27,6 +27,28 @@ import WaylandProtocols
         #expect(frame.done, "wl_callback.done within 2 s (the frame timer ticks every 16 ms)")
     }
 
+    /// A completed callback's object and the list it travelled in are reused for the next
+    /// frame's (no malloc a frame): each later callback still fires once, on every surface,
+    /// after one was destroyed unanswered.
+    @Test func frameCallbacksFireOnceFrameAfterFrameOnEverySurface() throws {
+        let first = try client.toplevel(width: 50, height: 50)
+        let second = try client.toplevel(width: 40, height: 40, at: (100, 100))
+        let abandoned = RequestedFrame(first.surface)
+        wl_callback_destroy(abandoned.proxy)
+        try client.commitBuffer(first.surface, width: 50, height: 50)
+        for round in 0..<6 {
+            let frames = [RequestedFrame(first.surface), RequestedFrame(second.surface)]
+            try client.commitBuffer(first.surface, width: 50, height: 50)
+            try client.commitBuffer(second.surface, width: 40, height: 40)
+            let deadline = Date().addingTimeInterval(2)
+            while !frames.allSatisfy(\.done), Date() < deadline {
+                try client.roundtrip()
+                usleep(5_000)
+            }
+            #expect(frames.map(\.doneCount) == [1, 1], "round \(round): wl_callback.done once for each surface")
+        }
+    }
+
     @Test func anOffsetMovesTheSurfaceByThatMuchOnCommit() throws {
         let window = try client.toplevel(width: 100, height: 100, at: (100, 100))
         wl_surface_offset(window.surface, 20, 0)

@@ -23,6 +23,7 @@ final class Outputs {
     /// Committed since the last repaint; the next frame an output composes takes them, and
     /// completes them when it is shown. With no output they wait for one.
     var frameCallbacks: [FrameCallback] = []
+    var spareFrameCallbacks = SpareFrameCallbacks()
     /// Presentation feedback of commits applied since the last frame that showed their
     /// surface; a frame composed on an output the surface is on takes it.
     var presentationFeedback: [PresentationFeedback] = []
@@ -213,7 +214,8 @@ final class Outputs {
     func presented(_ id: OutputID, _ frame: PresentedFrame) {
         guard let output = output(id) else { return }
         output.framePending = false
-        let due = output.screen.inFlight, shown = output.screen.feedbackInFlight
+        var due = output.screen.inFlight
+        let shown = output.screen.feedbackInFlight
         let hadVblanks = !output.repaintSchedule.withoutVblank
         // A parent's vblank is the parent's to compose for: to the frame clock, a nested
         // window's frame was shown without one.
@@ -228,6 +230,7 @@ final class Outputs {
         output.screen.feedbackInFlight.removeAll()
         for callback in due { callback.complete(at: frame.time.milliseconds) }
         for feedback in shown { feedback.presented(on: output, frame) }
+        spareFrameCallbacks.keep(&due)
     }
 
     /// `target`, kept inside the layout: where the layout continues the pointer crosses to

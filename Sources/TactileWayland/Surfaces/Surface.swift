@@ -479,8 +479,9 @@ final class Surface: ResourceObject {
         },
         frame: { client, resource, id in
             guard let client, let surface = Surface.from(resource) else { return }
-            let callback = FrameCallback()
+            let callback = surface.outputs.spareFrameCallbacks.callback()
             guard callback.bind(client: client, interface: tactile_wl_callback_interface(), version: 1, id: id, implementation: nil) else { return }
+            if surface.pendingFrameCallbacks.capacity == 0 { surface.pendingFrameCallbacks = surface.outputs.spareFrameCallbacks.emptyList() }
             surface.pendingFrameCallbacks.append(callback)
         },
         set_opaque_region: { _, resource, region in
