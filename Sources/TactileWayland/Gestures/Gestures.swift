@@ -16,6 +16,8 @@ public protocol GestureDelegate: AnyObject {
 final class Gestures: ServerPart {
     private let configured: [GestureBinding]
     private var bindings: [GestureID: GestureBinding] = [:]
+    /// How many times each gesture (by name) was recognized: began, or recognized at once.
+    private(set) var recognized: [String: Int] = [:]
     private var timer: EventSource?
     private var armedDeadline: Instant?
     weak var delegate: (any GestureDelegate)?
@@ -27,6 +29,8 @@ final class Gestures: ServerPart {
     init(bindings: [GestureBinding], logger: Logger) {
         configured = bindings
         self.logger = logger
+        // Every configured gesture is counted from zero, so a rate can be taken of one never seen.
+        for binding in bindings { recognized[binding.name] = 0 }
     }
 
     /// Installs the recognizers on the scene's root, related as configured. `deadlines` makes
@@ -66,6 +70,7 @@ final class Gestures: ServerPart {
             case .changed, .failed, .possible: logger.debug("\(line)")
             default: logger.info("\(line)")
             }
+            if event.state == .began || event.state == .recognized { recognized[binding.name, default: 0] += 1 }
             delegate?.gesture(event, of: binding)
         }
         // Read after the delegate acted: its actions route too.

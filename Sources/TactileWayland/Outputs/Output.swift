@@ -21,6 +21,10 @@ final class Output {
     /// false while its panel sleeps (set only through `Outputs.setPower`): composed, for
     /// screenshots, but not presented, and frame callbacks wait for an output that is on.
     var poweredOn = true
+    /// Frames shown since it was added, and when the last was, for a fleet's monitoring
+    /// (`ServerStatistics`).
+    var framesPresented = 0
+    var lastPresented: Instant?
     let screen: OutputScreen
     private var global: Global?
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.

@@ -214,6 +214,8 @@ final class Outputs {
     func presented(_ id: OutputID, _ frame: PresentedFrame) {
         guard let output = output(id) else { return }
         output.framePending = false
+        output.framesPresented += 1
+        output.lastPresented = frame.time
         var due = output.screen.inFlight
         let shown = output.screen.feedbackInFlight
         let hadVblanks = !output.repaintSchedule.withoutVblank

@@ -13,6 +13,8 @@ struct ProtocolSink: DeliverySink {
     /// The client a press (touch down, button) last went to in this step.
     private(set) var pressed: ClientID?
     private(set) var gestureEvents: [GestureEvent] = []
+    /// wl_touch.cancel sent in this step, one for each client whose touches were taken.
+    private(set) var touchesCancelled = 0
     /// Set when someone reads the trace (`Tracer.isOn`); the core then explains itself.
     let isTracing: Bool
     /// The step's decisions in the order made, formatted once the step is over (naming them
@@ -43,7 +45,9 @@ struct ProtocolSink: DeliverySink {
         case .touchMotion(_, _, let id, let local, let time): seat.touchMotion(client, id: id, to: local, time: time)
         case .touchUp(_, let id, let time): seat.touchUp(client, id: id, time: time)
         case .touchFrame: seat.touchFrame(client)
-        case .touchCancel: seat.touchCancel(client)
+        case .touchCancel:
+            seat.touchCancel(client)
+            touchesCancelled += 1
         case .pointerEnter(_, let node, let local):
             guard let surface = surface(node) else { return }
             seat.pointerEnter(client, surface: surface, at: local)

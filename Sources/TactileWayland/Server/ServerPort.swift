@@ -46,6 +46,11 @@ public final class ServerPort: BackendHost {
         EventSource.readable(fd, on: wl_display_get_event_loop(server.display), loopOwner: server, onReadable)
     }
 
+    /// Calls `onWritable` whenever `fd` can be written, for as long as the source is kept.
+    public func watchWritable(fileDescriptor fd: Int32, _ onWritable: @escaping () -> Void) -> EventSource {
+        EventSource.writable(fd, on: wl_display_get_event_loop(server.display), loopOwner: server, onWritable)
+    }
+
     /// Tactile started `pid` (a session or gesture command): it and its descendants are
     /// "started" for the privilege policy (`PrivilegePolicy`).
     public func processStarted(_ pid: Int32) { server.parts.privileges.processStarted(pid) }

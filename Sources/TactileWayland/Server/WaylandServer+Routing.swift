@@ -11,6 +11,7 @@ extension WaylandServer {
     func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
         var sink = ProtocolSink(seat: parts.seat, pointerGestures: parts.pointerGestures, tablets: parts.tablets, surfaces: surfaces, logger: logger, tracing: parts.tracer.isOn)
         step(&router, &sink)
+        touchCounts.cancelled += sink.touchesCancelled
         if !sink.traced.isEmpty { parts.tracer.publish(sink.traced, naming: naming) }
         if let marks = parts.composition.touchMarks {
             marks.pointerFocus(router.pointerFocus, region: marks.showsInputRegions ? router.scene.inputRegionOutline(of: router.pointerFocus) : [])
@@ -27,6 +28,7 @@ extension WaylandServer {
     public func handle(_ event: InputEvent) {
         parts.recorder.sees(event)
         parts.idle.sees(event)
+        if case .touchDown = event { touchCounts.downs += 1 }
         // Every finger on the glass, whoever gets its touch (a grab, a gesture, nobody).
         if let feedback = parts.composition.touchFeedback {
             feedback.input(event)

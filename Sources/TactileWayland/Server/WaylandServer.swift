@@ -25,6 +25,8 @@ public final class WaylandServer {
     var sceneBatch: SceneBatch?
     /// The last batch's lists, emptied with their room kept: a commit's batch allocates none.
     var spareSceneBatch: SceneBatch?
+    /// For `statistics`.
+    var touchCounts = TouchCounts()
     private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts: Parts = Parts(

@@ -40,20 +40,48 @@ enum XdgFlavor {
 final class XdgShell: ServerPart {
     let windows: Windows
     private var globals: [Global] = []
+    private let display: OpaquePointer
+    private(set) var pings = ShellPings()
+    private var pingTimer: EventSource?
 
     init(display: OpaquePointer, windows: Windows) {
         self.windows = windows
+        self.display = display
+        let bound: Global.Bound = { [unowned self] resource, client in pings.bound(resource, client: client) }
+        let destroyed: wl_resource_destroy_func_t = { resource in
+            guard let resource, let shell = Global.context(of: resource, as: XdgShell.self) else { return }
+            shell.pings.destroyed(resource)
+        }
         globals = [
-            Global(display: display, interface: tactile_xdg_wm_base_interface(), version: 7, context: self, requests: Self.requests),
-            Global(display: display, interface: tactile_zxdg_shell_v6_interface(), version: 1, context: self, requests: Self.requests),
+            Global(display: display, interface: tactile_xdg_wm_base_interface(), version: 7, context: self, requests: Self.requests,
+                   destroyed: destroyed, bound: bound),
+            Global(display: display, interface: tactile_zxdg_shell_v6_interface(), version: 1, context: self, requests: Self.requests,
+                   destroyed: destroyed, bound: bound),
         ]
+    }
+
+    /// Pings every client's shell from now on (`ShellPings`), at once and then every period.
+    func startPinging(now: @escaping () -> Instant) {
+        guard pingTimer == nil else { return }
+        pingTimer = EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
+            pings.pingAll(now: now())
+            pingTimer?.arm(milliseconds: ShellPings.period)
+        }
+        pingTimer?.arm(milliseconds: 1)
+    }
+
+    func stop() {
+        pingTimer = nil
     }
 
     private static let requests = RequestTable(xdg_wm_base_interface(
         destroy: destroyResource,
         create_positioner: { client, shell, id in XdgPositioner.create(XdgFlavor(of: shell), client, shell, id) },
         get_xdg_surface: { client, shell, id, surface in XdgSurface.create(XdgFlavor(of: shell), client, shell, id, surface) },
-        pong: { _, _, _ in }
+        pong: { _, shell, serial in
+            guard let shell, let shells = Global.context(of: shell, as: XdgShell.self) else { return }
+            shells.pings.pong(shell, serial: serial)
+        }
     ))
 }
 

@@ -1,0 +1,94 @@
+import Glibc
+import Responder
+
+/// What a fleet's monitoring reads of a running server (`tactile serve`'s metrics): counts
+/// kept as things happen, and the state as it is when asked. A value, taken on the loop's
+/// thread, so whoever formats it needs no lock.
+public struct ServerStatistics: Sendable, Equatable {
+    public struct Output: Sendable, Equatable {
+        public var name: String
+        public var framesPresented: Int
+        /// When its last frame was shown, in seconds since the Unix epoch; nil before the first.
+        public var lastPresented: Double?
+        /// Its panel sleeps (idle blanking, DPMS, an output manager turned it off).
+        public var asleep: Bool
+    }
+
+    public var outputs: [Output] = []
+    /// Fingers put on the glass, whoever got them (an app, a gesture, a grab, nobody).
+    public var touchDowns = 0
+    /// wl_touch.cancel sent: a client's touches taken from it by a gesture that won.
+    public var touchesCancelled = 0
+    /// Configured gestures recognized, by name.
+    public var gesturesRecognized: [String: Int] = [:]
+    public var clients = 0
+    /// Clients that answered no xdg_wm_base.ping for `ShellPings.limit` (once pinging started).
+    public var unresponsiveClients = 0
+}
+
+/// The touches `ServerStatistics` counts, as the server routes them.
+struct TouchCounts {
+    var downs = 0
+    var cancelled = 0
+}
+
+extension WaylandServer {
+    /// The statistics now. Frame times are the monotonic clock's; they are given as Unix
+    /// time by the distance of each from now on both clocks.
+    public var statistics: ServerStatistics {
+        var realtime = timespec()
+        clock_gettime(CLOCK_REALTIME, &realtime)
+        let now = Double(realtime.tv_sec) + Double(realtime.tv_nsec) / 1e9
+        let monotonic = currentTime
+        let outputs = parts.outputs
+        return ServerStatistics(
+            outputs: (outputs.live + outputs.disabled).map { output in
+                ServerStatistics.Output(
+                    name: output.placed.description.name, framesPresented: output.framesPresented,
+                    lastPresented: output.lastPresented.map { now - Double(monotonic.microseconds &- min($0.microseconds, monotonic.microseconds)) / 1e6 },
+                    asleep: !output.poweredOn || outputs.disabled.contains { $0 === output })
+            },
+            touchDowns: touchCounts.downs, touchesCancelled: touchCounts.cancelled,
+            gesturesRecognized: parts.gestures.recognized, clients: clients.byID.count,
+            unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count)
+    }
+
+    /// Starts pinging every client's shell, for `statistics` and `healthProblems` to tell a
+    /// hung app. Only a kiosk that is watched pays for the wake-ups.
+    public func startPinging() {
+        parts.xdgShell.startPinging { [unowned self] in currentTime }
+    }
+
+    /// Why the kiosk is not healthy, a line each; none when it is: an awake output whose
+    /// frame was not shown within `frameLimit` (a display that stopped completing flips), a
+    /// client that answers no ping (with `startPinging`).
+    public var healthProblems: [HealthProblem] {
+        let now = currentTime
+        var problems: [HealthProblem] = []
+        for output in parts.outputs.live where output.poweredOn && output.framePending {
+            guard let composed = output.composedAt, now > composed, now - composed > Self.frameLimit else { continue }
+            let subject = "output \(output.placed.description.name)"
+            problems.append(HealthProblem(subject: subject, description: "\(subject): a frame composed \(Self.seconds(now - composed)) s ago is not shown yet"))
+        }
+        let naming = self.naming
+        for (client, waited) in parts.xdgShell.pings.unresponsive(now: now) {
+            let subject = "client " + (ClientState.of(client).map { naming.name($0.id) } ?? "gone")
+            problems.append(HealthProblem(subject: subject, description: "\(subject): no answer to xdg_wm_base.ping for \(Self.seconds(waited)) s"))
+        }
+        return problems
+    }
+
+    /// How long a frame may take to be shown before the output counts as stalled.
+    static let frameLimit = Duration.seconds(3)
+
+    private static func seconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds)
+    }
+}
+
+/// One reason a kiosk is not healthy: what it is about (an output, a client), and the line
+/// that says what is wrong now.
+public struct HealthProblem: Sendable, Equatable {
+    public var subject: String
+    public var description: String
+}
