@@ -7,7 +7,8 @@ import TactileWayland
 /// The configuration file (`tactile --config FILE`, YAML): system gestures with their
 /// thresholds, arbitration options and actions; the touch policy; the keyboard layout; the
 /// libinput settings of input devices; the screens' modes and places; idle blanking; who may
-/// bind the privileged protocols; how much one client may make the server hold.
+/// bind the privileged protocols; how much one client may make the server hold; where the
+/// metrics are served.
 /// Every value is checked; a mistake names the file, line, column and key.
 /// `docs/configuration.md` lists the keys (scripts/check-docs holds it to this reader);
 /// `examples/kiosk.yaml` uses them.
@@ -42,6 +43,8 @@ public struct ConfigurationFile: Sendable {
     public var xwayland: XwaylandMode?
     /// Whether `-- COMMAND` starts again when it fails (`app.restart`); for `tactile serve`.
     public var appRestart: SessionCommand.Restart?
+    /// Where a fleet's monitoring reads the metrics (`metrics`); for `tactile serve`.
+    public var metrics: MetricsSettings?
     /// For the libinput backend; the server itself has no use for them.
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.

@@ -17,7 +17,7 @@ struct ConfigurationReader {
 
     func read(_ root: ConfigNode, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics"])
         config.trace = try top.bool("trace")
         // true and false, as for focus-new-windows, are lazy and off.
         if let flag = top.entries["xwayland"]?.node.bool {
@@ -69,6 +69,10 @@ struct ConfigurationReader {
                 if let grant = try privileges.grant(privilege.rawValue) { config.privileges[privilege] = grant }
             }
         }
+        if let metrics = try top.table("metrics") {
+            try metrics.only(["listen", "textfile"])
+            config.metrics = MetricsSettings(listen: try metrics.listenAddress("listen"), textfile: try metrics.absolutePath("textfile"))
+        }
         if let limits = try top.table("limits") {
             try limits.only(["buffer-side", "objects-per-client"])
             config.bufferSide = try limits.integer("buffer-side", in: 256...16384)
@@ -118,6 +122,17 @@ struct ConfigurationReader {
 
 /// The settings only the server reads, with their locations.
 extension YAMLReader.Table {
+    func listenAddress(_ key: String) throws -> ListenAddress? {
+        // A bare port is a number to YAML.
+        try scalar(key, "a port (loopback), or an address and port such as 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464") {
+            $0.string.flatMap(ListenAddress.init)
+        }
+    }
+
+    func absolutePath(_ key: String) throws -> String? {
+        try scalar(key, "an absolute path") { node in node.string.flatMap { $0.hasPrefix("/") ? $0 : nil } }
+    }
+
     func mode(_ key: String) throws -> OutputSettings.Mode? {
         try scalar(key, "a mode such as 1920x1080 or 1920x1080@60") { $0.string.flatMap(OutputSettings.Mode.init) }
     }

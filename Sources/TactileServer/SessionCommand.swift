@@ -21,6 +21,8 @@ public final class SessionCommand {
     public private(set) var status: Int32?
     /// The command ended by itself, and so stopped the server (rather than being stopped).
     public private(set) var endedTheServer = false
+    /// Times it was started again after failing (`app.restart: on-failure`).
+    public private(set) var restarts = 0
     private var pid: pid_t
     private let server: WaylandServer
     private let logger: Logger
@@ -92,6 +94,7 @@ public final class SessionCommand {
             return
         }
         self.pid = pid
+        restarts += 1
         startedAt = server.port.currentTime
         server.port.processStarted(pid)
         logger.info("started \(arguments.joined(separator: " ")) again (pid \(pid))")

@@ -1,0 +1,68 @@
+import Glibc
+import Prometheus
+import TactileWayland
+
+/// What a fleet's Prometheus scrapes, or node_exporter's textfile collector reads: the
+/// server's statistics, the app's restarts and the process' memory, in Prometheus' text
+/// format, made by swift-prometheus' registry. The server keeps its own counts; each
+/// exposition brings the registry's series up to them.
+final class MetricsExposition {
+    private let registry = PrometheusCollectorRegistry()
+    /// Each counter with the count it was last brought to: counters only go up by a step.
+    private var counters: [String: (counter: Counter, exported: Int)] = [:]
+    private var gauges: [String: Gauge] = [:]
+
+    /// The exposition of `statistics` and the rest, as of now.
+    func text(_ statistics: ServerStatistics, appRestarts: Int) -> [UInt8] {
+        for output in statistics.outputs {
+            count("tactile_frames_presented_total", ["output": output.name], output.framesPresented,
+                  help: "Frames shown on the output since Tactile started.")
+            if let shown = output.lastPresented {
+                gauge("tactile_last_present_timestamp_seconds", ["output": output.name], shown,
+                      help: "When the output last showed a frame, in seconds since the Unix epoch.")
+            }
+        }
+        count("tactile_touch_downs_total", [:], statistics.touchDowns, help: "Fingers put on a touchscreen, whoever got the touch.")
+        count("tactile_touches_cancelled_total", [:], statistics.touchesCancelled,
+              help: "wl_touch.cancel sent: a client's touches taken by a system gesture that won.")
+        for (gesture, recognized) in statistics.gesturesRecognized {
+            count("tactile_gestures_recognized_total", ["gesture": gesture], recognized, help: "Configured gestures recognized, by name.")
+        }
+        gauge("tactile_clients", [:], Double(statistics.clients), help: "Wayland clients connected.")
+        gauge("tactile_client_unresponsive", [:], Double(statistics.unresponsiveClients),
+              help: "Clients that answered no xdg_wm_base ping for 10 s.")
+        gauge("tactile_outputs_asleep", [:], Double(statistics.outputs.filter(\.asleep).count),
+              help: "Outputs whose panel sleeps or is turned off.")
+        count("tactile_app_restarts_total", [:], appRestarts, help: "Times the app (serve -- APP) was started again after failing.")
+        if let resident = Self.residentBytes() {
+            gauge("process_resident_memory_bytes", [:], Double(resident), help: "Resident memory size in bytes.")
+        }
+        return registry.emitToBuffer()
+    }
+
+    private func count(_ name: String, _ labels: [String: String], _ value: Int, help: String) {
+        let key = Self.key(name, labels)
+        let entry = counters[key] ?? (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0)
+        if value > entry.exported { entry.counter.increment(by: Int64(value - entry.exported)) }
+        counters[key] = (entry.counter, max(value, entry.exported))
+    }
+
+    private func gauge(_ name: String, _ labels: [String: String], _ value: Double, help: String) {
+        let key = Self.key(name, labels)
+        let gauge = gauges[key] ?? registry.makeGauge(name: name, labels: labels.sorted { $0.key < $1.key }, help: help)
+        gauges[key] = gauge
+        gauge.set(value)
+    }
+
+    private static func key(_ name: String, _ labels: [String: String]) -> String {
+        labels.sorted { $0.key < $1.key }.reduce(name) { $0 + "\u{0}" + $1.key + "\u{0}" + $1.value }
+    }
+
+    /// From /proc/self/statm, whose second field is the resident pages.
+    static func residentBytes() -> Int? {
+        guard case .success(let statm) = TextFile.read("/proc/self/statm") else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
