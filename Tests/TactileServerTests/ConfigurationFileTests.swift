@@ -206,9 +206,25 @@ import Testing
         ("gestures:\n  - name: a\n    kind: tap\n    input-types: []\n", "kiosk.yaml:4:18: gestures[0].input-types: expected touch, pen or both, got an empty list"),
         ("gestures: [\n  - a\n", "kiosk.yaml:2:3: not valid YAML: did not find expected node content"),
         ("- just\n- a list\n", "kiosk.yaml:1:1: expected a mapping of keys to values, got a list"),
+        ("metrics:\n  listen: localhost:9464\n", "kiosk.yaml:2:11: metrics.listen: expected a port (loopback), or an address and port such as 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464, got 'localhost:9464'"),
+        ("metrics:\n  listen: 127.0.0.1:70000\n", "kiosk.yaml:2:11: metrics.listen: expected a port (loopback), or an address and port such as 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464, got '127.0.0.1:70000'"),
+        ("metrics:\n  textfile: tactile.prom\n", "kiosk.yaml:2:13: metrics.textfile: expected an absolute path, got 'tactile.prom'"),
+        ("metrics:\n  port: 9464\n", "kiosk.yaml:2:3: metrics.port: unknown key (expected one of: listen, textfile)"),
     ])
     func mistakesNameTheirLineColumnAndKey(yaml: String, expected: String) {
         #expect(error(yaml) == expected)
+    }
+
+    /// Where the metrics are served: a bare port is loopback's; addresses are numeric.
+    @Test func metricsListenOnTheAddressGiven() throws {
+        func listen(_ value: String) throws -> String? {
+            try ConfigurationFile.parse("metrics:\n  listen: \(value)\n", file: "kiosk.yaml").metrics?.listen?.description
+        }
+        #expect(try listen("9464") == "127.0.0.1:9464")
+        #expect(try listen("0.0.0.0:9464") == "0.0.0.0:9464")
+        #expect(try listen("\"[::1]:9464\"") == "[::1]:9464")
+        #expect(try ConfigurationFile.parse("metrics:\n  listen: 9464\n", file: "kiosk.yaml").metrics?.listen?.isLoopback == true)
+        #expect(try ConfigurationFile.parse("metrics:\n  listen: 0.0.0.0:9464\n", file: "kiosk.yaml").metrics?.listen?.isLoopback == false)
     }
 
     /// A gesture takes touches only, unless its input-types says pens too (or only).

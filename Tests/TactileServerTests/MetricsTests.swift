@@ -1,0 +1,282 @@
+import Foundation
+import Glibc
+@testable import TactileTestSupport
+import Testing
+
+/// `metrics` in the configuration file, as a fleet uses it: Prometheus' text format at
+/// `metrics.listen` (checked by promtool), counters that move with what happens on the glass,
+/// a health answer that sees a hung app, a textfile for node_exporter, and scrapers that
+/// misbehave without the compositor noticing.
+@Suite(.serialized) struct MetricsTests {
+    let directory = NSTemporaryDirectory() + "tactile-metrics-\(UUID().uuidString.prefix(8))"
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// `tactile serve` with `yaml` as its configuration, once its metrics listen: the
+    /// process, its stderr, and the address the log names.
+    func serve(_ yaml: String, socket: String, command: [String] = []) throws -> (Process, stderr: LogPipe, address: String) {
+        let config = directory + "/kiosk.yaml"
+        try yaml.write(toFile: config, atomically: true, encoding: .utf8)
+        let (process, _, stderr) = try SessionCommandTests.start(["serve", "--test-input", "--socket", socket, "--config", config] + (command.isEmpty ? [] : ["--"] + command))
+        let log = LogPipe(stderr)
+        let line = try #require(log.wait(for: "metrics: serving http://", seconds: 10), "no metrics line: \(log.text)")
+        let address = try #require(line.split(separator: "http://").last?.split(separator: "/").first.map(String.init))
+        return (process, log, address)
+    }
+
+    func stop(_ process: Process) {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    @Test func aScrapeCountsTapsAndASwipeThatTookTheAppsTouches() throws {
+        let socket = "metrics-\(UUID().uuidString.prefix(8))"
+        let (process, log, address) = try serve("""
+            metrics:
+              listen: 127.0.0.1:0
+            gestures:
+              - name: close-app
+                kind: swipe
+                fingers: 3
+                direction: down
+                distance: 150
+            """, socket: socket, command: ["weston-simple-touch"])
+        defer { stop(process) }
+        var script = "wait mapped app_id=simple-touch\ntouch down 1 100 100\ntouch frame\ntouch up 1\ntouch frame\n"
+        script += "touch down 1 200 200\ntouch down 2 250 200\ntouch down 3 300 200\ntouch frame\n"
+        for step in 1...10 {
+            script += (1...3).map { "touch motion \($0) \(150 + 50 * $0) \(200 + 20 * step)\n" }.joined() + "touch frame\nsleep 16\n"
+        }
+        script += "touch up 1\ntouch up 2\ntouch up 3\ntouch frame\n"
+        try inject(script, socket: socket)
+        let (status, body) = try HTTPGet.fetch(address, "/metrics")
+        #expect(status == 200)
+        let values = Self.samples(body)
+        #expect(values["tactile_touch_downs_total"] == 4, "one tap and three fingers: \(body)")
+        #expect(values["tactile_gestures_recognized_total{gesture=\"close-app\"}"] == 1, "\(body)")
+        #expect(values["tactile_touches_cancelled_total"] == 1, "simple-touch had the three fingers until the swipe won: \(body)")
+        #expect((values["tactile_frames_presented_total{output=\"HEADLESS-1\"}"] ?? 0) > 0, "\(body)")
+        #expect(values["tactile_clients"] == 1, "simple-touch (inject has left): \(body)")
+        #expect(values["tactile_client_unresponsive"] == 0)
+        #expect((values["process_resident_memory_bytes"] ?? 0) > 1_000_000)
+        let shown = try #require(values["tactile_last_present_timestamp_seconds{output=\"HEADLESS-1\"}"])
+        #expect(abs(shown - Date().timeIntervalSince1970) < 60, "Unix time of the last frame: \(shown)")
+        try Self.promtool(body)
+        _ = log
+    }
+
+    @Test func healthIsUnavailableWhileTheAppIsStoppedAndOkOnceItAnswers() throws {
+        let (process, log, address) = try serve("metrics:\n  listen: 127.0.0.1:0\n", socket: "health-\(UUID().uuidString.prefix(8))", command: ["weston-simple-shm"])
+        defer { stop(process) }
+        let started = try #require(log.wait(for: "started weston-simple-shm (pid ", seconds: 10))
+        let pid = try #require(started.split(separator: "(pid ").last.flatMap { Int32($0.prefix { $0.isNumber }) })
+        #expect(try waitForStatus(200, address, seconds: 5).status == 200)
+        kill(pid, SIGSTOP)
+        let stopped = try waitForStatus(503, address, seconds: 16)
+        kill(pid, SIGCONT)
+        #expect(stopped.status == 503, "503 within 16 s of SIGSTOP")
+        #expect(stopped.body.contains("client pid=\(pid) app_id=org.freedesktop.weston.simple-shm: no answer to xdg_wm_base.ping for"), "\(stopped.body)")
+        #expect(try waitForStatus(200, address, seconds: 10).body == "ok\n", "ok once it answers")
+        #expect(log.wait(for: "health: ok again", seconds: 2) != nil, "\(log.text)")
+    }
+
+    /// Slow and oversized requests, garbage, other methods and a flood of connections: each
+    /// gets its answer or is closed, the log says so, and a client's round trip is unaffected.
+    @Test func hostileScrapersStallNothing() throws {
+        let socket = "hostile-\(UUID().uuidString.prefix(8))"
+        let (process, log, address) = try serve("metrics:\n  listen: 127.0.0.1:0\n", socket: socket)
+        defer { stop(process) }
+        let client = try TestClient(socket: socket)
+        #expect(try HTTPGet.exchange(address, "GARBAGE\r\n\r\n").hasPrefix("HTTP/1.1 400"))
+        #expect(try HTTPGet.exchange(address, "POST /metrics HTTP/1.1\r\n\r\n").hasPrefix("HTTP/1.1 405"))
+        // Its answer (431) may be lost to the reset of a close with the rest unread; the log tells.
+        _ = try HTTPGet.exchange(address, "GET /" + String(repeating: "a", count: 1 << 20) + " HTTP/1.1\r\n\r\n")
+        // Slowloris: connections that send half a request, then nothing; and a flood behind.
+        var idle = try (0..<20).map { _ in try HTTPGet.connect(address) }
+        for fd in idle { _ = "GET /metr".withCString { send(fd, $0, 9, Int32(MSG_NOSIGNAL)) } }
+        for _ in 0..<50 { idle.append(try HTTPGet.connect(address)) }
+        let before = Date()
+        for _ in 0..<20 { try client.roundtrip() }
+        #expect(Date().timeIntervalSince(before) < 2, "20 round trips while 70 scrapers hang")
+        #expect(log.wait(for: "refused a connection from 127.0.0.1", seconds: 2) != nil, "\(log.text)")
+        #expect(log.wait(for: "took more than 5 s: closed", seconds: 8) != nil, "\(log.text)")
+        for fd in idle { close(fd) }
+        #expect(try waitForStatus(200, address, seconds: 8).status == 200, "scrapes answered once the hanging ones are gone")
+        #expect(log.text.contains("a malformed request from 127.0.0.1"))
+        #expect(log.text.contains("was longer than 8192 bytes: closed"))
+    }
+
+    @Test func theTextfileIsReplacedWholeEveryFewSeconds() throws {
+        let path = directory + "/tactile.prom"
+        let (process, _, _) = try serve("metrics:\n  listen: 127.0.0.1:0\n  textfile: \(path)\n", socket: "textfile-\(UUID().uuidString.prefix(8))")
+        defer { stop(process) }
+        let first = try #require(waitForFile(path, seconds: 3))
+        #expect(first.contains("# TYPE tactile_frames_presented_total counter"))
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        Thread.sleep(forTimeInterval: 5.5)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int != inode, "written anew and renamed over")
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        try Self.promtool(try String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    @Test func aTakenPortIsLoggedAndTheKioskRunsOn() throws {
+        let (first, _, address) = try serve("metrics:\n  listen: 127.0.0.1:0\n", socket: "taken-\(UUID().uuidString.prefix(8))")
+        defer { stop(first) }
+        let config = directory + "/second.yaml"
+        try "metrics:\n  listen: \(address)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (second, stdout, stderr) = try SessionCommandTests.start(["serve", "--socket", "taken2-\(UUID().uuidString.prefix(8))", "--config", config])
+        let log = LogPipe(stderr)
+        #expect(log.wait(for: "metrics.listen \(address): Address already in use: no metrics served", seconds: 10) != nil, "\(log.text)")
+        #expect(second.isRunning)
+        stop(second)
+        _ = stdout
+    }
+
+    // MARK: helpers
+
+    func inject(_ script: String, socket: String) throws {
+        let path = directory + "/script.txt"
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let (process, _, stderr) = try SessionCommandTests.start(["inject", "--socket", socket, path])
+        let (status, log) = SessionCommandTests.finish(process, stderr)
+        try #require(status == 0, "inject: \(log)")
+    }
+
+    func waitForStatus(_ wanted: Int, _ address: String, seconds: Double) throws -> (status: Int, body: String) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = try HTTPGet.fetch(address, "/healthz")
+        while last.status != wanted, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.5)
+            last = try HTTPGet.fetch(address, "/healthz")
+        }
+        return last
+    }
+
+    func waitForFile(_ path: String, seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty { return text }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    /// Each sample line's value, by its name and labels.
+    static func samples(_ exposition: String) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for line in exposition.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            values[String(line[..<space])] = value
+        }
+        return values
+    }
+
+    /// `promtool check metrics`, Prometheus' own linter, must pass the exposition.
+    static func promtool(_ exposition: String) throws {
+        let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let path = try #require(promtool, "promtool is not installed (Debian's prometheus package; scripts/setup installs it)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["check", "metrics"]
+        let (input, output) = (Pipe(), Pipe())
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, output)
+        try process.run()
+        input.fileHandleForWriting.write(Data(exposition.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && said.isEmpty, "promtool check metrics: \(said)")
+    }
+}
+
+/// A process's stderr, read on a thread of its own as it comes, so a test can wait for a line.
+final class LogPipe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                lock.lock()
+                buffer += String(decoding: data, as: UTF8.self)
+                lock.unlock()
+            }
+        }
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer
+    }
+
+    /// The first line containing `fragment`, once it came.
+    func wait(for fragment: String, seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if let line = text.split(separator: "\n").first(where: { $0.contains(fragment) }) { return String(line) }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return nil
+    }
+}
+
+/// HTTP/1.1 over a plain socket, as a scraper (or a hostile one) speaks it.
+enum HTTPGet {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func connect(_ address: String) throws -> Int32 {
+        let parts = address.split(separator: ":")
+        guard parts.count == 2, let port = UInt16(parts[1]) else { throw Failure(description: "address \(address)") }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var sin = sockaddr_in()
+        sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_port = port.bigEndian
+        inet_pton(AF_INET, String(parts[0]), &sin.sin_addr)
+        let connected = withUnsafePointer(to: &sin) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect \(address): \(String(cString: strerror(errno)))")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    /// Sends `request` whole and reads the reply to its end (the server closes).
+    static func exchange(_ address: String, _ request: String) throws -> String {
+        let fd = try connect(address)
+        defer { close(fd) }
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            // The server may answer and close before all of an oversized request is sent.
+            if count <= 0 { break }
+            sent += count
+        }
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            reply += chunk[0..<count]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
+    static func fetch(_ address: String, _ path: String) throws -> (status: Int, body: String) {
+        let reply = try exchange(address, "GET \(path) HTTP/1.1\r\nHost: \(address)\r\n\r\n")
+        guard let blank = reply.range(of: "\r\n\r\n"), let status = Int(reply.dropFirst(9).prefix(3)) else {
+            throw Failure(description: "no HTTP reply: \(reply.prefix(200))")
+        }
+        return (status, String(reply[blank.upperBound...]))
+    }
+}
