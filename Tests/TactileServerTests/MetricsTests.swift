@@ -134,7 +134,107 @@ import Testing
         _ = stdout
     }
 
+    /// Debian's Prometheus scrapes a kiosk every second; its query API sees the counters move
+    /// with taps and with a swipe that wins over the app.
+    @Test func aRealPrometheusSeesTheCountersMove() throws {
+        let socket = "prometheus-\(UUID().uuidString.prefix(8))"
+        let (process, _, address) = try serve("""
+            metrics:
+              listen: 127.0.0.1:0
+            gestures:
+              - name: close-app
+                kind: swipe
+                fingers: 3
+                direction: down
+                distance: 150
+            """, socket: socket, command: ["weston-simple-touch"])
+        defer { stop(process) }
+        let prometheus = try Self.external("prometheus", package: "prometheus")
+        let port = try HTTPGet.freePort()
+        try """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: kiosk
+                static_configs:
+                  - targets: ['\(address)']
+            """.write(toFile: directory + "/prometheus.yml", atomically: true, encoding: .utf8)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: prometheus)
+        server.arguments = ["--config.file=\(directory)/prometheus.yml", "--storage.tsdb.path=\(directory)/tsdb",
+                            "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let api = "127.0.0.1:\(port)"
+        #expect(try Self.query(api, "tactile_touch_downs_total", until: { $0 == 0 }) == 0, "the first scrape")
+        try inject("wait mapped app_id=simple-touch\n" + (0..<3).map { _ in "touch down 1 100 100\ntouch frame\ntouch up 1\ntouch frame\n" }.joined(), socket: socket)
+        #expect(try Self.query(api, "tactile_touch_downs_total", until: { $0 == 3 }) == 3, "three taps")
+        var swipe = "touch down 1 200 200\ntouch down 2 250 200\ntouch down 3 300 200\ntouch frame\n"
+        for step in 1...10 {
+            swipe += (1...3).map { "touch motion \($0) \(150 + 50 * $0) \(200 + 20 * step)\n" }.joined() + "touch frame\nsleep 16\n"
+        }
+        try inject(swipe + "touch up 1\ntouch up 2\ntouch up 3\ntouch frame\n", socket: socket)
+        #expect(try Self.query(api, "tactile_gestures_recognized_total{gesture=\"close-app\"}", until: { $0 == 1 }) == 1)
+        #expect(try Self.query(api, "tactile_touches_cancelled_total", until: { $0 == 1 }) == 1)
+        #expect(try Self.query(api, "up{job=\"kiosk\"}", until: { $0 == 1 }) == 1, "every scrape succeeded")
+    }
+
+    /// node_exporter's textfile collector reads the file as it is written, and finds no error.
+    @Test func nodeExportersTextfileCollectorReadsTheFile() throws {
+        let textfiles = directory + "/textfile"
+        try FileManager.default.createDirectory(atPath: textfiles, withIntermediateDirectories: true)
+        let (process, _, _) = try serve("metrics:\n  listen: 127.0.0.1:0\n  textfile: \(textfiles)/tactile.prom\n", socket: "node-\(UUID().uuidString.prefix(8))")
+        defer { stop(process) }
+        let exporter = try Self.external("prometheus-node-exporter", package: "prometheus-node-exporter")
+        let port = try HTTPGet.freePort()
+        let node = Process()
+        node.executableURL = URL(fileURLWithPath: exporter)
+        node.arguments = ["--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory=\(textfiles)",
+                          "--web.listen-address=127.0.0.1:\(port)"]
+        node.standardOutput = FileHandle.nullDevice
+        node.standardError = FileHandle.nullDevice
+        try node.run()
+        defer { node.terminate(); node.waitUntilExit() }
+        var body = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !body.contains("tactile_frames_presented_total"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            body = (try? HTTPGet.fetch("127.0.0.1:\(port)", "/metrics").body) ?? ""
+        }
+        let values = Self.samples(body)
+        #expect(values["tactile_frames_presented_total{output=\"HEADLESS-1\"}"] != nil, "\(body.prefix(2000))")
+        #expect(values["node_textfile_scrape_error"] == 0, "\(body.prefix(2000))")
+    }
+
     // MARK: helpers
+
+    /// An executable of a Debian package the tests need; a clear failure where it is missing.
+    static func external(_ name: String, package: String) throws -> String {
+        let path = "/usr/bin/" + name
+        try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is not installed (Debian's \(package) package; scripts/setup installs it)")
+        return path
+    }
+
+    /// A Prometheus instant query's value, asked again until `done` says it is the one wanted
+    /// (scrapes come every second) or 15 s passed; nil while there is no sample.
+    static func query(_ api: String, _ expression: String, until done: (Double) -> Bool) throws -> Double? {
+        let escaped = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? expression
+        let deadline = Date().addingTimeInterval(15)
+        var value: Double?
+        repeat {
+            if let reply = try? HTTPGet.fetch(api, "/api/v1/query?query=\(escaped)"), reply.status == 200,
+               let json = try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any],
+               let result = (json["data"] as? [String: Any])?["result"] as? [[String: Any]],
+               let sample = result.first?["value"] as? [Any], sample.count == 2, let text = sample[1] as? String {
+                value = Double(text)
+                if let value, done(value) { return value }
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+        } while Date() < deadline
+        return value
+    }
 
     func inject(_ script: String, socket: String) throws {
         let path = directory + "/script.txt"
@@ -232,6 +332,21 @@ enum HTTPGet {
         let description: String
     }
 
+    /// A TCP port nothing listens on now, for a server the test starts.
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var sin = sockaddr_in()
+        sin.sin_family = sa_family_t(AF_INET)
+        sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &sin) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "no free port: \(String(cString: strerror(errno)))") }
+        return UInt16(bigEndian: sin.sin_port)
+    }
+
     static func connect(_ address: String) throws -> Int32 {
         let parts = address.split(separator: ":")
         guard parts.count == 2, let port = UInt16(parts[1]) else { throw Failure(description: "address \(address)") }
@@ -273,7 +388,7 @@ enum HTTPGet {
     }
 
     static func fetch(_ address: String, _ path: String) throws -> (status: Int, body: String) {
-        let reply = try exchange(address, "GET \(path) HTTP/1.1\r\nHost: \(address)\r\n\r\n")
+        let reply = try exchange(address, "GET \(path) HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n")
         guard let blank = reply.range(of: "\r\n\r\n"), let status = Int(reply.dropFirst(9).prefix(3)) else {
             throw Failure(description: "no HTTP reply: \(reply.prefix(200))")
         }
