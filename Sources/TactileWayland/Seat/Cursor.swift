@@ -89,7 +89,7 @@ extension Seat {
     /// when it set one (nothing while that surface has no content, or when the client hid
     /// the cursor), else Tactile's arrow.
     func cursorToDraw(client: ClientID?, at position: Point?) -> (content: SurfaceContent, frame: Rect)? {
-        guard capabilities.contains(.pointer) else { return nil }
+        guard capabilities.contains(.pointer) || remoteCursor else { return nil }
         return cursorToDraw(choice: client.flatMap { clients[$0]?.cursor } ?? .unset, at: position)
     }
 

@@ -27,14 +27,27 @@ final class Seat: ServerPart {
     let cursorPolicy: CursorPolicy
     /// Where named cursors (cursor-shape) come from.
     let cursorTheme: CursorTheme
-    /// Whether the policy shows the cursor now (`CursorPolicy.shown`).
+    /// Whether the cursor is drawn now: the policy shows it (`CursorPolicy.shown`), or a
+    /// remote helper's virtual pointer is in use (`remoteCursor`).
     private(set) var cursorShown: Bool
+    private var policyShown: Bool
+    /// A virtual pointer moved or clicked lately (`VirtualPointers`): its cursor is drawn
+    /// whatever the policy, and on a seat without a pointer, so the person at the kiosk sees
+    /// what the helper far away does.
+    var remoteCursor = false {
+        didSet { updateCursorShown() }
+    }
     private let nextSerial: () -> UInt32
     private var global: Global?
 
     /// `event` came from a device: under the cursor policy, the cursor may come or go.
     func cursorPolicySees(_ event: InputEvent) {
-        let shown = cursorPolicy.shown(after: event, before: cursorShown)
+        policyShown = cursorPolicy.shown(after: event, before: policyShown)
+        updateCursorShown()
+    }
+
+    private func updateCursorShown() {
+        let shown = policyShown || remoteCursor
         guard shown != cursorShown else { return }
         cursorShown = shown
         cursorChanged.send()
@@ -45,6 +58,7 @@ final class Seat: ServerPart {
         self.cursorPolicy = cursorPolicy
         self.cursorTheme = cursorTheme
         cursorShown = cursorPolicy == .always
+        policyShown = cursorShown
         self.keymap = keymap
         activeKeymap = keymap
         nextSerial = { wl_display_next_serial(display) }

@@ -75,7 +75,8 @@ final class VirtualPointer: ResourceObject {
     }
 
     /// Routes what the frame holds. A relative move starts from where the pointer is (the
-    /// layout's origin before it has been anywhere) and stays inside the layout.
+    /// layout's origin before it has been anywhere) and stays inside the layout. On a
+    /// touch-only app the left button also touches (`VirtualPointers.remoteTouch`).
     private func frame() {
         let context = part.context
         let time = context.currentTime
@@ -88,10 +89,19 @@ final class VirtualPointer: ResourceObject {
         if let target, extent.width > 0, extent.height > 0 {
             let clamped = Point(x: min(max(target.x, 0), Double(extent.width) - 1), y: min(max(target.y, 0), Double(extent.height) - 1))
             context.handle(.pointerMotion(global: clamped, time: time))
+            part.remoteMoved(by: self, to: clamped, time: time)
         }
-        for (button, state) in buttons { context.handle(.pointerButton(button: button, state: state, time: time)) }
+        for (button, state) in buttons {
+            if button == VirtualPointers.leftButton { part.remoteLeftButton(state, by: self, time: time) }
+            context.handle(.pointerButton(button: button, state: state, time: time))
+        }
         if hasAxis { context.handle(.pointerAxis(axis, time: time)) }
+        if target != nil || !buttons.isEmpty || hasAxis { part.inUse() }
         (motion, absolute, buttons, axis, hasAxis) = (nil, nil, [], AxisMotion(source: .wheel), false)
+    }
+
+    override func resourceDestroyed() {
+        part.pointerGone(self)
     }
 
     static let requests = RequestTable(zwlr_virtual_pointer_v1_interface(
@@ -115,16 +125,96 @@ final class VirtualPointer: ResourceObject {
 }
 
 /// zwlr_virtual_pointer_manager_v1: pointers clients drive (remote input, test tools).
+///
+/// A remote helper (wayvnc) drives one, usually on a touch kiosk whose app listens only to
+/// touch. So where the pointer is over a client that has wl_touch and no wl_pointer, its
+/// left button is a finger: pressed, it touches down there (`remoteTouchID`), moved, the
+/// touch follows, released, it lifts. It never takes a touch a local finger owns: no remote
+/// touch starts while a finger is on the glass, and one comes up before a local finger goes
+/// down. While a virtual pointer is in use (an event in the last 30 s) its cursor is drawn,
+/// whatever the cursor policy.
 final class VirtualPointers: ServerPart {
     unowned(unsafe) let context: any PartContext
     let outputs: Outputs
+    private let seat: Seat
     private var global: Global?
+    /// The remote touch, and the virtual pointer whose button holds it.
+    private var remoteTouch: (pointer: ObjectIdentifier, at: Point)?
+    /// Local fingers on the glass (every touch but the remote one).
+    private var localTouches: Set<Int32> = []
+    private var idle: EventSource?
 
-    init(display: OpaquePointer, context: any PartContext, outputs: Outputs) {
+    static let leftButton: UInt32 = 0x110
+    /// The id a remote touch has; libinput's slots and a test script's ids stay far below it.
+    static let remoteTouchID: Int32 = 0x7F00_0000
+    static let inUseFor: Int32 = 30_000
+
+    init(display: OpaquePointer, context: any PartContext, outputs: Outputs, seat: Seat) {
         self.context = context
         self.outputs = outputs
+        self.seat = seat
         global = Global(display: display, interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
                         context: self, requests: Self.requests, privilege: .inputInjection)
+        idle = EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in seat.remoteCursor = false }
+    }
+
+    func stop() {
+        idle = nil
+    }
+
+    /// A virtual pointer moved, clicked or scrolled: its cursor shows for a while.
+    func inUse() {
+        seat.remoteCursor = true
+        idle?.arm(milliseconds: Self.inUseFor)
+    }
+
+    /// Every input event the server routes: local fingers are counted, and a remote touch
+    /// comes up before a local finger goes down.
+    func sees(_ event: InputEvent) {
+        switch event {
+        case .touchDown(let id, _, let time) where id != Self.remoteTouchID:
+            if remoteTouch != nil { endRemoteTouch(time: time) }
+            localTouches.insert(id)
+        case .touchUp(let id, _) where id != Self.remoteTouchID, .touchCancel(let id, _) where id != Self.remoteTouchID:
+            localTouches.remove(id)
+        default: break
+        }
+    }
+
+    fileprivate func remoteLeftButton(_ state: PressState, by pointer: VirtualPointer, time: Instant) {
+        switch state {
+        case .pressed:
+            guard remoteTouch == nil, localTouches.isEmpty, let at = context.focus.pointerPosition, touchOnlyClient(under: context.focus.pointer) else { return }
+            remoteTouch = (ObjectIdentifier(pointer), at)
+            context.handle(.touchDown(id: Self.remoteTouchID, global: at, time: time))
+            context.handle(.touchFrame)
+        case .released:
+            if remoteTouch?.pointer == ObjectIdentifier(pointer) { endRemoteTouch(time: time) }
+        }
+    }
+
+    fileprivate func remoteMoved(by pointer: VirtualPointer, to point: Point, time: Instant) {
+        guard remoteTouch?.pointer == ObjectIdentifier(pointer) else { return }
+        remoteTouch?.at = point
+        context.handle(.touchMotion(id: Self.remoteTouchID, global: point, time: time))
+        context.handle(.touchFrame)
+    }
+
+    fileprivate func pointerGone(_ pointer: VirtualPointer) {
+        if remoteTouch?.pointer == ObjectIdentifier(pointer) { endRemoteTouch(time: context.currentTime) }
+    }
+
+    private func endRemoteTouch(time: Instant) {
+        guard remoteTouch != nil else { return }
+        remoteTouch = nil
+        context.handle(.touchUp(id: Self.remoteTouchID, time: time))
+        context.handle(.touchFrame)
+    }
+
+    /// Whether the client of the surface at `node` listens to touch and not to a pointer.
+    private func touchOnlyClient(under node: NodeID?) -> Bool {
+        guard let node, let owner = context.surface(at: node)?.owner, let devices = seat.clients[owner.id]?.capabilities else { return false }
+        return devices.contains(.touch) && !devices.contains(.pointer)
     }
 
     private static let requests = RequestTable(zwlr_virtual_pointer_manager_v1_interface(

@@ -110,7 +110,7 @@ final class Parts {
         pointerGestures = PointerGestures(display: display, seat: seat)
         tablets = Tablets(display: display, seat: seat)
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
-        virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs)
+        virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs, seat: seat)
         selections = Selections(display: display, context: context, changed: selectionChanged)
         xWindowManager = XWindowManager(context: context, windows: windows, selections: selections, loop: wl_display_get_event_loop(display),
                                         surfaceCreated: surfaceCreated, selectionChanged: selectionChanged)

@@ -29,6 +29,7 @@ extension WaylandServer {
         parts.recorder.sees(event)
         parts.idle.sees(event)
         if case .touchDown = event { touchCounts.downs += 1 }
+        parts.virtualPointers.sees(event)
         // Every finger on the glass, whoever gets its touch (a grab, a gesture, nobody).
         if let feedback = parts.composition.touchFeedback {
             feedback.input(event)
