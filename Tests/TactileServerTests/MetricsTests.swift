@@ -150,7 +150,7 @@ import Testing
             """, socket: socket, command: ["weston-simple-touch"])
         defer { stop(process) }
         let prometheus = try Self.external("prometheus", package: "prometheus")
-        let port = try HTTPGet.freePort()
+        let port = try freeTCPPort()
         try """
             global:
               scrape_interval: 1s
@@ -188,7 +188,7 @@ import Testing
         let (process, _, _) = try serve("metrics:\n  listen: 127.0.0.1:0\n  textfile: \(textfiles)/tactile.prom\n", socket: "node-\(UUID().uuidString.prefix(8))")
         defer { stop(process) }
         let exporter = try Self.external("prometheus-node-exporter", package: "prometheus-node-exporter")
-        let port = try HTTPGet.freePort()
+        let port = try freeTCPPort()
         let node = Process()
         node.executableURL = URL(fileURLWithPath: exporter)
         node.arguments = ["--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory=\(textfiles)",
@@ -330,21 +330,6 @@ final class LogPipe: @unchecked Sendable {
 enum HTTPGet {
     struct Failure: Error, CustomStringConvertible {
         let description: String
-    }
-
-    /// A TCP port nothing listens on now, for a server the test starts.
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var sin = sockaddr_in()
-        sin.sin_family = sa_family_t(AF_INET)
-        sin.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &sin) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Failure(description: "no free port: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: sin.sin_port)
     }
 
     static func connect(_ address: String) throws -> Int32 {

@@ -122,4 +122,39 @@ import WaylandProtocols
         try helper.move(to: 600, 400)
         #expect(try CursorPolicyTests.arrowShows(server), "the helper's does")
     }
+
+    /// wayvnc 0.5 (Debian's) against Tactile, as docs/kiosk.md sets it up: what a viewer
+    /// sees equals grim's picture pixel for pixel, and its click and drag reach
+    /// weston-simple-touch, which listens only to touch, as one touch.
+    @Test func wayvncShowsTheScreenAsGrimDoesAndItsClickTouchesATouchOnlyApp() throws {
+        var configuration = ServerConfiguration()
+        configuration.privileges = .everyone
+        configuration.cursor = .never
+        let server = try TestServer(configuration)
+        let app = try ClientProcess(["weston-simple-touch"], socket: server.socket, protocolLog: true)
+        defer { app.stop() }
+        try app.waitForOutput(containing: "xdg_toplevel@")
+        let port = try freeTCPPort()
+        let vnc = try ClientProcess(["wayvnc", "127.0.0.1", String(port)], socket: server.socket)
+        defer { vnc.stop() }
+        let viewer = try RFBViewer(port: port)
+        #expect((viewer.width, viewer.height) == (1280, 800))
+        // The first capture may come before simple-touch's first frame: until two agree.
+        var seen = try viewer.capture()
+        var grim = try Screenshot(socket: server.socket)
+        var tries = 1
+        while seen != grim, tries < 20 {
+            Thread.sleep(forTimeInterval: 0.2)
+            (seen, grim, tries) = (try viewer.capture(), try Screenshot(socket: server.socket), tries + 1)
+        }
+        #expect(seen == grim, "the viewer's picture is grim's: \(seen.differences(from: grim)) pixels differ")
+        try viewer.pointer(100, 120)
+        try viewer.pointer(100, 120, buttons: 1)
+        try viewer.pointer(140, 150, buttons: 1)
+        try viewer.pointer(140, 150)
+        let log = try app.waitForOutput(containing: "wl_touch@", after: ".up(")
+        #expect(log.contains(", 100.00000000, 120.00000000)"), "down where the viewer clicked: \(log.suffix(2000))")
+        #expect(log.contains(".motion(") && log.contains(", 140.00000000, 150.00000000)"), "\(log.suffix(2000))")
+        #expect(!log.contains("wl_pointer@"), "simple-touch has no pointer")
+    }
 }
