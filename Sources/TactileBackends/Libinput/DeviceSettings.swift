@@ -39,7 +39,7 @@ public struct DeviceSettings: Sendable, Hashable {
         self.naturalScrolling = naturalScrolling
     }
 
-    func matches(deviceName: String) -> Bool {
+    public func matches(deviceName: String) -> Bool {
         match.map { deviceName.contains($0) } ?? true
     }
 

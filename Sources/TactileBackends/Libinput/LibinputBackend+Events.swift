@@ -7,6 +7,7 @@ import TactileWayland
 struct InputDevice {
     let name: String
     let capabilities: InputCapabilities
+    let kind: InputDeviceSummary.Kind
 }
 
 extension LibinputBackend {
@@ -164,7 +165,10 @@ extension LibinputBackend {
         if tablet { capabilities.insert(.pointer) }
         let pad = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0
         let name = String(cString: libinput_device_get_name(device))
-        devices[device] = InputDevice(name: name, capabilities: capabilities)
+        let touchpad = capabilities.contains(.pointer) && libinput_device_config_tap_get_finger_count(device) > 0
+        let primary: InputDeviceSummary.Kind = capabilities.contains(.touch) ? .touchscreen : tablet ? .tablet : pad ? .pad
+            : touchpad ? .touchpad : capabilities.contains(.pointer) ? .pointer : capabilities.contains(.keyboard) ? .keyboard : .other
+        devices[device] = InputDevice(name: name, capabilities: capabilities, kind: primary)
         let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
         if pad { padAdded(device) }
         let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer"

@@ -37,7 +37,11 @@ public final class LibinputBackend {
     /// libinput's fd and the seat manager's, on the server's loop while the backend lives.
     private var watches: [EventSource] = []
     /// The devices libinput has added and not yet removed.
-    var devices: [OpaquePointer: InputDevice] = [:]
+    var devices: [OpaquePointer: InputDevice] = [:] {
+        didSet { devicesChanged = true }
+    }
+    /// Since the host last heard of the devices.
+    private var devicesChanged = false
     /// The output each touchscreen or absolute pointer maps to, by name (device settings'
     /// `output`); devices not listed map to the first output.
     var mappedOutputs: [OpaquePointer: String] = [:]
@@ -120,6 +124,10 @@ public final class LibinputBackend {
             libinput_event_destroy(event)
         }
         host.setSeatCapabilities(devices.values.reduce(into: []) { $0.formUnion($1.capabilities) })
+        if devicesChanged {
+            devicesChanged = false
+            host.inputDevicesChanged(devices.values.map { InputDeviceSummary(name: $0.name, kind: $0.kind) }.sorted { $0.name < $1.name })
+        }
     }
 
     private func installLogHandler() {

@@ -33,6 +33,10 @@ final class MetricsExposition {
               help: "Clients that answered no xdg_wm_base ping for 10 s.")
         gauge("tactile_outputs_asleep", [:], Double(statistics.outputs.filter(\.asleep).count),
               help: "Outputs whose panel sleeps or is turned off.")
+        for kind in InputDeviceSummary.Kind.allCases {
+            gauge("tactile_input_devices", ["kind": kind.rawValue], Double(statistics.inputDevices.count { $0.kind == kind }),
+                  help: "Input devices present, by kind.")
+        }
         count("tactile_app_restarts_total", [:], appRestarts, help: "Times the app (serve -- APP) was started again after failing.")
         if let resident = Self.residentBytes() {
             gauge("process_resident_memory_bytes", [:], Double(resident), help: "Resident memory size in bytes.")

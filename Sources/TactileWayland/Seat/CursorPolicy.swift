@@ -8,7 +8,8 @@ public enum CursorPolicy: String, CaseIterable, Sendable {
     case auto
     /// Shown wherever the pointer is, once it has moved, touches or not.
     case always
-    /// Never drawn, whatever clients ask for; the pointer still works.
+    /// Never drawn, whatever clients ask for; the pointer still works. (A remote helper's
+    /// virtual pointer in use still shows: `Seat.remoteCursor`.)
     case never
 
     /// Whether the cursor shows after `event`, given whether it showed before.

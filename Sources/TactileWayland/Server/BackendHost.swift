@@ -22,6 +22,9 @@ public protocol BackendHost: AnyObject {
     /// The kinds of device the seat has now, as wl_seat.capabilities tells clients.
     func setSeatCapabilities(_ capabilities: InputCapabilities)
 
+    /// The input devices present now, for a fleet's monitoring (`ServerStatistics`).
+    func inputDevicesChanged(_ devices: [InputDeviceSummary])
+
     /// Pen `pen` (the number its events carry) is `tool`, as tablet-v2 clients are told; sent
     /// before its first proximity. A pen never described is `PenTool.standard`.
     func describePen(_ pen: Int32, as tool: PenTool)

@@ -23,6 +23,10 @@ public final class ServerPort: BackendHost {
     public func handleRelativeMotion(_ motion: RelativeMotion, time: Instant) { server.handleRelativeMotion(motion, time: time) }
 
     /// Tells every client which kinds of device the seat has now.
+    public func inputDevicesChanged(_ devices: [InputDeviceSummary]) {
+        server.inputDevices = devices
+    }
+
     public func setSeatCapabilities(_ capabilities: InputCapabilities) {
         server.parts.seat.setCapabilities(capabilities)
     }

@@ -24,6 +24,23 @@ public struct ServerStatistics: Sendable, Equatable {
     public var clients = 0
     /// Clients that answered no xdg_wm_base.ping for `ShellPings.limit` (once pinging started).
     public var unresponsiveClients = 0
+    /// The input devices the backend has now (none for the headless and nested backends).
+    public var inputDevices: [InputDeviceSummary] = []
+}
+
+/// An input device as a fleet counts it: its name and what it mainly is.
+public struct InputDeviceSummary: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case touchscreen, tablet, pad, touchpad, pointer, keyboard, other
+    }
+
+    public var name: String
+    public var kind: Kind
+
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
 }
 
 /// The touches `ServerStatistics` counts, as the server routes them.
@@ -50,7 +67,7 @@ extension WaylandServer {
             },
             touchDowns: touchCounts.downs, touchesCancelled: touchCounts.cancelled,
             gesturesRecognized: parts.gestures.recognized, clients: clients.byID.count,
-            unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count)
+            unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count, inputDevices: inputDevices)
     }
 
     /// Starts pinging every client's shell, for `statistics` and `healthProblems` to tell a
@@ -91,4 +108,9 @@ extension WaylandServer {
 public struct HealthProblem: Sendable, Equatable {
     public var subject: String
     public var description: String
+
+    public init(subject: String, description: String) {
+        self.subject = subject
+        self.description = description
+    }
 }

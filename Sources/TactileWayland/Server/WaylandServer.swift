@@ -27,6 +27,7 @@ public final class WaylandServer {
     var spareSceneBatch: SceneBatch?
     /// For `statistics`.
     var touchCounts = TouchCounts()
+    var inputDevices: [InputDeviceSummary] = []
     private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
     private(set) lazy var parts: Parts = Parts(
