@@ -84,6 +84,10 @@ public struct ConfigurationFile: Sendable {
         result.privileges.grants.merge(privileges) { $1 }
         if let bufferSide { result.limits.bufferSide = bufferSide }
         if let objectsPerClient { result.limits.objects = objectsPerClient }
+        result.expectedTouchscreens = devices.enumerated().compactMap { index, device in
+            guard let match = device.match, device.output != nil || device.calibration != nil else { return nil }
+            return ExpectedInputDevice(label: "devices[\(index)]", nameContains: match)
+        }
         if let showTouches { result.showTouches = showTouches }
         if let touchFeedback { result.touchFeedback = touchFeedback }
         if let showInputRegions { result.showInputRegions = showInputRegions }

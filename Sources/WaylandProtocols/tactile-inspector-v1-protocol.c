@@ -36,6 +36,7 @@ static const struct wl_interface *tactile_inspector_v1_types[] = {
 	NULL,
 	&tactile_inspector_report_v1_interface,
 	&tactile_inspector_report_v1_interface,
+	&tactile_inspector_report_v1_interface,
 };
 
 static const struct wl_message tactile_inspector_v1_requests[] = {
@@ -44,11 +45,12 @@ static const struct wl_message tactile_inspector_v1_requests[] = {
 	{ "explain_point", "nff", tactile_inspector_v1_types + 2 },
 	{ "watch", "n", tactile_inspector_v1_types + 5 },
 	{ "record", "2n", tactile_inspector_v1_types + 6 },
+	{ "describe_health", "3n", tactile_inspector_v1_types + 7 },
 };
 
 WL_PRIVATE const struct wl_interface tactile_inspector_v1_interface = {
-	"tactile_inspector_v1", 2,
-	5, tactile_inspector_v1_requests,
+	"tactile_inspector_v1", 3,
+	6, tactile_inspector_v1_requests,
 	0, NULL,
 };
 
@@ -62,7 +64,7 @@ static const struct wl_message tactile_inspector_report_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface tactile_inspector_report_v1_interface = {
-	"tactile_inspector_report_v1", 2,
+	"tactile_inspector_report_v1", 3,
 	1, tactile_inspector_report_v1_requests,
 	2, tactile_inspector_report_v1_events,
 };

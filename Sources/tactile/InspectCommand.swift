@@ -16,7 +16,10 @@ struct InspectCommand: ParsableCommand {
         --timeout printing the scene it saw. EXPR is one of: mapped app_id=ID (the window is \
         shown), focused app_id=ID (it has the keyboard), idle (no frame to come and every \
         configure acked), frame app_id=ID (it showed a new frame since the wait began), titled \
-        app_id=ID TEXT (its title contains TEXT).
+        app_id=ID TEXT (its title contains TEXT). With --health: `ok`, or a line per reason the \
+        kiosk is not healthy (an output not showing its frames, an app answering no ping, a \
+        configured touchscreen missing), and exit status 1; the first question starts the app \
+        pings, so a hung app shows from the next.
         """
     )
 
@@ -29,6 +32,9 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Stream the routing trace live.")
     var watch = false
 
+    @Flag(help: "Whether the kiosk is healthy: ok, or why not (exit status 1).")
+    var health = false
+
     @Option(help: "Wait until the scene shows this: \(WaitCondition.syntax).")
     var wait: String?
 
@@ -36,7 +42,7 @@ struct InspectCommand: ParsableCommand {
     var timeout: Double = 10
 
     func validate() throws {
-        if [at != nil, watch, wait != nil].filter({ $0 }).count > 1 { throw ValidationError("--at, --watch and --wait are separate questions; ask one") }
+        if [at != nil, watch, wait != nil, health].filter({ $0 }).count > 1 { throw ValidationError("--at, --watch, --wait and --health are separate questions; ask one") }
         if let at, Self.point(at) == nil { throw ValidationError("--at \(at): expected X,Y, e.g. 320,200") }
         if let wait, WaitCondition(wait) == nil { throw ValidationError("--wait \(wait): expected \(WaitCondition.syntax)") }
         if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout \(timeout): expected a number of seconds above 0") }
@@ -71,6 +77,11 @@ struct InspectCommand: ParsableCommand {
             try connection.ask { tactile_inspector_v1_explain_point($0, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
         } else if watch {
             try connection.ask { tactile_inspector_v1_watch($0) }
+        } else if health {
+            guard connection.version >= 3 else {
+                throw GlobalConnection.Failure(description: "this compositor's inspector (version \(connection.version)) answers no health question")
+            }
+            if try connection.health() != ["ok"] { throw ExitCode(1) }
         } else {
             try connection.ask { tactile_inspector_v1_describe_scene($0) }
         }
@@ -105,6 +116,17 @@ final class InspectorConnection {
                 throw GlobalConnection.Failure(description: "the compositor went away (error \(wl_display_get_error(connection.display)))")
             }
         }
+    }
+
+    /// The health answer's lines, printed as they come.
+    func health() throws -> [String] {
+        var lines: [String] = []
+        collected = []
+        defer { collected = nil }
+        try ask { tactile_inspector_v1_describe_health($0) }
+        lines = collected ?? []
+        for line in lines { print(line) }
+        return lines
     }
 
     /// The scene as it is now.

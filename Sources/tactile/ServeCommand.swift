@@ -104,7 +104,7 @@ struct ServeCommand: ParsableCommand {
         }
         let environment = currentEnvironmentByName()
         let supervision = Supervision(environment: environment, logger: logger)
-        let metrics = file?.metrics.map { Metrics($0, server: server, session: session, devices: file?.devices ?? [], logger: logger) }
+        let metrics = file?.metrics.map { Metrics($0, server: server, session: session, logger: logger) }
         supervision.ready("listening on \(name)", environment: environment, server: server)
         withExtendedLifetime((signals, metrics)) { tactile.run() }
         supervision.stopping()

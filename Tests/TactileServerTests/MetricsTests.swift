@@ -68,18 +68,23 @@ import Testing
     }
 
     @Test func healthIsUnavailableWhileTheAppIsStoppedAndOkOnceItAnswers() throws {
-        let (process, log, address) = try serve("metrics:\n  listen: 127.0.0.1:0\n", socket: "health-\(UUID().uuidString.prefix(8))", command: ["weston-simple-shm"])
+        let socket = "health-\(UUID().uuidString.prefix(8))"
+        let (process, log, address) = try serve("metrics:\n  listen: 127.0.0.1:0\n", socket: socket, command: ["weston-simple-shm"])
         defer { stop(process) }
         let started = try #require(log.wait(for: "started weston-simple-shm (pid ", seconds: 10))
         let pid = try #require(started.split(separator: "(pid ").last.flatMap { Int32($0.prefix { $0.isNumber }) })
         #expect(try waitForStatus(200, address, seconds: 5).status == 200)
         kill(pid, SIGSTOP)
         let stopped = try waitForStatus(503, address, seconds: 16)
+        let inspected = try inspectHealth(socket)
         kill(pid, SIGCONT)
+        #expect(inspected.status == 1 && inspected.output.contains("client pid=\(pid) app_id=org.freedesktop.weston.simple-shm: no answer to xdg_wm_base.ping"),
+                "tactile inspect --health says the same: \(inspected)")
         #expect(stopped.status == 503, "503 within 16 s of SIGSTOP")
         #expect(stopped.body.contains("client pid=\(pid) app_id=org.freedesktop.weston.simple-shm: no answer to xdg_wm_base.ping for"), "\(stopped.body)")
         #expect(try waitForStatus(200, address, seconds: 10).body == "ok\n", "ok once it answers")
         #expect(log.wait(for: "health: ok again", seconds: 2) != nil, "\(log.text)")
+        #expect(try inspectHealth(socket) == (0, "ok\n"))
     }
 
     /// Slow and oversized requests, garbage, other methods and a flood of connections: each
@@ -242,6 +247,13 @@ import Testing
         let (process, _, stderr) = try SessionCommandTests.start(["inject", "--socket", socket, path])
         let (status, log) = SessionCommandTests.finish(process, stderr)
         try #require(status == 0, "inject: \(log)")
+    }
+
+    /// `tactile inspect --health`: its exit status and standard output.
+    func inspectHealth(_ socket: String) throws -> (status: Int32, output: String) {
+        let (process, stdout, stderr) = try SessionCommandTests.start(["inspect", "--socket", socket, "--health"])
+        let (status, _) = SessionCommandTests.finish(process, stderr)
+        return (status, String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     func waitForStatus(_ wanted: Int, _ address: String, seconds: Double) throws -> (status: Int, body: String) {

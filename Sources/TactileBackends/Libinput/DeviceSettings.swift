@@ -39,7 +39,7 @@ public struct DeviceSettings: Sendable, Hashable {
         self.naturalScrolling = naturalScrolling
     }
 
-    public func matches(deviceName: String) -> Bool {
+    func matches(deviceName: String) -> Bool {
         match.map { deviceName.contains($0) } ?? true
     }
 

@@ -1,6 +1,5 @@
 import Glibc
 import Logging
-import TactileBackends
 import TactileWayland
 
 /// A fleet's view of one kiosk (`metrics` in the configuration file): the exposition served
@@ -15,9 +14,6 @@ public final class Metrics {
     private var textfile: (path: String, timer: EventSource)?
     /// The last textfile error logged, so a full disk is said once, not every few seconds.
     private var textfileProblem: String?
-    /// The touchscreens the configuration expects: `devices` entries that name one (`match`)
-    /// and map or calibrate it, with their place in the list.
-    private let expectedTouchscreens: [(index: Int, settings: DeviceSettings)]
     /// What the last health answer was about, to log only when that changes.
     private var lastSubjects: [String] = []
 
@@ -27,9 +23,7 @@ public final class Metrics {
 
     /// Starts what `settings` asks for. A listener that cannot be had (the port is taken) is
     /// logged as an error, and the kiosk runs on without it.
-    public init(_ settings: MetricsSettings, server: WaylandServer, session: SessionCommand?, devices: [DeviceSettings], logger: Logger) {
-        expectedTouchscreens = devices.enumerated().filter { $0.element.match != nil && ($0.element.output != nil || $0.element.calibration != nil) }
-            .map { ($0.offset, $0.element) }
+    public init(_ settings: MetricsSettings, server: WaylandServer, session: SessionCommand?, logger: Logger) {
         self.server = server
         self.session = session
         self.logger = logger
@@ -74,12 +68,7 @@ public final class Metrics {
     /// 200 and `ok`, or 503 and why, a line each. A change of what is wrong is logged, so the
     /// log says when a kiosk fell ill and when it recovered.
     private func health() -> MetricsEndpoint.Response {
-        var problems = server.healthProblems
-        let present = server.statistics.inputDevices.filter { $0.kind == .touchscreen || $0.kind == .tablet }
-        for (index, expected) in expectedTouchscreens where !present.contains(where: { expected.matches(deviceName: $0.name) }) {
-            let subject = "device devices[\(index)]"
-            problems.append(HealthProblem(subject: subject, description: "\(subject): no touchscreen matching '\(expected.match ?? "")' is present"))
-        }
+        let problems = server.healthProblems
         let subjects = problems.map(\.subject)
         if subjects != lastSubjects {
             if problems.isEmpty { logger.notice("health: ok again") } else { logger.warning("health: \(problems.map(\.description).joined(separator: "; "))") }

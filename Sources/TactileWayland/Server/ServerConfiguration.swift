@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     public var privileges = PrivilegePolicy.standard
     /// How much one client may make the server hold.
     public var limits = ClientLimits()
+    /// The touchscreens the configuration file names (its `devices` entries that map or
+    /// calibrate one): the health answer says when one is missing.
+    public var expectedTouchscreens: [ExpectedInputDevice] = []
     /// What composes the outputs' frames (`--renderer`): pixman unless asked, as the tests
     /// want; `tactile serve` asks for `auto`.
     public var renderer = RendererChoice.pixman

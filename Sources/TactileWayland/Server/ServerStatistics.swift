@@ -78,7 +78,8 @@ extension WaylandServer {
 
     /// Why the kiosk is not healthy, a line each; none when it is: an awake output whose
     /// frame was not shown within `frameLimit` (a display that stopped completing flips), a
-    /// client that answers no ping (with `startPinging`).
+    /// configured touchscreen that is not present, a client that answers no ping (with
+    /// `startPinging`).
     public var healthProblems: [HealthProblem] {
         let now = currentTime
         var problems: [HealthProblem] = []
@@ -86,6 +87,11 @@ extension WaylandServer {
             guard let composed = output.composedAt, now > composed, now - composed > Self.frameLimit else { continue }
             let subject = "output \(output.placed.description.name)"
             problems.append(HealthProblem(subject: subject, description: "\(subject): a frame composed \(Self.seconds(now - composed)) s ago is not shown yet"))
+        }
+        let touchscreens = inputDevices.filter { $0.kind == .touchscreen || $0.kind == .tablet }
+        for expected in configuration.expectedTouchscreens where !touchscreens.contains(where: { $0.name.contains(expected.nameContains) }) {
+            let subject = "device \(expected.label)"
+            problems.append(HealthProblem(subject: subject, description: "\(subject): no touchscreen matching '\(expected.nameContains)' is present"))
         }
         let naming = self.naming
         for (client, waited) in parts.xdgShell.pings.unresponsive(now: now) {
@@ -112,5 +118,17 @@ public struct HealthProblem: Sendable, Equatable {
     public init(subject: String, description: String) {
         self.subject = subject
         self.description = description
+    }
+}
+
+/// A device the configuration expects (`ServerConfiguration.expectedTouchscreens`): the
+/// setting it comes from, and the part of a device's name that matches it.
+public struct ExpectedInputDevice: Sendable, Equatable {
+    public var label: String
+    public var nameContains: String
+
+    public init(label: String, nameContains: String) {
+        self.label = label
+        self.nameContains = nameContains
     }
 }

@@ -10,6 +10,12 @@ extension WaylandServer: Inspectable {
             + [TraceFormatter.line(owner, subject: "point", naming: naming)]
     }
 
+    func healthDescription() -> [String] {
+        startPinging()
+        let problems = healthProblems
+        return problems.isEmpty ? ["ok"] : problems.map(\.description)
+    }
+
     func watch(_ report: InspectorReport) {
         parts.tracer.watch(report)
     }

@@ -30,8 +30,8 @@ final class InspectorReport: ResourceObject {
     static let requests = RequestTable(tactile_inspector_report_v1_interface(destroy: destroyResource))
 }
 
-/// tactile_inspector_v1 (`--inspect`, `--test-input`): the scene, the hit test explained at a
-/// point, and the trace as it happens, for `tactile inspect`; the input as it comes, for
+/// tactile_inspector_v1 (`--inspect`, `--test-input`): the scene, the health answer, the hit
+/// test explained at a point, and the trace as it happens, for `tactile inspect`; the input as it comes, for
 /// `tactile record`. It reads the server only through
 /// `Inspectable`.
 final class Inspector: ServerPart {
@@ -40,7 +40,7 @@ final class Inspector: ServerPart {
 
     init(display: OpaquePointer, subject: any Inspectable) {
         self.subject = subject
-        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 2, context: self, requests: Self.requests,
+        global = Global(display: display, interface: tactile_tactile_inspector_v1_interface(), version: 3, context: self, requests: Self.requests,
                         privilege: .inspector)
     }
 
@@ -64,14 +64,22 @@ final class Inspector: ServerPart {
         record: { client, resource, id in
             guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, resource, id) else { return }
             part.subject.record(report)
+        },
+        describe_health: { client, resource, id in
+            guard let part = Global.context(of: resource, as: Inspector.self), let report = InspectorReport.make(client, resource, id) else { return }
+            for line in part.subject.healthDescription() { report.send(line) }
+            report.finish()
         }
     ))
 }
 
-/// What the inspector reads: the scene described line by line, a point's hit test explained,
-/// the trace, which a report may watch, and the input, which a report may record.
+/// What the inspector reads: the scene described line by line, the health answer, a point's
+/// hit test explained, the trace, which a report may watch, and the input, which a report may
+/// record.
 protocol Inspectable: AnyObject {
     func sceneDescription() -> [String]
+    /// `ok`, or a line per `HealthProblem`; pings start with the first question.
+    func healthDescription() -> [String]
     func explain(_ point: Point) -> [String]
     func watch(_ report: InspectorReport)
     func record(_ report: InspectorReport)

@@ -81,6 +81,7 @@ extern const struct wl_interface tactile_inspector_report_v1_interface;
 #define TACTILE_INSPECTOR_V1_EXPLAIN_POINT 2
 #define TACTILE_INSPECTOR_V1_WATCH 3
 #define TACTILE_INSPECTOR_V1_RECORD 4
+#define TACTILE_INSPECTOR_V1_DESCRIBE_HEALTH 5
 
 
 /**
@@ -103,6 +104,10 @@ extern const struct wl_interface tactile_inspector_report_v1_interface;
  * @ingroup iface_tactile_inspector_v1
  */
 #define TACTILE_INSPECTOR_V1_RECORD_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_inspector_v1
+ */
+#define TACTILE_INSPECTOR_V1_DESCRIBE_HEALTH_SINCE_VERSION 3
 
 /** @ingroup iface_tactile_inspector_v1 */
 static inline void
@@ -200,6 +205,26 @@ tactile_inspector_v1_record(struct tactile_inspector_v1 *tactile_inspector_v1)
 
 	report = wl_proxy_marshal_flags((struct wl_proxy *) tactile_inspector_v1,
 			 TACTILE_INSPECTOR_V1_RECORD, &tactile_inspector_report_v1_interface, wl_proxy_get_version((struct wl_proxy *) tactile_inspector_v1), 0, NULL);
+
+	return (struct tactile_inspector_report_v1 *) report;
+}
+
+/**
+ * @ingroup iface_tactile_inspector_v1
+ *
+ * The report sends the line "ok", or one line per reason the kiosk is not healthy (an
+ * awake output whose frames are not shown, a client that answers no xdg_wm_base.ping, a
+ * configured touchscreen that is missing), then done. The first question starts the
+ * compositor pinging every client's shell, unless its metrics already did: a hung
+ * client shows in the answers after that.
+ */
+static inline struct tactile_inspector_report_v1 *
+tactile_inspector_v1_describe_health(struct tactile_inspector_v1 *tactile_inspector_v1)
+{
+	struct wl_proxy *report;
+
+	report = wl_proxy_marshal_flags((struct wl_proxy *) tactile_inspector_v1,
+			 TACTILE_INSPECTOR_V1_DESCRIBE_HEALTH, &tactile_inspector_report_v1_interface, wl_proxy_get_version((struct wl_proxy *) tactile_inspector_v1), 0, NULL);
 
 	return (struct tactile_inspector_report_v1 *) report;
 }

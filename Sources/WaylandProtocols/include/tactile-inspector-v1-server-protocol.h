@@ -134,6 +134,21 @@ struct tactile_inspector_v1_interface {
 	void (*record)(struct wl_client *client,
 		       struct wl_resource *resource,
 		       uint32_t report);
+	/**
+	 * whether the kiosk is healthy, and if not why
+	 *
+	 * The report sends the line "ok", or one line per reason the
+	 * kiosk is not healthy (an awake output whose frames are not
+	 * shown, a client that answers no xdg_wm_base.ping, a configured
+	 * touchscreen that is missing), then done. The first question
+	 * starts the compositor pinging every client's shell, unless its
+	 * metrics already did: a hung client shows in the answers after
+	 * that.
+	 * @since 3
+	 */
+	void (*describe_health)(struct wl_client *client,
+				struct wl_resource *resource,
+				uint32_t report);
 };
 
 
@@ -157,6 +172,10 @@ struct tactile_inspector_v1_interface {
  * @ingroup iface_tactile_inspector_v1
  */
 #define TACTILE_INSPECTOR_V1_RECORD_SINCE_VERSION 2
+/**
+ * @ingroup iface_tactile_inspector_v1
+ */
+#define TACTILE_INSPECTOR_V1_DESCRIBE_HEALTH_SINCE_VERSION 3
 
 /**
  * @ingroup iface_tactile_inspector_report_v1
