@@ -26,6 +26,27 @@ import Testing
         return (process, log, address)
     }
 
+    /// A kiosk with weston-simple-touch's window under a three-finger swipe down.
+    static let swipeKiosk = """
+        metrics:
+          listen: 127.0.0.1:0
+        gestures:
+          - name: close-app
+            kind: swipe
+            fingers: 3
+            direction: down
+            distance: 150
+        """
+
+    /// Three fingers down on the app, 200 px down, and up: the swipe wins and cancels them.
+    static let swipe: String = {
+        var script = "touch down 1 200 200\ntouch down 2 250 200\ntouch down 3 300 200\ntouch frame\n"
+        for step in 1...10 {
+            script += (1...3).map { "touch motion \($0) \(150 + 50 * $0) \(200 + 20 * step)\n" }.joined() + "touch frame\nsleep 16\n"
+        }
+        return script + "touch up 1\ntouch up 2\ntouch up 3\ntouch frame\n"
+    }()
+
     func stop(_ process: Process) {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -33,24 +54,9 @@ import Testing
 
     @Test func aScrapeCountsTapsAndASwipeThatTookTheAppsTouches() throws {
         let socket = "metrics-\(UUID().uuidString.prefix(8))"
-        let (process, log, address) = try serve("""
-            metrics:
-              listen: 127.0.0.1:0
-            gestures:
-              - name: close-app
-                kind: swipe
-                fingers: 3
-                direction: down
-                distance: 150
-            """, socket: socket, command: ["weston-simple-touch"])
+        let (process, log, address) = try serve(Self.swipeKiosk, socket: socket, command: ["weston-simple-touch"])
         defer { stop(process) }
-        var script = "wait mapped app_id=simple-touch\ntouch down 1 100 100\ntouch frame\ntouch up 1\ntouch frame\n"
-        script += "touch down 1 200 200\ntouch down 2 250 200\ntouch down 3 300 200\ntouch frame\n"
-        for step in 1...10 {
-            script += (1...3).map { "touch motion \($0) \(150 + 50 * $0) \(200 + 20 * step)\n" }.joined() + "touch frame\nsleep 16\n"
-        }
-        script += "touch up 1\ntouch up 2\ntouch up 3\ntouch frame\n"
-        try inject(script, socket: socket)
+        try inject("wait mapped app_id=simple-touch\ntouch down 1 100 100\ntouch frame\ntouch up 1\ntouch frame\n" + Self.swipe, socket: socket)
         let (status, body) = try HTTPGet.fetch(address, "/metrics")
         #expect(status == 200)
         let values = Self.samples(body)
@@ -143,16 +149,7 @@ import Testing
     /// with taps and with a swipe that wins over the app.
     @Test func aRealPrometheusSeesTheCountersMove() throws {
         let socket = "prometheus-\(UUID().uuidString.prefix(8))"
-        let (process, _, address) = try serve("""
-            metrics:
-              listen: 127.0.0.1:0
-            gestures:
-              - name: close-app
-                kind: swipe
-                fingers: 3
-                direction: down
-                distance: 150
-            """, socket: socket, command: ["weston-simple-touch"])
+        let (process, _, address) = try serve(Self.swipeKiosk, socket: socket, command: ["weston-simple-touch"])
         defer { stop(process) }
         let prometheus = try Self.external("prometheus", package: "prometheus")
         let port = try freeTCPPort()
@@ -176,11 +173,7 @@ import Testing
         #expect(try Self.query(api, "tactile_touch_downs_total", until: { $0 == 0 }) == 0, "the first scrape")
         try inject("wait mapped app_id=simple-touch\n" + (0..<3).map { _ in "touch down 1 100 100\ntouch frame\ntouch up 1\ntouch frame\n" }.joined(), socket: socket)
         #expect(try Self.query(api, "tactile_touch_downs_total", until: { $0 == 3 }) == 3, "three taps")
-        var swipe = "touch down 1 200 200\ntouch down 2 250 200\ntouch down 3 300 200\ntouch frame\n"
-        for step in 1...10 {
-            swipe += (1...3).map { "touch motion \($0) \(150 + 50 * $0) \(200 + 20 * step)\n" }.joined() + "touch frame\nsleep 16\n"
-        }
-        try inject(swipe + "touch up 1\ntouch up 2\ntouch up 3\ntouch frame\n", socket: socket)
+        try inject(Self.swipe, socket: socket)
         #expect(try Self.query(api, "tactile_gestures_recognized_total{gesture=\"close-app\"}", until: { $0 == 1 }) == 1)
         #expect(try Self.query(api, "tactile_touches_cancelled_total", until: { $0 == 1 }) == 1)
         #expect(try Self.query(api, "up{job=\"kiosk\"}", until: { $0 == 1 }) == 1, "every scrape succeeded")
