@@ -47,9 +47,6 @@ public final class Metrics {
         }
     }
 
-    /// Where the endpoint listens (with the port chosen for port 0), if it does.
-    public var listeningAddress: String? { endpoint?.address }
-
     private func currentExposition() -> [UInt8] {
         exposition.text(server.statistics, appRestarts: session?.restarts ?? 0)
     }
