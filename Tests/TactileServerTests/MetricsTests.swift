@@ -234,19 +234,18 @@ import Testing
         return value
     }
 
+    /// `tactile inject`, in the tests' environment (a sanitizer's options reach it too).
     func inject(_ script: String, socket: String) throws {
         let path = directory + "/script.txt"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
-        let (process, _, stderr) = try SessionCommandTests.start(["inject", "--socket", socket, path])
-        let (status, log) = SessionCommandTests.finish(process, stderr)
-        try #require(status == 0, "inject: \(log)")
+        let result = try runProcess(SessionCommandTests.tactile, ["inject", "--socket", socket, path],
+                                    environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory])
+        try #require(result.status == 0, "inject: \(result.output)")
     }
 
-    /// `tactile inspect --health`: its exit status and standard output.
+    /// `tactile inspect --health`, in the tests' environment: its exit status and output.
     func inspectHealth(_ socket: String) throws -> (status: Int32, output: String) {
-        let (process, stdout, stderr) = try SessionCommandTests.start(["inspect", "--socket", socket, "--health"])
-        let (status, _) = SessionCommandTests.finish(process, stderr)
-        return (status, String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        try runProcess(SessionCommandTests.tactile, ["inspect", "--socket", socket, "--health"], environment: ["XDG_RUNTIME_DIR": TestServer.runtimeDirectory])
     }
 
     func waitForStatus(_ wanted: Int, _ address: String, seconds: Double) throws -> (status: Int, body: String) {
