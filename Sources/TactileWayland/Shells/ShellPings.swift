@@ -15,7 +15,7 @@ struct ShellPings {
     private var shells: [OpaquePointer: Shell] = [:]
     private var serial: UInt32 = 0
 
-    static let period: Int32 = 5000
+    static let period: Int32 = 3000
     static let limit = Duration.seconds(10)
 
     mutating func bound(_ shell: OpaquePointer, client: OpaquePointer) {
