@@ -26,10 +26,13 @@ import Testing
         return (process, log, address)
     }
 
-    /// A kiosk with weston-simple-touch's window under a three-finger swipe down.
+    /// A kiosk with weston-simple-touch's window under a three-finger swipe down, and a mark
+    /// under each finger.
     static let swipeKiosk = """
         metrics:
           listen: 127.0.0.1:0
+        touch:
+          feedback: ripple
         gestures:
           - name: close-app
             kind: swipe
@@ -67,6 +70,13 @@ import Testing
         #expect(values["tactile_clients"] == 1, "simple-touch (inject has left): \(body)")
         #expect(values["tactile_client_unresponsive"] == 0)
         #expect((values["process_resident_memory_bytes"] ?? 0) > 1_000_000)
+        // simple-touch draws a dot for each touch it hears, and the ripple marks each finger.
+        for kind in ["app", "feedback"] {
+            let count = values["tactile_touch_to_present_seconds_count{shown=\"\(kind)\"}"] ?? 0
+            #expect(count >= 1, "touches shown by the \(kind): \(body)")
+            #expect(values["tactile_touch_to_present_seconds_bucket{shown=\"\(kind)\",le=\"+Inf\"}"] == count)
+            #expect((values["tactile_touch_to_present_seconds_sum{shown=\"\(kind)\"}"] ?? 0) > 0, "a frame is shown after its touch")
+        }
         let shown = try #require(values["tactile_last_present_timestamp_seconds{output=\"HEADLESS-1\"}"])
         #expect(abs(shown - Date().timeIntervalSince1970) < 60, "Unix time of the last frame: \(shown)")
         try Self.promtool(body)

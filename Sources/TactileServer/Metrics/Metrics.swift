@@ -28,6 +28,7 @@ public final class Metrics {
         self.session = session
         self.logger = logger
         server.startPinging()
+        server.onTouchShown = { [unowned self] shown, latency in exposition.record(shown, latency) }
         if let address = settings.listen {
             do {
                 let endpoint = try MetricsEndpoint(listening: address, port: server.port, logger: logger) { [unowned self] request in

@@ -11,6 +11,19 @@ final class MetricsExposition {
     /// Each counter with the count it was last brought to: counters only go up by a step.
     private var counters: [String: (counter: Counter, exported: Int)] = [:]
     private var gauges: [String: Gauge] = [:]
+    private lazy var touchToPresent: [TouchShown: DurationHistogram] = Dictionary(uniqueKeysWithValues: TouchShown.allCases.map { shown in
+        (shown, registry.makeDurationHistogram(name: "tactile_touch_to_present_seconds", labels: [("shown", shown.rawValue)], buckets: Self.latencyBuckets,
+                                               help: "From a touch event to the frame that shows its answer: the app's next buffer, or touch.feedback's mark."))
+    })
+
+    /// From a frame at 120 Hz to a quarter second: where a touch feels instant, and where
+    /// it feels broken.
+    static let latencyBuckets: [Duration] = [8, 12, 16, 20, 25, 33, 50, 67, 100, 150, 250, 500].map { .milliseconds($0) }
+
+    /// A touch-to-present time, into the histogram of what showed it.
+    func record(_ shown: TouchShown, _ latency: Duration) {
+        touchToPresent[shown]?.record(latency)
+    }
 
     /// The exposition of `statistics` and the rest, as of now.
     func text(_ statistics: ServerStatistics, appRestarts: Int) -> [UInt8] {

@@ -20,6 +20,9 @@ final class ClientState {
     /// sized by a hostile X client) is left unshown rather than made a protocol error, which
     /// would end Xwayland and every X app with it.
     var isXwayland = false
+    /// The oldest touch event it was sent (down or motion) that no commit of a new buffer
+    /// has followed yet: where its touch-to-present time starts (`TouchShown.app`).
+    var touchUnansweredSince: Instant?
     let limits: ClientLimits
     /// Its objects, counted against `limits`.
     let holdings = ClientHoldings()

@@ -19,6 +19,8 @@ final class OutputScreen {
     var feedbackInFlight: [PresentationFeedback] = []
     /// The oldest touch the frame in flight shows `touch.feedback`'s mark for first.
     var touchFeedbackSince: Instant?
+    /// The oldest touch that a client's new buffer in the frame in flight answers.
+    var appTouchSince: Instant?
     /// Surface images turned for this output's transform, by image: made when the image
     /// changes (a commit), so a repaint of a turned output copies rather than turns.
     private var turned: [ObjectIdentifier: (generation: Int, map: Affine, image: Image)] = [:]

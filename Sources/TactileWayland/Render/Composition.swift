@@ -22,6 +22,8 @@ final class Composition: ServerPart {
     var touchMarks: TouchMarks?
     /// `touch.feedback: ripple`, drawn over everything.
     var touchFeedback: TouchFeedback?
+    /// Told each touch-to-present time measured (`WaylandServer.onTouchShown`).
+    var touchShown: ((TouchShown, Duration) -> Void)?
     /// Told what was drawn after each repaint (the windows hear whether they show).
     private let repainted: ([(Surface, Rect)]) -> Void
     /// While the session is locked, the lock's node: nothing under it is drawn.
@@ -71,12 +73,25 @@ final class Composition: ServerPart {
 
     /// What changed while the frame was in flight waited for it.
     func framePresented(on output: Output, _ frame: PresentedFrame) {
-        if let since = output.screen.touchFeedbackSince {
-            output.screen.touchFeedbackSince = nil
+        let screen = output.screen
+        if let since = screen.touchFeedbackSince {
+            screen.touchFeedbackSince = nil
             let after = since < frame.time ? frame.time.microseconds - since.microseconds : 0
             context.logger.debug("touch feedback: shown \(after) µs after the touch")
+            measured(.feedback, since: since, shown: frame.time)
+        }
+        if let since = screen.appTouchSince {
+            screen.appTouchSince = nil
+            measured(.app, since: since, shown: frame.time)
         }
         schedule()
+    }
+
+    /// A time that is no measurement (an injected event stamped in the future or long ago)
+    /// is left out.
+    private func measured(_ kind: TouchShown, since: Instant, shown: Instant) {
+        guard let touchShown, since <= shown, shown - since < TouchShown.plausible else { return }
+        touchShown(kind, shown - since)
     }
 
     /// Removes the pending repaint and the deadline timer before the loop goes.
@@ -253,6 +268,10 @@ final class Composition: ServerPart {
         for (surface, _) in items where surface.hasUnpresentedBuffer {
             surface.presentedFrames += 1
             surface.hasUnpresentedBuffer = false
+            if let since = surface.touchAnsweredSince {
+                surface.touchAnsweredSince = nil
+                screen.appTouchSince = min(screen.appTouchSince ?? since, since)
+            }
         }
         output.repaintSchedule.repainted(took: context.currentTime - started)
     }

@@ -35,6 +35,12 @@ struct ProtocolSink: DeliverySink {
         isTracing = tracing
     }
 
+    /// The client's next new buffer answers this touch at the latest (`TouchShown.app`).
+    private func touchSent(to client: SeatClient, at time: Instant) {
+        guard let state = ClientState.of(client.client) else { return }
+        if state.touchUnansweredSince.map({ time < $0 }) ?? true { state.touchUnansweredSince = time }
+    }
+
     mutating func deliver(_ delivery: Delivery) {
         guard let client = seat.clients[delivery.client] else { return }
         switch delivery {
@@ -42,7 +48,10 @@ struct ProtocolSink: DeliverySink {
             guard let surface = surface(node) else { return }
             seat.touchDown(client, surface: surface, id: id, at: local, time: time)
             pressed = client.id
-        case .touchMotion(_, _, let id, let local, let time): seat.touchMotion(client, id: id, to: local, time: time)
+            touchSent(to: client, at: time)
+        case .touchMotion(_, _, let id, let local, let time):
+            seat.touchMotion(client, id: id, to: local, time: time)
+            touchSent(to: client, at: time)
         case .touchUp(_, let id, let time): seat.touchUp(client, id: id, time: time)
         case .touchFrame: seat.touchFrame(client)
         case .touchCancel:

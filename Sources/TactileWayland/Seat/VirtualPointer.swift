@@ -155,7 +155,7 @@ final class VirtualPointers: ServerPart {
         self.seat = seat
         global = Global(display: display, interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
                         context: self, requests: Self.requests, privilege: .inputInjection)
-        idle = EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in seat.remoteCursor = false }
+        idle = EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in self.seat.remoteCursor = false }
     }
 
     func stop() {

@@ -70,6 +70,13 @@ extension WaylandServer {
             unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count, inputDevices: inputDevices)
     }
 
+    /// Told each touch-to-present time the server measures (`TouchShown`), on the loop, as
+    /// the frame that ends it is presented.
+    public var onTouchShown: ((TouchShown, Duration) -> Void)? {
+        get { parts.composition.touchShown }
+        set { parts.composition.touchShown = newValue }
+    }
+
     /// Starts pinging every client's shell, for `statistics` and `healthProblems` to tell a
     /// hung app. Only a kiosk that is watched pays for the wake-ups.
     public func startPinging() {

@@ -63,6 +63,9 @@ final class Surface: ResourceObject {
     /// an output (`tactile inspect --wait frame`); `hasUnpresentedBuffer` until the next is.
     var presentedFrames = 0
     var hasUnpresentedBuffer = false
+    /// The oldest touch its client was sent before it committed the buffer not yet
+    /// presented: the frame that shows that buffer ends the touch's time to present.
+    var touchAnsweredSince: Instant?
     /// What protocols attached besides the role (`SurfaceAddon`), in the order attached.
     private var addons: [any SurfaceAddon] = []
     private var pendingFrameCallbacks: [FrameCallback] = []
@@ -273,6 +276,10 @@ final class Surface: ResourceObject {
         if state.attachment != nil, let content {
             pictures.record(content.image, damage: content.bufferRects(damage))
             hasUnpresentedBuffer = true
+            if let since = owner.touchUnansweredSince {
+                owner.touchUnansweredSince = nil
+                touchAnsweredSince = min(touchAnsweredSince ?? since, since)
+            }
         }
         if state.offset != .zero {
             // The new buffer's origin moved relative to the old one: so does the surface.
