@@ -5,8 +5,10 @@ import TactileWayland
 /// `metrics.listen`: HTTP/1.x served from the compositor's own event loop, one short exchange
 /// per connection (`Connection: close`). Nothing a scraper sends can stall the loop or grow
 /// without bound: every socket is non-blocking, a request is at most 8 KiB and must arrive
-/// within 5 s, at most 16 connections are open at once (more are closed at once), and a
-/// reply the peer does not read is given up with its connection.
+/// within 5 s, at most 16 connections are open at once, and a reply the peer does not read
+/// is given up with its connection. A connection past the limit takes the place of the
+/// oldest one still waiting for its request: half-sent requests held open (slowloris)
+/// cannot keep a fleet's scraper out.
 final class MetricsEndpoint {
     struct Request {
         var method: Substring
@@ -29,6 +31,9 @@ final class MetricsEndpoint {
     private let logger: Logger
     private let respond: (Request) -> Response
     private var refused = 0
+    private var evicted = 0
+    /// Numbers connections in the order they came, to find the oldest.
+    private var opened = 0
 
     static let connectionLimit = 16
     static let requestLimit = 8192
@@ -87,16 +92,25 @@ final class MetricsEndpoint {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             let name = Self.describe(peer)
-            guard connections.count < Self.connectionLimit else {
-                Glibc.close(fd)
-                refused += 1
-                // The first, then every hundredth: a flood must not flood the log too.
-                if refused == 1 || refused % 100 == 0 {
-                    logger.warning("metrics: refused a connection from \(name): \(Self.connectionLimit) already open (\(refused) refused so far)")
+            if connections.count >= Self.connectionLimit {
+                guard let oldest = connections.values.filter(\.isReading).min(by: { $0.number < $1.number }) else {
+                    Glibc.close(fd)
+                    refused += 1
+                    // The first, then every hundredth: a flood must not flood the log too.
+                    if refused == 1 || refused % 100 == 0 {
+                        logger.warning("metrics: refused a connection from \(name): \(Self.connectionLimit) already open, all answering (\(refused) refused so far)")
+                    }
+                    continue
                 }
-                continue
+                oldest.close()
+                closed(oldest)
+                evicted += 1
+                if evicted == 1 || evicted % 100 == 0 {
+                    logger.warning("metrics: closed the oldest of \(Self.connectionLimit) connections, from \(oldest.peer), its request unfinished, for one from \(name) (\(evicted) closed so far)")
+                }
             }
-            let connection = Connection(fd: fd, peer: name, endpoint: self)
+            opened += 1
+            let connection = Connection(fd: fd, peer: name, number: opened, endpoint: self)
             connections[ObjectIdentifier(connection)] = connection
             connection.start()
         }
@@ -197,6 +211,8 @@ final class MetricsEndpoint {
 private final class Connection {
     private var fd: Int32
     let peer: String
+    /// Its place in the order connections came.
+    let number: Int
     private unowned let endpoint: MetricsEndpoint
     private var received: [UInt8] = []
     private var reply: [UInt8] = []
@@ -205,11 +221,15 @@ private final class Connection {
     private var writing: EventSource?
     private var timeout: EventSource?
 
-    init(fd: Int32, peer: String, endpoint: MetricsEndpoint) {
+    init(fd: Int32, peer: String, number: Int, endpoint: MetricsEndpoint) {
         self.fd = fd
         self.peer = peer
+        self.number = number
         self.endpoint = endpoint
     }
+
+    /// Its request has not all come yet.
+    var isReading: Bool { reply.isEmpty }
 
     func start() {
         reading = endpoint.serverPort.watch(fileDescriptor: fd, onReadable: { [unowned self] in read() })
