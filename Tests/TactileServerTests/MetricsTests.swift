@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Responder
+@testable import TactileServer
 @testable import TactileTestSupport
 import Testing
 
@@ -123,6 +125,7 @@ import Testing
         #expect(Date().timeIntervalSince(before) < 2, "20 round trips while 70 scrapers hang")
         #expect(try HTTPGet.fetch(address, "/metrics").status == 200, "a scraper with a whole request takes a hanging one's place")
         #expect(log.wait(for: "closed the oldest of 16 connections, from 127.0.0.1", seconds: 2) != nil, "\(log.text)")
+        #expect(log.text.components(separatedBy: "closed the oldest of").count - 1 == 1, "55 closed, one line: \(log.text)")
         #expect(log.wait(for: "took more than 5 s: closed", seconds: 8) != nil, "\(log.text)")
         for fd in idle { close(fd) }
         #expect(try waitForStatus(200, address, seconds: 8).status == 200, "scrapes answered once the hanging ones are gone")
@@ -393,5 +396,18 @@ enum HTTPGet {
             throw Failure(description: "no HTTP reply: \(reply.prefix(200))")
         }
         return (status, String(reply[blank.upperBound...]))
+    }
+}
+
+@Suite struct LogThrottleTests {
+    @Test func oneLineOfAKindPerIntervalThenTheCountLeftOut() {
+        var throttle = LogThrottle()
+        let start = Instant(microseconds: 1_000_000)
+        #expect(throttle.admit("malformed", now: start) == 0, "the first at once")
+        #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(1))) == nil)
+        #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(9))) == nil)
+        #expect(throttle.admit("timeout", now: start.advanced(by: .seconds(9))) == 0, "another kind is not held back")
+        #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(10))) == 2, "then one saying two were left out")
+        #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(11))) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import Responder
 import TactileWayland
 
 /// `metrics.listen`: HTTP/1.x served from the compositor's own event loop, one short exchange
@@ -30,8 +31,8 @@ final class MetricsEndpoint {
     private let port: ServerPort
     private let logger: Logger
     private let respond: (Request) -> Response
-    private var refused = 0
-    private var evicted = 0
+    /// Lines about misbehaving peers, kept to one of a kind every few seconds.
+    private var throttle = LogThrottle()
     /// Numbers connections in the order they came, to find the oldest.
     private var opened = 0
 
@@ -95,19 +96,12 @@ final class MetricsEndpoint {
             if connections.count >= Self.connectionLimit {
                 guard let oldest = connections.values.filter(\.isReading).min(by: { $0.number < $1.number }) else {
                     Glibc.close(fd)
-                    refused += 1
-                    // The first, then every hundredth: a flood must not flood the log too.
-                    if refused == 1 || refused % 100 == 0 {
-                        logger.warning("metrics: refused a connection from \(name): \(Self.connectionLimit) already open, all answering (\(refused) refused so far)")
-                    }
+                    peerProblem("refused", "metrics: refused a connection from \(name): \(Self.connectionLimit) already open, all answering")
                     continue
                 }
                 oldest.close()
                 closed(oldest)
-                evicted += 1
-                if evicted == 1 || evicted % 100 == 0 {
-                    logger.warning("metrics: closed the oldest of \(Self.connectionLimit) connections, from \(oldest.peer), its request unfinished, for one from \(name) (\(evicted) closed so far)")
-                }
+                peerProblem("evicted", "metrics: closed the oldest of \(Self.connectionLimit) connections, from \(oldest.peer), its request unfinished, for one from \(name)")
             }
             opened += 1
             let connection = Connection(fd: fd, peer: name, number: opened, endpoint: self)
@@ -126,12 +120,12 @@ final class MetricsEndpoint {
         let text = String(decoding: firstLine, as: UTF8.self)
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
         guard words.count == 3, words[2].hasPrefix("HTTP/1."), words[1].hasPrefix("/") else {
-            logger.warning("metrics: a malformed request from \(peer): \(Self.quoted(text)) (400)")
+            peerProblem("malformed", "metrics: a malformed request from \(peer): \(Self.quoted(text)) (400)")
             return Self.plain(400, "Bad Request", "malformed request\n")
         }
         let path = words[1].prefix { $0 != "?" }
         guard words[0] == "GET" || words[0] == "HEAD" else {
-            logger.notice("metrics: \(Self.quoted(String(words[0]))) from \(peer) (405)")
+            peerProblem("method", "metrics: \(Self.quoted(String(words[0]))) from \(peer) (405)")
             return Self.plain(405, "Method Not Allowed", "only GET\n")
         }
         var response = respond(Request(method: words[0], path: path))
@@ -140,7 +134,15 @@ final class MetricsEndpoint {
     }
 
     fileprivate func refusedRequest(from peer: String, _ why: String) {
-        logger.warning("metrics: a request from \(peer) \(why): closed")
+        peerProblem(why, "metrics: a request from \(peer) \(why): closed")
+    }
+
+    /// A line about a peer that misbehaved: the first of its kind at once, then at most one
+    /// every `LogThrottle.interval` saying how many were left out, so a flood of bad requests
+    /// does not flood the log too.
+    private func peerProblem(_ kind: String, _ line: String) {
+        guard let skipped = throttle.admit(kind, now: port.currentTime) else { return }
+        logger.warning("\(line)\(skipped > 0 ? " (\(skipped) more like it since the last such line)" : "")")
     }
 
     static func plain(_ status: Int, _ reason: String, _ body: String) -> Response {
@@ -312,5 +314,25 @@ private final class Connection {
         timeout = nil
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
+    }
+}
+
+/// At most one log line of each kind per interval: the first at once, the next once the
+/// interval has passed, with the count of those left out between.
+struct LogThrottle {
+    private var kinds: [String: (last: Instant, skipped: Int)] = [:]
+
+    static let interval = Duration.seconds(10)
+
+    /// How many lines of `kind` were left out since the last one logged, when one may be
+    /// logged now; nil when this one is left out too.
+    mutating func admit(_ kind: String, now: Instant) -> Int? {
+        if let entry = kinds[kind], now > entry.last, now - entry.last < Self.interval {
+            kinds[kind]?.skipped += 1
+            return nil
+        }
+        let skipped = kinds[kind]?.skipped ?? 0
+        kinds[kind] = (now, 0)
+        return skipped
     }
 }
