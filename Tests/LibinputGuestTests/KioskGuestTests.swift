@@ -123,6 +123,11 @@ extension KioskGuestTests {
         let pressures = lines.compactMap { $0.hasPrefix("pressure ") ? Int($0.dropFirst(9)) : nil }
         #expect(pressures.contains { $0 > 0 && $0 < 65535 }, "a pressure while the tip was down: \(pressures)")
         #expect(lines.contains { $0.hasPrefix("tilt ") && $0 != "tilt 0.00 0.00" }, "the pen leaned: \(run.tabletProbe)")
+        // The hover came in leaning (-25, 15 in the device's units, the other way from the
+        // stroke's): its proximity's own frame has that tilt, not 0,0 nor the last stroke's.
+        let hoverArrival = lines.split(separator: "proximity_in 320", omittingEmptySubsequences: false).dropFirst(2).first?.prefix { $0 != "frame" }
+        let firstTilt = hoverArrival?.first { $0.hasPrefix("tilt ") }?.split(separator: " ").dropFirst().compactMap { Double($0) }
+        #expect(firstTilt.map { $0.count == 2 && $0[0] < -10 && $0[1] > 5 } == true, "the tilt it came with: \(hoverArrival.map(Array.init) ?? [])")
         let motions = lines.compactMap { line -> (Double, Double)? in
             let parts = line.split(separator: " ")
             guard parts.count == 3, parts[0] == "motion", let x = Double(parts[1]), let y = Double(parts[2]) else { return nil }

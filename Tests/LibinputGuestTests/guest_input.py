@@ -215,9 +215,12 @@ class Pen:
             name=name, input_props=[e.INPUT_PROP_DIRECT] if direct else [],
         )
 
-    def hover(self, x, y, end=e.BTN_TOOL_PEN):
+    def hover(self, x, y, end=e.BTN_TOOL_PEN, lean=None):
         """Into proximity at (x, y), or moving there while in it; `end` is BTN_TOOL_RUBBER
-        for the eraser."""
+        for the eraser; `lean`, a tilt it comes with (in the same report)."""
+        if lean:
+            self.device.write(e.EV_ABS, e.ABS_TILT_X, lean[0])
+            self.device.write(e.EV_ABS, e.ABS_TILT_Y, lean[1])
         self.device.write(e.EV_ABS, e.ABS_X, x)
         self.device.write(e.EV_ABS, e.ABS_Y, y)
         self.device.write(e.EV_KEY, end, 1)

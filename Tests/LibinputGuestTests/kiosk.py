@@ -122,8 +122,9 @@ def main():
     pen.stroke((1024, 1024), (1536, 1024), lean=(30, -20))
     wait_for(probe_log, "proximity_out", timeout=30)
     log("pen delivered to the tablet probe as a tool")
-    # Hovering, the barrel button (BTN_STYLUS) pressed and released.
-    pen.hover(1024, 1024); time.sleep(0.3)
+    # Hovering, the barrel button (BTN_STYLUS) pressed and released. It comes in leaning
+    # the other way from the stroke's lean: the first tilt the probe hears is this one.
+    pen.hover(1024, 1024, lean=(-25, 15)); time.sleep(0.3)
     pen.barrel(True); time.sleep(0.3)
     pen.barrel(False); time.sleep(0.3)
     pen.leave()

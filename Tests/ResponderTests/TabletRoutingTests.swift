@@ -32,6 +32,28 @@ import Testing
         #expect(!desk.router.pointerButtonsHeld)
     }
 
+    /// A pen that comes in leaning is heard leaning from its proximity's own frame (issue
+    /// 52: it was 0,0 until the next motion); coming in again, it has the axes it comes
+    /// with, not the last stroke's; an approach with a NaN axis is refused.
+    @Test mutating func aPenComesInWithItsOwnAxes() {
+        let w = desk.add(window(alice, 100, 100, 200, 200))
+        let leaning = PenAxes(distance: 0.3, tiltX: 20.1, tiltY: -10.1)
+        #expect(desk.send(.penProximity(pen: Self.pen, entering: true, global: p(150, 160), axes: leaning, time: ms(1))) == [
+            .penProximityIn(alice, surface: w, pen: Self.pen, local: p(50, 60), axes: leaning, time: ms(1)),
+            .penFrame(alice, pen: Self.pen, time: ms(1)),
+        ])
+        #expect(desk.send(.penMotion(pen: Self.pen, global: p(150, 160), axes: leaning, time: ms(2))) == [], "what it came with, said once")
+        _ = desk.send(.penProximity(pen: Self.pen, entering: false, global: p(150, 160), time: ms(3)))
+        let upright = PenAxes(distance: 0.5)
+        #expect(desk.send(.penProximity(pen: Self.pen, entering: true, global: p(150, 160), axes: upright, time: ms(4))) == [
+            .penProximityIn(alice, surface: w, pen: Self.pen, local: p(50, 60), axes: upright, time: ms(4)),
+            .penFrame(alice, pen: Self.pen, time: ms(4)),
+        ])
+        _ = desk.send(.penProximity(pen: Self.pen, entering: false, global: p(150, 160), time: ms(5)))
+        #expect(rejections(desk.diagnose(.penProximity(pen: Self.pen, entering: true, global: p(150, 160), axes: PenAxes(tiltX: .nan), time: ms(6))))
+                == [.nonFiniteAxes])
+    }
+
     /// Out-of-range axes are clamped to what tablet-v2 can say; a NaN is refused.
     @Test mutating func axesAreClampedAndNonsenseRefused() {
         let w = desk.add(window(alice, 0, 0, 100, 100))

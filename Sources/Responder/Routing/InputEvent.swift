@@ -116,8 +116,9 @@ public enum InputEvent: Hashable, Sendable {
     case touchpadGestureEnd(cancelled: Bool, time: Instant)
 
     /// A pen (a tablet tool: pen, eraser, brush...) came within reach of its tablet at
-    /// `global` (`entering`), or left it. `pen` names the tool while it is in proximity.
-    case penProximity(pen: Int32, entering: Bool, global: Point, time: Instant)
+    /// `global` (`entering`) with `axes` (its tilt, distance... as it comes: the first a
+    /// client hears), or left it. `pen` names the tool while it is in proximity.
+    case penProximity(pen: Int32, entering: Bool, global: Point, axes: PenAxes = PenAxes(), time: Instant)
     /// The pen's tip touched the tablet (`down`), or lifted from it.
     case penTip(pen: Int32, down: Bool, time: Instant)
     /// The pen moved, hovering or with its tip down.

@@ -70,7 +70,7 @@ extension InputRouter {
     /// button and the barrel buttons the others. Either way the surface the tip touched
     /// keeps the pen until the tip lifts, as a touch keeps its owner. A pen leaving lifts
     /// whatever it still presses.
-    mutating func penProximity(_ id: Int32, _ entering: Bool, _ global: Point, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
+    mutating func penProximity(_ id: Int32, _ entering: Bool, _ global: Point, _ axes: PenAxes, _ time: Instant, _ event: InputEvent, _ sink: inout some DeliverySink) {
         latestTime = time
         let index = pens.firstIndex { $0.id == id }
         guard entering else {
@@ -90,7 +90,8 @@ extension InputRouter {
         guard index == nil else { return sink.report(.ignored(event, because: .penAlreadyInProximity)) }
         guard global.isRoutable else { return sink.report(.ignored(event, because: .nonFiniteCoordinates)) }
         guard pens.count < Self.maximumPens else { return sink.report(.ignored(event, because: .tooManyPens)) }
-        pens.append(PenState(id: id, position: global))
+        guard axes.isFinite else { return sink.report(.ignored(event, because: .nonFiniteAxes)) }
+        pens.append(PenState(id: id, position: global, axes: axes.clamped.held))
         retarget(pens.count - 1, motion: nil, time, &sink)
     }
 

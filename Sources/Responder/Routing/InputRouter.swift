@@ -57,7 +57,7 @@ public struct InputRouter {
         case .touchpadGestureUpdate(let delta, let scale, let rotation, let time):
             touchpadGestureUpdate(delta, scale, rotation, time, event, &sink)
         case .touchpadGestureEnd(let cancelled, let time): touchpadGestureEnd(cancelled, time, event, &sink)
-        case .penProximity(let pen, let entering, let global, let time): penProximity(pen, entering, global, time, event, &sink)
+        case .penProximity(let pen, let entering, let global, let axes, let time): penProximity(pen, entering, global, axes, time, event, &sink)
         case .penTip(let pen, let down, let time): penTip(pen, down, time, event, &sink)
         case .penMotion(let pen, let global, let axes, let time): penMotion(pen, global, axes, time, event, &sink)
         case .penButton(let pen, let button, let state, let time): penButton(pen, button, state, time, event, &sink)

@@ -24,8 +24,8 @@ extension LibinputBackend {
             if libinput_event_tablet_tool_get_proximity_state(event) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN {
                 let pen = number(tool, on: libinput_event_get_device(libinput_event_tablet_tool_get_base_event(event)))
                 pens[key] = pen
-                host.handle(.penProximity(pen: pen, entering: true, global: penPoint(event), time: time))
-                host.handle(.penMotion(pen: pen, global: penPoint(event), axes: axes(event), time: time))
+                // The axes it comes with, in the proximity itself: the first a client hears.
+                host.handle(.penProximity(pen: pen, entering: true, global: penPoint(event), axes: axes(event), time: time))
             } else if let pen = pens.removeValue(forKey: key) {
                 host.handle(.penProximity(pen: pen, entering: false, global: penPoint(event), time: time))
             }

@@ -118,7 +118,7 @@ extension WaylandBackend {
             let description = state.tablet.flatMap { tablets.tablets[$0] } ?? TabletDescription(name: "tablet")
             host.describePen(state.pen, as: PenTool(kind: state.kind, serial: state.serial, hardwareID: state.hardwareID, senses: state.senses,
                                                     tablet: description))
-            host.handle(.penProximity(pen: state.pen, entering: true, global: point, time: time))
+            host.handle(.penProximity(pen: state.pen, entering: true, global: point, axes: state.axes, time: time))
             state.near = true
         }
         // A frame without a position (only pressure, say, or a wheel's turn) is a motion

@@ -28,8 +28,8 @@ final class WakeGrab: InputGrab {
         case .pointerButton(let button, .released, _): buttons.remove(button)
         case .touchpadGestureBegin: gesture = true
         case .touchpadGestureEnd: gesture = false
-        case .penProximity(let pen, true, _, _): pens.insert(pen)
-        case .penProximity(let pen, false, _, _): pens.remove(pen)
+        case .penProximity(let pen, true, _, _, _): pens.insert(pen)
+        case .penProximity(let pen, false, _, _, _): pens.remove(pen)
         case .pad(let pad, .button(let button, .pressed), _): padButtons.insert([UInt32(bitPattern: pad), button])
         case .pad(let pad, .button(let button, .released), _): padButtons.remove([UInt32(bitPattern: pad), button])
         case .touchMotion, .touchFrame, .pointerMotion, .pointerAxis, .touchpadGestureUpdate, .penTip, .penMotion, .penButton, .pad(_, .ring, _), .pad(_, .strip, _): break

@@ -18,7 +18,7 @@ public enum CursorPolicy: String, CaseIterable, Sendable {
         case (.never, _): false
         case (.always, _): true
         // A hovering pen points as a mouse does (a desk tablet's user sees only its cursor).
-        case (.auto, .pointerMotion), (.auto, .pointerButton), (.auto, .pointerAxis), (.auto, .penProximity(_, true, _, _)), (.auto, .penMotion): true
+        case (.auto, .pointerMotion), (.auto, .pointerButton), (.auto, .pointerAxis), (.auto, .penProximity(_, true, _, _, _)), (.auto, .penMotion): true
         case (.auto, .touchDown): false
         case (.auto, _): before
         }

@@ -45,7 +45,7 @@ extension WaylandServer {
         parts.seat.cursorPolicySees(event)
         guard let event = parts.seat.grabs.intercept(event, modifiersChanged: modifiersChanged) else { return }
         parts.composition.touchMarks?.input(event)
-        if case .penProximity(let pen, true, _, _) = event { parts.tablets.penSeen(pen) }
+        if case .penProximity(let pen, true, _, _, _) = event { parts.tablets.penSeen(pen) }
         route { router, sink in router.handle(event, sink: &sink) }
         parts.seat.grabs.eventRouted(event)
         switch event {

@@ -49,8 +49,8 @@ public final class InputRecorder {
         case .touchpadGestureUpdate(let delta, let scale, let rotation, _):
             "touchpad update \(number(delta.x)) \(number(delta.y)) \(number(scale)) \(number(rotation))"
         case .touchpadGestureEnd(let cancelled, _): cancelled ? "touchpad end cancelled" : "touchpad end"
-        case .penProximity(let pen, true, let p, _): "pen in \(pen) \(number(p.x)) \(number(p.y))"
-        case .penProximity(let pen, false, _, _): "pen out \(pen)"
+        case .penProximity(let pen, true, let p, _, _): "pen in \(pen) \(number(p.x)) \(number(p.y))"
+        case .penProximity(let pen, false, _, _, _): "pen out \(pen)"
         case .penTip(let pen, let down, _): "pen tip \(pen) \(down ? "down" : "up")"
         case .penMotion(let pen, let p, let a, _):
             if a.distance == 0, a.rotation == 0, a.slider == 0, a.wheel == 0, a.wheelClicks == 0 {
@@ -71,7 +71,7 @@ public final class InputRecorder {
         case .touchFrame: nil
         case .touchDown(_, _, let t), .touchMotion(_, _, let t), .touchUp(_, let t), .touchCancel(_, let t), .pointerMotion(_, let t),
              .pointerButton(_, _, let t), .pointerAxis(_, let t), .key(_, _, let t), .touchpadGestureBegin(_, _, let t),
-             .touchpadGestureUpdate(_, _, _, let t), .touchpadGestureEnd(_, let t), .penProximity(_, _, _, let t), .penTip(_, _, let t),
+             .touchpadGestureUpdate(_, _, _, let t), .touchpadGestureEnd(_, let t), .penProximity(_, _, _, _, let t), .penTip(_, _, let t),
              .penMotion(_, _, _, let t), .penButton(_, _, _, let t), .pad(_, _, let t):
             t
         }
