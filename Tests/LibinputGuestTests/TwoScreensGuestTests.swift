@@ -3,8 +3,8 @@ import Testing
 @testable import TactileTestSupport
 
 /// Two screens on two cards (QEMU's VGA and secondary-vga, both bochs-drm), one kiosk app on
-/// each, and touchscreens mapped to the second by the configuration file and by udev's
-/// WL_OUTPUT, or to the first by default (two_screens.py drives it).
+/// each, and touchscreens mapped to the second by the configuration file, by udev's
+/// WL_OUTPUT and by their size, or to the first by default (two_screens.py drives it).
 @Suite struct TwoScreensGuestTests {
     @Test func eachCardsScreenBecomesAnOutputSideBySide() throws {
         let log = try TwoScreensRun.shared.get().log
@@ -16,11 +16,15 @@ import Testing
 
     @Test func touchscreensMappedToTheSecondScreenReachItsApp() throws {
         let run = try TwoScreensRun.shared.get()
-        #expect(run.log.contains("device added: Tactile Configured Touchscreen (touch); mapped to Virtual-2"))
+        // The log says which rule mapped each touchscreen.
+        #expect(run.log.contains("device added: Tactile Configured Touchscreen (touch); mapped to Virtual-2 (configuration)"), "\(run.log)")
         #expect(run.log.contains("device added: Tactile Udev Touchscreen (touch); mapped to Virtual-2 (udev WL_OUTPUT)"))
-        // Raw (1024, 1024) and (512, 2048) scaled onto the second, 1024x768 screen, where
-        // its simple-touch sits at the origin.
-        #expect(SimpleTouchDown.all(in: run.second) == [SimpleTouchDown(id: 0, Point(x: 256, y: 192)), SimpleTouchDown(id: 0, Point(x: 128, y: 384))])
+        #expect(run.log.contains("device added: Tactile Sized Touchscreen (touch); mapped to Virtual-2 by its size (410x293 mm; Virtual-2 is 400x300 mm)"), "\(run.log)")
+        #expect(run.log.contains("device added: Tactile Plain Touchscreen (touch); mapped to the first output, Virtual-1 (its size is unknown"))
+        // Raw (1024, 1024), (512, 2048) and (2048, 2048) scaled onto the second, 1024x768
+        // screen, where its simple-touch sits at the origin.
+        #expect(SimpleTouchDown.all(in: run.second) == [SimpleTouchDown(id: 0, Point(x: 256, y: 192)), SimpleTouchDown(id: 0, Point(x: 128, y: 384)),
+                                                        SimpleTouchDown(id: 0, Point(x: 512, y: 384))])
         // The unmapped touchscreen is on the first screen.
         #expect(SimpleTouchDown.all(in: run.first) == [SimpleTouchDown(id: 0, Point(x: 320, y: 400))])
     }
@@ -33,6 +37,7 @@ import Testing
             #expect(shot.colour(at: 10, 10) == 0x58_5858 && shot.colour(at: 700, 600) == 0x20_2020, "an app at each screen's origin")
         }
         #expect(run.secondAfter.colour(at: 256, 192) == 0xff_0000 && run.secondAfter.colour(at: 128, 384) == 0xff_0000)
+        #expect(run.secondAfter.colour(at: 512, 384) == 0xff_0000, "the touchscreen mapped by its size")
         #expect(run.secondAfter.colour(at: 320, 400) == 0x58_5858)
         #expect(run.firstAfter.colour(at: 320, 400) == 0xff_0000)
         #expect(run.firstAfter.colour(at: 320, 200) == 0x58_5858 && run.firstAfter.colour(at: 160, 400) == 0x58_5858)
@@ -65,7 +70,7 @@ struct TwoScreensRun {
     static let shared: Result<TwoScreensRun, GuestRunFailure> = Result { try TwoScreensRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
     private init() throws {
-        let guest = try Guest.run(scenario: "two_screens.py", folder: "guest-two", modules: ["bochs"], qemuArguments: "-device secondary-vga,id=second")
+        let guest = try Guest.run(scenario: "two_screens.py", folder: "guest-two", modules: ["bochs"], qemuArguments: "-device secondary-vga,id=second,xres=1600,yres=1200")
         log = guest.read("tactile.log")
         (first, second) = (guest.read("first.log"), guest.read("second.log"))
         (firstBefore, secondBefore) = (try guest.dump("first-before"), try guest.dump("second-before"))

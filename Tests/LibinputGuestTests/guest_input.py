@@ -168,9 +168,11 @@ def wait_for_after(path, marker, text, timeout=60):
 class Touchscreen:
     """A touchscreen: INPUT_PROP_DIRECT makes libinput treat a multitouch device as one."""
 
-    def __init__(self, name):
-        axis = AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=0)
-        self.device = multitouch(name, axis, axis, 10, [e.BTN_TOUCH], e.INPUT_PROP_DIRECT)
+    def __init__(self, name, resolution=(0, 0)):
+        """`resolution`: units per millimetre on X and Y, which give libinput its size (none
+        without)."""
+        x, y = (AbsInfo(value=0, min=0, max=AXIS_MAX, fuzz=0, flat=0, resolution=r) for r in resolution)
+        self.device = multitouch(name, x, y, 10, [e.BTN_TOUCH], e.INPUT_PROP_DIRECT)
         self.tracking = 0
         self.down_slots = set()
 

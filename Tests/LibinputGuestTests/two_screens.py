@@ -3,10 +3,11 @@
 second display (`-device secondary-vga,id=second`, a second bochs-drm card).
 
 `tactile serve --backend drm --kiosk` lights both cards' screens, Virtual-1 and Virtual-2 (at
-1024x768, as the configuration file's outputs section asks), and
-runs two weston-simple-touch, which kiosk placement puts one on each. Three uinput
-touchscreens: one mapped to Virtual-2 by the configuration file, one by udev's WL_OUTPUT
-property, and one left to the default, the first screen. Each taps; QEMU screendumps both
+1024x768, as the configuration file's outputs section asks; its EDID says a 1600x1200 screen
+of 400x300 mm), and runs two weston-simple-touch, which kiosk placement puts one on each.
+Four uinput touchscreens: one mapped to Virtual-2 by the configuration file, one by udev's
+WL_OUTPUT property, one by its size (410x293 mm: Virtual-2's), and one without a size left to
+the default, the first screen. Each taps; QEMU screendumps both
 heads before and after. Then the second screen is unplugged (forced off through sysfs) and
 plugged back. Everything goes to OUTDIR, where TwoScreensGuestTests reads it.
 
@@ -52,6 +53,8 @@ def main():
     configured = Touchscreen("Tactile Configured Touchscreen")
     by_udev = Touchscreen("Tactile Udev Touchscreen")
     plain = Touchscreen("Tactile Plain Touchscreen")
+    # 4095 units over 10 and 14 per mm: 410x293 mm, within Virtual-2's 400x300.
+    sized = Touchscreen("Tactile Sized Touchscreen", resolution=(10, 14))
     subprocess.run(["udevadm", "settle"], check=True)
     log("touchscreens created")
 
@@ -65,7 +68,7 @@ def main():
         tactile = subprocess.Popen([TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", config,
                                     "--socket", "wayland-two", "--", "sh", "-c", clients],
                                    stdout=stream, stderr=subprocess.STDOUT)
-    wait_for(tactile_log, "device added: Tactile Plain Touchscreen", timeout=120)
+    wait_for(tactile_log, "device added: Tactile Sized Touchscreen", timeout=120)
     wait_for(second, "commit()", timeout=120)
     log("both clients drew")
     screendump_when("first-before", lambda p: p.colour(10, 10) == GREY)
@@ -79,9 +82,13 @@ def main():
     wait_for(second, ".down(", count=2)
     tap(plain, 1024, 2048)
     wait_for(first, ".down(")
+    # Raw (2048, 2048) is (512, 384) on the second screen.
+    tap(sized, 2048, 2048)
+    wait_for(second, ".down(", count=3)
     log("taps delivered")
     screendump_when("first-after", lambda p: p.colour(320, 400) == RED)
-    screendump_when("second-after", lambda p: p.colour(256, 192) == RED and p.colour(128, 384) == RED, device="second")
+    screendump_when("second-after", lambda p: p.colour(256, 192) == RED and p.colour(128, 384) == RED
+                     and p.colour(512, 384) == RED, device="second")
 
     # The second screen unplugged, as the kernel sees it (forced off through sysfs), and back.
     # Forcing sends no uevent of its own; the card's "change" uevent is what the kernel sends

@@ -9,18 +9,7 @@ extension LibinputBackend {
         func note(_ what: String, _ status: libinput_config_status) {
             notes.append(status == LIBINPUT_CONFIG_STATUS_SUCCESS ? what : "\(what) refused: \(String(cString: libinput_config_status_to_str(status)))")
         }
-        // The settings' output, else udev's WL_OUTPUT (the property weston and wlroots read, set
-        // by a udev rule for the touchscreen).
-        let fromUdev = settings.output == nil ? Self.udevOutput(of: device) : nil
-        if let output = settings.output ?? fromUdev {
-            if host.outputLayout.contains(where: { $0.description.name == output }) {
-                mappedOutputs[device] = output
-                notes.append("mapped to \(output)\(fromUdev != nil ? " (udev WL_OUTPUT)" : "")")
-            } else {
-                let first = host.outputLayout.first?.description.name ?? "no output"
-                notes.append("output \(output) does not exist, mapped to \(first)")
-            }
-        }
+        if let mapping = map(device, named: settings.output) { notes.append(mapping) }
         if let matrix = settings.calibration {
             if libinput_device_config_calibration_has_matrix(device) != 0 {
                 note("calibration \(matrix)", libinput_device_config_calibration_set_matrix(device, matrix))
@@ -62,6 +51,45 @@ extension LibinputBackend {
             }
         }
         return notes
+    }
+
+    /// The output a touchscreen or absolute pointer maps to, and the rule that chose it, for
+    /// the log: the settings' output, else udev's WL_OUTPUT (the property weston and wlroots
+    /// read, set by a udev rule), else, for a touchscreen, the one output of its size
+    /// (`ScreenBySize`), else the first output. Nil for other devices.
+    private func map(_ device: OpaquePointer, named configured: String?) -> String? {
+        let touchscreen = libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0
+        let fromUdev = configured == nil ? Self.udevOutput(of: device) : nil
+        let first = host.outputLayout.first?.description.name ?? "no output yet"
+        if let output = configured ?? fromUdev {
+            guard host.outputLayout.contains(where: { $0.description.name == output }) else {
+                return "output \(output) does not exist, mapped to \(first)"
+            }
+            mappedOutputs[device] = output
+            return "mapped to \(output) (\(fromUdev != nil ? "udev WL_OUTPUT" : "configuration"))"
+        }
+        guard touchscreen else { return nil }
+        var width = 0.0, height = 0.0
+        guard libinput_device_get_size(device, &width, &height) == 0 else {
+            return "mapped to the first output, \(first) (its size is unknown: no resolution on its axes)"
+        }
+        let size = "\(Self.millimetres(width))x\(Self.millimetres(height)) mm"
+        let outputs = host.outputLayout.map { ($0.description.name, $0.description.physicalSize) }
+        switch ScreenBySize.output(for: (width, height), among: outputs) {
+        case .matched(let output):
+            mappedOutputs[device] = output
+            let screen = outputs.first { $0.0 == output }!.1
+            return "mapped to \(output) by its size (\(size); \(output) is \(screen.width)x\(screen.height) mm)"
+        case .several(let names):
+            return "mapped to the first output, \(first) (\(size), as \(names.joined(separator: " and ")) are: set devices[].output)"
+        case .none:
+            let sizes = outputs.map { "\($0.0) \($0.1.width)x\($0.1.height) mm" }.joined(separator: ", ")
+            return "mapped to the first output, \(first) (\(size); no output of that size\(sizes.isEmpty ? "" : ": " + sizes))"
+        }
+    }
+
+    private static func millimetres(_ value: Double) -> Int {
+        value.isFinite ? Int(value.rounded()) : 0
     }
 
     /// The device's udev WL_OUTPUT property, if it has one.
