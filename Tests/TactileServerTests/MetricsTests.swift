@@ -3,6 +3,7 @@ import Glibc
 import Responder
 @testable import TactileServer
 @testable import TactileTestSupport
+@testable import TactileWayland
 import Testing
 
 /// `metrics` in the configuration file, as a fleet uses it: Prometheus' text format at
@@ -409,5 +410,23 @@ enum HTTPGet {
         #expect(throttle.admit("timeout", now: start.advanced(by: .seconds(9))) == 0, "another kind is not held back")
         #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(10))) == 2, "then one saying two were left out")
         #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(11))) == nil)
+    }
+}
+
+@Suite struct MetricsExpositionTests {
+    /// An output unplugged and plugged in again under its name counts its frames from 0: the
+    /// series starts again from the new count (a reset, to Prometheus), not stuck at the old.
+    @Test func aCountThatWentBackStartsTheSeriesAgain() {
+        let exposition = MetricsExposition()
+        func frames(_ count: Int) -> String {
+            var statistics = ServerStatistics()
+            statistics.outputs = [.init(name: "HDMI-A-1", framesPresented: count, lastPresented: nil, asleep: false)]
+            let text = String(decoding: exposition.text(statistics, appRestarts: 0), as: UTF8.self)
+            return text.split(separator: "\n").first { $0.hasPrefix("tactile_frames_presented_total{") }.map(String.init) ?? text
+        }
+        #expect(frames(120) == "tactile_frames_presented_total{output=\"HDMI-A-1\"} 120")
+        #expect(frames(180) == "tactile_frames_presented_total{output=\"HDMI-A-1\"} 180")
+        #expect(frames(7) == "tactile_frames_presented_total{output=\"HDMI-A-1\"} 7", "plugged in again")
+        #expect(frames(9) == "tactile_frames_presented_total{output=\"HDMI-A-1\"} 9")
     }
 }

@@ -57,11 +57,18 @@ final class MetricsExposition {
         return registry.emitToBuffer()
     }
 
+    /// Brings the counter to `value`. A count that went back (an output unplugged and
+    /// plugged in again counts its frames afresh) starts the series again from it, which
+    /// Prometheus' rate() reads as a counter reset, as after a restart.
     private func count(_ name: String, _ labels: [String: String], _ value: Int, help: String) {
         let key = Self.key(name, labels)
-        let entry = counters[key] ?? (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0)
+        var entry = counters[key] ?? (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0)
+        if value < entry.exported {
+            registry.unregisterCounter(entry.counter)
+            entry = (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0)
+        }
         if value > entry.exported { entry.counter.increment(by: Int64(value - entry.exported)) }
-        counters[key] = (entry.counter, max(value, entry.exported))
+        counters[key] = (entry.counter, value)
     }
 
     private func gauge(_ name: String, _ labels: [String: String], _ value: Double, help: String) {
