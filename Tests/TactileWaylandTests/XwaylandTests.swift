@@ -388,8 +388,17 @@ import WaylandProtocols
         throw ClientProcess.Failure(description: "\(selection) is still owned by \(owner) after \(seconds) s")
     }
 
-    /// A double click on the first word of xterm's first line: xterm selects it.
+    /// A double click on the first word of xterm's first line, once drawn: xterm selects it.
     static func doubleClickTheFirstWord(client: TestClient) throws {
+        // xterm's white window shows before its shell's first line: a double click on the
+        // blank line selects nothing (seen under a loaded full tier).
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            let shot = try ScreencopyCapture.copied(client: client, waitingForDamage: false)
+            if (4..<60).contains(where: { x in (2..<14).contains { y in shot.colour(at: x, y) != 0xff_ffff } }) { break }
+            guard Date() < deadline else { throw ClientProcess.Failure(description: "xterm's first line is still blank after 20 s") }
+            usleep(100_000)
+        }
         try client.inject { input in
             tactile_test_input_v1_pointer_motion(input, f(20), f(8))
             for _ in 0..<2 {
