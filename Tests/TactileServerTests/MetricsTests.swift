@@ -405,10 +405,11 @@ enum HTTPGet {
         var throttle = LogThrottle()
         let start = Instant(microseconds: 1_000_000)
         #expect(throttle.admit("malformed", now: start) == 0, "the first at once")
+        #expect(throttle.admit("malformed", now: start) == nil, "another in the same microsecond (an accept loop) is held back")
         #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(1))) == nil)
         #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(9))) == nil)
         #expect(throttle.admit("timeout", now: start.advanced(by: .seconds(9))) == 0, "another kind is not held back")
-        #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(10))) == 2, "then one saying two were left out")
+        #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(10))) == 3, "then one saying three were left out")
         #expect(throttle.admit("malformed", now: start.advanced(by: .seconds(11))) == nil)
     }
 }
