@@ -62,10 +62,11 @@ final class MetricsExposition {
     /// Prometheus' rate() reads as a counter reset, as after a restart.
     private func count(_ name: String, _ labels: [String: String], _ value: Int, help: String) {
         let key = Self.key(name, labels)
-        var entry = counters[key] ?? (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0)
+        let make = { [registry] in (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0) }
+        var entry = counters[key] ?? make()
         if value < entry.exported {
             registry.unregisterCounter(entry.counter)
-            entry = (registry.makeCounter(name: name, labels: labels.sorted { $0.key < $1.key }, help: help), 0)
+            entry = make()
         }
         if value > entry.exported { entry.counter.increment(by: Int64(value - entry.exported)) }
         counters[key] = (entry.counter, value)
