@@ -125,6 +125,15 @@ public struct PlacedOutput: Sendable, Hashable {
         return Point(x: Double(rect.x) + upright.x, y: Double(rect.y) + upright.y)
     }
 
+    /// Where a layout point lies on the panel, as fractions of its width and height along
+    /// its own axes: `layoutPoint(panelFraction:)` undone (touch calibration's coordinates).
+    public func panelFraction(of point: Point) -> Point {
+        let panel = description.transform.applied(to: rect.size)
+        let local = Point(x: point.x - Double(rect.x), y: point.y - Double(rect.y))
+        let onPanel = description.transform.bufferPoint(local, upright: (Double(rect.width), Double(rect.height)))
+        return Point(x: onPanel.x / Double(panel.width), y: onPanel.y / Double(panel.height))
+    }
+
     /// The layout point at a place in `region` of the output (its logical pixels, as the
     /// screen shows them), given as fractions of the region: where a desk tablet kept to part
     /// of the screen lands. Its axes are the user's, not the panel's: no transform applies.

@@ -25,6 +25,10 @@ public protocol BackendHost: AnyObject {
     /// The input devices present now, for a fleet's monitoring (`ServerStatistics`).
     func inputDevicesChanged(_ devices: [InputDeviceSummary])
 
+    /// The backend's touchscreens came or went (`control.touchscreens`): calibration finds
+    /// them, their matrices and their touches through `control`.
+    func touchscreensChanged(_ control: any TouchscreenControl)
+
     /// Pen `pen` (the number its events carry) is `tool`, as tablet-v2 clients are told; sent
     /// before its first proximity. A pen never described is `PenTool.standard`.
     func describePen(_ pen: Int32, as tool: PenTool)

@@ -46,6 +46,8 @@ final class Parts {
     let cursorShapes: CursorShapes
     let fractionalScales: FractionalScales
     let sessionLocks: SessionLocks
+    /// weston_touch_calibration: a touchscreen's touches, uncalibrated, for a calibrator.
+    let touchCalibration: TouchCalibration
     let presentation: Presentation
     let inputTimestamps: InputTimestampsManager
     let outputPower: OutputPowerControls
@@ -125,6 +127,7 @@ final class Parts {
         presentation = Presentation(display: display, outputs: outputs)
         inputTimestamps = InputTimestampsManager(display: display)
         sessionLocks = SessionLocks(display: display, windows: windows, gestures: gestures, logger: logger)
+        touchCalibration = TouchCalibration(display: display, windows: windows, logger: logger)
         idleInhibitors = IdleInhibitors(display: display)
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
@@ -184,6 +187,7 @@ final class Parts {
                 xdgOutputs,
                 outputManagement,
                 sessionLocks,
+                touchCalibration,
                 presentation,
                 inputTimestamps,
                 outputPower,

@@ -27,6 +27,10 @@ public final class ServerPort: BackendHost {
         server.inputDevices = devices
     }
 
+    public func touchscreensChanged(_ control: any TouchscreenControl) {
+        server.parts.touchCalibration.touchscreensChanged(control)
+    }
+
     public func setSeatCapabilities(_ capabilities: InputCapabilities) {
         server.parts.seat.setCapabilities(capabilities)
     }

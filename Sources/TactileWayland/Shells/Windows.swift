@@ -45,11 +45,15 @@ final class Windows: ServerPart {
 
     /// The node nothing may go above (the session lock's, while locked).
     var ceiling: NodeID?
+    /// The node touchscreen calibrators show in, under the lock's (`TouchCalibration`).
+    var calibrationCeiling: NodeID?
+    /// What windows and layers stay under: the lower of the two ceilings.
+    private var lowestCeiling: NodeID? { calibrationCeiling ?? ceiling }
 
     /// Where a new or raised window goes among the root's children: under the top layers.
     var windowStackPosition: StackPosition {
         if let top = layerNodes[.top] ?? layerNodes[.overlay] { return .below(top) }
-        return ceiling.map { .below($0) } ?? .top
+        return lowestCeiling.map { .below($0) } ?? .top
     }
 
     /// Makes `layer`'s node if it has none, on its side of the windows (background and bottom
@@ -60,8 +64,8 @@ final class Windows: ServerPart {
         let position: StackPosition = switch layer {
         case .background: layerNodes[.bottom].map { .below($0) } ?? .bottom
         case .bottom: layerNodes[.background].map { .above($0) } ?? .bottom
-        case .top: layerNodes[.overlay].map { .below($0) } ?? ceiling.map { .below($0) } ?? .top
-        case .overlay: layerNodes[.top].map { .above($0) } ?? ceiling.map { .below($0) } ?? .top
+        case .top: layerNodes[.overlay].map { .below($0) } ?? lowestCeiling.map { .below($0) } ?? .top
+        case .overlay: layerNodes[.top].map { .above($0) } ?? lowestCeiling.map { .below($0) } ?? .top
         }
         layerNodes[layer] = scene.add(.compositor(), to: scene.root, at: position)
     }

@@ -17,6 +17,9 @@ public enum Privilege: String, CaseIterable, Sendable {
     case outputManagement = "output-management"
     /// Locking the session, and so showing the only surface on screen: ext_session_lock_manager_v1.
     case sessionLock = "session-lock"
+    /// Showing over everything and taking a touchscreen's touches to find its calibration
+    /// matrix, and setting it: weston_touch_calibration.
+    case touchCalibration = "touch-calibration"
     /// Every client's surfaces, titles and pids: tactile_inspector_v1 (offered only with --inspect).
     case inspector
     /// Listening sockets whose clients carry a sandbox's security context:

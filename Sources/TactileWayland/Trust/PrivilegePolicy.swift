@@ -24,10 +24,11 @@ public struct PrivilegePolicy: Sendable, Equatable {
 
     /// The policy unless the configuration file says otherwise: each family for what Tactile
     /// started, and for the programs a kiosk's owner runs by hand that need it (the on-screen
-    /// keyboards, grim for screenshots, wlr-randr and kanshi for the screens, swaylock, and
-    /// Tactile's own executable: `tactile inspect`, and `tactile capture`, which takes
-    /// screenshots and finds windows by app_id in the window list). Security-context
-    /// listeners are everyone's: they only ever make a client less trusted.
+    /// keyboards, grim for screenshots, wlr-randr and kanshi for the screens, swaylock,
+    /// weston-touch-calibrator, and Tactile's own executable: `tactile inspect`, `tactile
+    /// calibrate`, and `tactile capture`, which takes screenshots and finds windows by app_id
+    /// in the window list). Security-context listeners are everyone's: they only ever make a
+    /// client less trusted.
     public static var standard: PrivilegePolicy {
         func started(_ executables: [String] = []) -> Grant { .only(started: true, executables: executables) }
         let tactile = ProcessIdentity.executable(of: getpid()).map { [$0] } ?? []
@@ -40,6 +41,7 @@ public struct PrivilegePolicy: Sendable, Equatable {
             .outputManagement: started(["/usr/bin/wlr-randr", "/usr/bin/kanshi"]),
             .sessionLock: started(["/usr/bin/swaylock"]),
             .inspector: started(tactile),
+            .touchCalibration: started(["/usr/bin/weston-touch-calibrator"] + tactile),
             .securityContext: .everyone,
         ])
     }
