@@ -2,10 +2,11 @@ import CLibinput
 import Responder
 import TactileWayland
 
-/// What the backend remembers of one device: its name for the log, and what it can do for
-/// the seat's capabilities.
+/// What the backend remembers of one device: its name for the log, its udev syspath (how
+/// calibration names it), and what it can do for the seat's capabilities.
 struct InputDevice {
     let name: String
+    let syspath: String
     let capabilities: InputCapabilities
     let kind: InputDeviceSummary.Kind
 }
@@ -40,18 +41,24 @@ extension LibinputBackend {
     }
 
     private func touch(_ event: OpaquePointer, _ type: libinput_event_type) {
+        if let touchCapture { return captured(event, type, by: touchCapture) }
         guard type != LIBINPUT_EVENT_TOUCH_FRAME else { return host.handle(.touchFrame) }
         let time = Instant(microseconds: libinput_event_touch_get_time_usec(event))
         // Seat slots are unique across the seat's devices, so they serve as touch ids.
         let id = libinput_event_touch_get_seat_slot(event)
         switch type {
         case LIBINPUT_EVENT_TOUCH_DOWN:
+            routedTouches.insert(id)
             host.handle(.touchDown(id: id, global: outputPoint(event), time: time))
         case LIBINPUT_EVENT_TOUCH_MOTION:
+            // A touch that came down while calibration held the touches is not the seat's.
+            guard routedTouches.contains(id) else { return }
             host.handle(.touchMotion(id: id, global: outputPoint(event), time: time))
         case LIBINPUT_EVENT_TOUCH_UP:
+            guard routedTouches.remove(id) != nil else { return }
             host.handle(.touchUp(id: id, time: time))
         default:
+            guard routedTouches.remove(id) != nil else { return }
             // Also what a touch still down on an unplugged device gets: libinput cancels it
             // before it reports the device removed.
             host.handle(.touchCancel(id: id, time: time))
@@ -168,7 +175,7 @@ extension LibinputBackend {
         let touchpad = capabilities.contains(.pointer) && libinput_device_config_tap_get_finger_count(device) > 0
         let primary: InputDeviceSummary.Kind = capabilities.contains(.touch) ? .touchscreen : tablet ? .tablet : pad ? .pad
             : touchpad ? .touchpad : capabilities.contains(.pointer) ? .pointer : capabilities.contains(.keyboard) ? .keyboard : .other
-        devices[device] = InputDevice(name: name, capabilities: capabilities, kind: primary)
+        devices[device] = InputDevice(name: name, syspath: Self.syspath(of: device) ?? name, capabilities: capabilities, kind: primary)
         let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
         if pad { padAdded(device) }
         let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer"

@@ -55,6 +55,12 @@ public final class LibinputBackend {
     /// Each tablet pad's number, by its device (`LibinputBackend+Pads`).
     var padNumbers: [String: Int32] = [:]
     var padNumbering = DeviceNumbers()
+    /// Where touches go instead of the seat while a touchscreen is calibrated
+    /// (`TouchscreenControl.capture`).
+    var touchCapture: ((String, CapturedTouch, Instant) -> Void)?
+    /// The seat slots of touches handed to the seat and not yet lifted: cancelled when
+    /// calibration takes the touches away.
+    var routedTouches: Set<Int32> = []
 
     /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
     /// when there is one), else through a session of its own.
@@ -127,6 +133,7 @@ public final class LibinputBackend {
         if devicesChanged {
             devicesChanged = false
             host.inputDevicesChanged(devices.values.map { InputDeviceSummary(name: $0.name, kind: $0.kind) }.sorted { $0.name < $1.name })
+            host.touchscreensChanged(self)
         }
     }
 
