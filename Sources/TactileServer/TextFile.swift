@@ -32,3 +32,35 @@ public enum TextFile {
         return .success(String(decoding: bytes, as: UTF8.self))
     }
 }
+
+extension TextFile {
+    /// Replaces `path`'s contents with `text` all at once: written beside it and renamed
+    /// over it, so a kiosk losing power mid-write keeps the old file, not half a new one. The
+    /// file keeps its permissions.
+    public static func replace(_ path: String, with text: String) throws(Failure) {
+        var status = stat()
+        let mode = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
+        let temporary = path + ".tactile-new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw Failure(description: "cannot write \(temporary): \(reason)")
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(description: "cannot replace \(path): \(reason)")
+        }
+    }
+}

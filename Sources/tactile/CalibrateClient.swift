@@ -1,0 +1,230 @@
+import CWaylandClient
+import Glibc
+import Responder
+import WaylandProtocols
+
+/// A client of weston_touch_calibration: the touchscreens a compositor offers, and one of
+/// them taken to show crosses on its output and hear its uncalibrated taps.
+final class CalibrateClient {
+    typealias Failure = GlobalConnection.Failure
+
+    private let display: OpaquePointer
+    private let registry: OpaquePointer
+    fileprivate var globals: [String: UInt32] = [:]
+    private var calibration: OpaquePointer?
+    /// Each touchscreen offered: its syspath and its output's name.
+    fileprivate(set) var touchscreens: [(syspath: String, output: String)] = []
+
+    // The calibrator, once taken.
+    private var surface: OpaquePointer?
+    private var calibrator: OpaquePointer?
+    private var buffers: [OpaquePointer] = []
+    private var pixels: UnsafeMutablePointer<UInt32>?
+    private var pixelBytes = 0
+    private var drawn = 0
+    fileprivate var size: (width: Int32, height: Int32)?
+    fileprivate var events: [Event] = []
+    fileprivate var conversions: [Int: Point] = [:]
+
+    /// What the calibrator heard, in order.
+    enum Event: Equatable {
+        case down(id: Int32, Point)
+        case up(id: Int32)
+        /// A touch on another touchscreen, or off this one's screen.
+        case invalid
+        /// The touches down are void.
+        case cancel
+        /// The touchscreen or its output went.
+        case cancelCalibration
+    }
+
+    init(socket: String?) throws {
+        display = try GlobalConnection.connect(socket)
+        registry = wl_display_get_registry(display)
+        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_display_roundtrip(display)
+        let calibration = try bind(tactile_weston_touch_calibration_interface(), "privileges.touch-calibration")
+        self.calibration = calibration
+        weston_touch_calibration_add_listener(calibration, calibrationListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_display_roundtrip(display)
+    }
+
+    deinit {
+        if let pixels { munmap(pixels, pixelBytes) }
+        wl_display_disconnect(display)
+    }
+
+    /// Takes the touchscreen: its surface, once configured and drawn white, shows over its
+    /// output. Returns the surface's size.
+    func take(_ syspath: String) throws -> (width: Int32, height: Int32) {
+        let compositor = try bind(tactile_client_wl_compositor_interface(), "a surface to show the crosses on")
+        let surface = wl_compositor_create_surface(compositor)
+        self.surface = surface
+        let calibrator = weston_touch_calibration_create_calibrator(calibration, surface, syspath)
+        self.calibrator = calibrator
+        weston_touch_calibrator_add_listener(calibrator, calibratorListener, Unmanaged.passUnretained(self).toOpaque())
+        try dispatch { size != nil || events.contains(.cancelCalibration) }
+        guard let size, size.width > 0, size.height > 0 else { throw Failure(description: "the touchscreen went before calibration began") }
+        try makeBuffers(size)
+        return size
+    }
+
+    /// Shows the cross at `target` (surface pixels), black, or red for a tap refused.
+    func show(crossAt target: (x: Int, y: Int), refused: Bool) {
+        guard let size, let pixels, let surface else { return }
+        let (w, h) = (Int(size.width), Int(size.height))
+        let frame = pixels + (drawn % 2) * w * h
+        frame.update(repeating: 0xFFFF_FFFF, count: w * h)
+        let colour: UInt32 = refused ? 0xFFE0_0000 : 0xFF00_0000
+        // Four pixels thick and forty long, centred on the target point itself (a corner
+        // between pixels), which is what convert places exactly, whatever the output's
+        // transform: a cross centred on a pixel would be half a pixel off on a turned screen.
+        for d in -20..<20 {
+            for t in -2..<2 {
+                for (x, y) in [(target.x + d, target.y + t), (target.x + t, target.y + d)] where (0..<w).contains(x) && (0..<h).contains(y) {
+                    frame[y * w + x] = colour
+                }
+            }
+        }
+        wl_surface_attach(surface, buffers[drawn % 2], 0, 0)
+        wl_surface_damage(surface, 0, 0, size.width, size.height)
+        wl_surface_commit(surface)
+        drawn += 1
+        wl_display_flush(display)
+    }
+
+    /// Where surface points lie in touch coordinates (fractions of the output before its
+    /// transform), as the compositor says: the targets the fit aims at.
+    func convert(_ points: [(x: Int, y: Int)]) throws -> [Point] {
+        conversions = [:]
+        for (k, point) in points.enumerated() {
+            guard let coordinate = weston_touch_calibrator_convert(calibrator, Int32(point.x), Int32(point.y)) else { continue }
+            coordinateTags[coordinate] = k
+            weston_touch_coordinate_add_listener(coordinate, coordinateListener, Unmanaged.passUnretained(self).toOpaque())
+        }
+        try dispatch { conversions.count == points.count || events.contains(.cancelCalibration) }
+        guard conversions.count == points.count else { throw Failure(description: "the touchscreen or its screen went during calibration; nothing was changed") }
+        return (0..<points.count).map { conversions[$0]! }
+    }
+
+    fileprivate var coordinateTags: [OpaquePointer: Int] = [:]
+
+    /// The next event the calibrator hears.
+    func nextEvent() throws -> Event {
+        try dispatch { !events.isEmpty }
+        return events.removeFirst()
+    }
+
+    /// Sets the matrix (it applies once the calibrator goes) and gives the touchscreen back.
+    func save(_ matrix: [Float], for syspath: String) throws {
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        for value in matrix {
+            guard let slot = wl_array_add(&array, MemoryLayout<Float>.size) else { throw Failure(description: "out of memory") }
+            slot.storeBytes(of: value, as: Float.self)
+        }
+        weston_touch_calibration_save(calibration, syspath, &array)
+        release()
+    }
+
+    /// Gives the touchscreen back, its matrix as it was (or as saved).
+    func release() {
+        if let calibrator { weston_touch_calibrator_destroy(calibrator) }
+        calibrator = nil
+        if let surface { wl_surface_destroy(surface) }
+        surface = nil
+        wl_display_roundtrip(display)
+    }
+
+    private func makeBuffers(_ size: (width: Int32, height: Int32)) throws {
+        let shm = try bind(tactile_client_wl_shm_interface(), "the crosses are drawn in shared memory")
+        let frameBytes = Int(size.width) * Int(size.height) * 4
+        pixelBytes = frameBytes * 2
+        let fd = tactile_client_memfd_create("tactile-calibrate")
+        guard fd >= 0 else { throw Failure(description: "cannot make shared memory: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(pixelBytes)) == 0, let memory = mmap(nil, pixelBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+            throw Failure(description: "cannot map \(pixelBytes) bytes of shared memory: \(String(cString: strerror(errno)))")
+        }
+        pixels = memory.bindMemory(to: UInt32.self, capacity: pixelBytes / 4)
+        let pool = wl_shm_create_pool(shm, fd, Int32(pixelBytes))
+        defer { wl_shm_pool_destroy(pool) }
+        buffers = (0..<2).map { k in
+            wl_shm_pool_create_buffer(pool, Int32(k * frameBytes), size.width, size.height, size.width * 4, WL_SHM_FORMAT_ARGB8888.rawValue)
+        }
+    }
+
+    private func bind(_ interface: UnsafePointer<wl_interface>, _ why: String) throws -> OpaquePointer {
+        let name = String(cString: interface.pointee.name)
+        guard let global = globals[name], let proxy = wl_registry_bind(registry, global, interface, 1) else {
+            throw Failure(description: "the compositor offers no \(name) to this client (\(why))")
+        }
+        return OpaquePointer(proxy)
+    }
+
+    /// Dispatches events until `done`; the compositor closing the connection is an error.
+    private func dispatch(until done: () -> Bool) throws {
+        while !done() {
+            guard wl_display_dispatch(display) >= 0 else {
+                throw Failure(description: "the compositor went away (error \(wl_display_get_error(display)))")
+            }
+        }
+    }
+}
+
+private func client(_ data: UnsafeMutableRawPointer?) -> CalibrateClient {
+    Unmanaged<CalibrateClient>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// 0xffffffff is 1.0 on the wire.
+private func fraction(_ x: UInt32, _ y: UInt32) -> Point {
+    Point(x: Double(x) / Double(UInt32.max), y: Double(y) / Double(UInt32.max))
+}
+
+nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
+    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_registry_listener(
+        global: { data, _, name, interface, _ in client(data).globals[String(cString: interface!)] = name },
+        global_remove: { _, _, _ in }
+    ))
+    return listener
+}()
+
+nonisolated(unsafe) private let calibrationListener: UnsafeMutablePointer<weston_touch_calibration_listener> = {
+    let listener = UnsafeMutablePointer<weston_touch_calibration_listener>.allocate(capacity: 1)
+    listener.initialize(to: weston_touch_calibration_listener(
+        touch_device: { data, _, device, head in
+            client(data).touchscreens.append((String(cString: device!), String(cString: head!)))
+        }
+    ))
+    return listener
+}()
+
+nonisolated(unsafe) private let calibratorListener: UnsafeMutablePointer<weston_touch_calibrator_listener> = {
+    let listener = UnsafeMutablePointer<weston_touch_calibrator_listener>.allocate(capacity: 1)
+    listener.initialize(to: weston_touch_calibrator_listener(
+        configure: { data, _, width, height in client(data).size = (width, height) },
+        cancel_calibration: { data, _ in client(data).events.append(.cancelCalibration) },
+        invalid_touch: { data, _ in client(data).events.append(.invalid) },
+        down: { data, _, _, id, x, y in client(data).events.append(.down(id: id, fraction(x, y))) },
+        up: { data, _, _, id in client(data).events.append(.up(id: id)) },
+        motion: { _, _, _, _, _, _ in },
+        frame: { _, _ in },
+        cancel: { data, _ in client(data).events.append(.cancel) }
+    ))
+    return listener
+}()
+
+nonisolated(unsafe) private let coordinateListener: UnsafeMutablePointer<weston_touch_coordinate_listener> = {
+    let listener = UnsafeMutablePointer<weston_touch_coordinate_listener>.allocate(capacity: 1)
+    listener.initialize(to: weston_touch_coordinate_listener(
+        result: { data, coordinate, x, y in
+            let client = client(data)
+            guard let coordinate, let tag = client.coordinateTags.removeValue(forKey: coordinate) else { return }
+            client.conversions[tag] = fraction(x, y)
+            weston_touch_coordinate_destroy(coordinate)
+        }
+    ))
+    return listener
+}()

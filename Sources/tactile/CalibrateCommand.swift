@@ -1,0 +1,140 @@
+import ArgumentParser
+import Glibc
+import Responder
+import TactileServer
+
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Calibrate a touchscreen of a running Tactile by touching crosses on it.",
+        discussion: """
+        Shows five crosses, one at a time, over everything on the touchscreen's screen (the \
+        app keeps its state and hears no touch meanwhile): touch each where its lines meet. \
+        A touch far from its cross, or where an earlier one landed, turns the cross red and \
+        is asked again. The first four fit libinput's calibration matrix by least squares; \
+        the fifth checks it. The matrix applies at once and is printed as a devices: entry \
+        of the configuration file; --write puts it into that file, the rest of the file \
+        kept as it was. Tactile offers calibration to the clients it started, its own \
+        executable and weston-touch-calibrator (privileges.touch-calibration).
+        """
+    )
+
+    @Option(help: ArgumentHelp("The touchscreen: its name or udev syspath (needed when there are several).", valueName: "device"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("Also write the calibration into this configuration file.", valueName: "file"))
+    var write: String?
+
+    @Option(help: "The compositor's socket (default: $WAYLAND_DISPLAY).")
+    var socket: String?
+
+    func run() throws {
+        let client = try CalibrateClient(socket: socket)
+        let (syspath, output) = try chosen(client.touchscreens)
+        let name = Self.deviceName(syspath: syspath)
+        say("calibrating \(name) (\(syspath)) on \(output): touch each cross where its lines meet")
+        let size = try client.take(syspath)
+        let crosses = CalibrationSession.crosses(width: Int(size.width), height: Int(size.height))
+        client.show(crossAt: crosses[0], refused: false)
+        let touch = try client.convert(crosses)
+        var session = try CalibrationSession(targets: zip(crosses, touch).map {
+            CalibrationSession.Target(surface: Point(x: Double($0.x), y: Double($0.y)), touch: $1)
+        })
+        var outcome: CalibrationSession.Outcome?
+        while outcome == nil {
+            let k = session.current
+            say("cross \(k + 1) of \(crosses.count)\(session.isCheck ? " (the check)" : "") at \(crosses[k].x),\(crosses[k].y)")
+            let reading = try tap(client)
+            switch reading.map({ session.offer($0) }) ?? .refused("use one finger, on this touchscreen's screen") {
+            case .accepted:
+                client.show(crossAt: crosses[session.current], refused: false)
+            case .refused(let reason):
+                say("cross \(k + 1): tap refused, \(reason); touch it again")
+                client.show(crossAt: crosses[k], refused: true)
+            case .finished(let result):
+                outcome = result
+            }
+        }
+        guard let outcome else { return }
+        let matrix = outcome.fit.matrix.map { Float($0) }
+        try client.save(matrix, for: syspath)
+        let residuals = outcome.residuals
+        say("check: \(Self.pixels(outcome.checkError)) px from its cross before it was fitted too")
+        say("residual: \(Self.pixels(residuals.reduce(0, +) / Double(residuals.count))) px on average, \(Self.pixels(residuals.max() ?? 0)) px at most, over \(residuals.count) taps")
+        let entry = CalibrationEntry(device: name, matrix: matrix)
+        say("applied; to keep it, the configuration file needs:\n\(entry.section)", terminator: "")
+        if let write { try writeEntry(entry, to: write) }
+    }
+
+    /// The first touch of the next tap, once every finger has lifted; nil for a tap of
+    /// several fingers, one on another touchscreen, or one void.
+    private func tap(_ client: CalibrateClient) throws -> Point? {
+        var first: Point?, down: Set<Int32> = [], spoiled = false
+        while true {
+            switch try client.nextEvent() {
+            case .down(let id, let at):
+                if first == nil, down.isEmpty { first = at } else { spoiled = true }
+                down.insert(id)
+            case .up(let id):
+                down.remove(id)
+                if down.isEmpty, first != nil || spoiled { return spoiled ? nil : first }
+            case .invalid:
+                spoiled = true
+                if down.isEmpty { return nil }
+            case .cancel:
+                first = nil
+                down = []
+                spoiled = false
+            case .cancelCalibration:
+                throw CalibrateClient.Failure(description: "the touchscreen or its screen went during calibration; nothing was changed")
+            }
+        }
+    }
+
+    /// The touchscreen named (by name or syspath), or the only one.
+    private func chosen(_ touchscreens: [(syspath: String, output: String)]) throws -> (String, String) {
+        let listed = touchscreens.map { "  \(Self.deviceName(syspath: $0.syspath)) (\($0.syspath)) on \($0.output)" }.joined(separator: "\n")
+        guard !touchscreens.isEmpty else { throw CalibrateClient.Failure(description: "the compositor has no touchscreen that can be calibrated") }
+        if let device {
+            guard let found = touchscreens.first(where: { $0.syspath == device || Self.deviceName(syspath: $0.syspath) == device }) else {
+                throw CalibrateClient.Failure(description: "no touchscreen \(device); the touchscreens:\n\(listed)")
+            }
+            return found
+        }
+        guard touchscreens.count == 1 else { throw CalibrateClient.Failure(description: "several touchscreens: name one with --device\n\(listed)") }
+        return touchscreens[0]
+    }
+
+    private func writeEntry(_ entry: CalibrationEntry, to path: String) throws {
+        let old: String
+        switch TextFile.read(path) {
+        case .success(let text): old = text
+        case .failure(let failure) where errno == ENOENT: _ = failure; old = ""
+        case .failure(let failure): throw CalibrateClient.Failure(description: "cannot read \(path): \(failure)")
+        }
+        let new = try entry.written(into: old) { text in
+            let file = try ConfigurationFile.parse(text, file: path)
+            return file.devices.last { $0.match == entry.device }?.calibration
+        }
+        try TextFile.replace(path, with: new)
+        say("written to \(path)")
+    }
+
+    /// The kernel's name for the input device at `syspath` (/sys/…/eventN), as
+    /// `devices[].match` matches it; the syspath itself if /sys does not say.
+    static func deviceName(syspath: String) -> String {
+        switch TextFile.read(syspath + "/device/name") {
+        case .success(let name) where !name.isEmpty: String(name.split(separator: "\n").first ?? Substring(syspath))
+        default: syspath
+        }
+    }
+
+    private static func pixels(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    private func say(_ line: String, terminator: String = "\n") {
+        Unbuffered.write(line + terminator, to: STDOUT_FILENO)
+    }
+}
