@@ -100,6 +100,8 @@
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-inspector-v1-server-protocol.h"
 #include "tactile-inspector-v1-client-protocol.h"
+#include "tactile-touchscreen-mapping-v1-server-protocol.h"
+#include "tactile-touchscreen-mapping-v1-client-protocol.h"
 #include "weston-touch-calibration-server-protocol.h"
 #include "weston-touch-calibration-client-protocol.h"
 
@@ -224,6 +226,8 @@ TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_inspector_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_inspector_report_v1)
+TACTILE_PROTOCOL_INTERFACE(tactile_touchscreen_mapper_v1)
+TACTILE_PROTOCOL_INTERFACE(tactile_touchscreen_question_v1)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_calibration)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_calibrator)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_coordinate)
