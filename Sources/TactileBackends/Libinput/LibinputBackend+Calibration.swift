@@ -10,7 +10,7 @@ extension LibinputBackend: TouchscreenControl {
             guard info.capabilities.contains(.touch) else { return nil }
             return TouchscreenDescription(
                 syspath: info.syspath, name: info.name, output: output(of: device)?.description.name ?? "",
-                calibratable: libinput_device_config_calibration_has_matrix(device) != 0)
+                mappedBy: mappedOutputs[device] == nil ? .first : mappingRules[device] ?? .first, calibratable: libinput_device_config_calibration_has_matrix(device) != 0)
         }.sorted { $0.syspath < $1.syspath }
     }
 
@@ -24,6 +24,13 @@ extension LibinputBackend: TouchscreenControl {
     public func setCalibration(_ matrix: [Float], of syspath: String) -> Bool {
         guard matrix.count == 6, matrix.allSatisfy(\.isFinite), let device = touchscreen(syspath) else { return false }
         return libinput_device_config_calibration_set_matrix(device, matrix) == LIBINPUT_CONFIG_STATUS_SUCCESS
+    }
+
+    public func map(_ syspath: String, to output: String) {
+        guard let device = touchscreen(syspath), let info = devices[device] else { return }
+        mappedOutputs[device] = output
+        mappingRules[device] = .touch
+        logger.info("device \(info.name): mapped to \(output) (by touch)")
     }
 
     /// Touches already handed to the seat are cancelled there as calibration takes over: the

@@ -66,6 +66,7 @@ extension LibinputBackend {
                 return "output \(output) does not exist, mapped to \(first)"
             }
             mappedOutputs[device] = output
+            mappingRules[device] = fromUdev != nil ? .udev : .configuration
             return "mapped to \(output) (\(fromUdev != nil ? "udev WL_OUTPUT" : "configuration"))"
         }
         guard touchscreen else { return nil }
@@ -78,6 +79,7 @@ extension LibinputBackend {
         switch ScreenBySize.output(for: (width, height), among: outputs) {
         case .matched(let output):
             mappedOutputs[device] = output
+            mappingRules[device] = .size
             let screen = outputs.first { $0.0 == output }!.1
             return "mapped to \(output) by its size (\(size); \(output) is \(screen.width)x\(screen.height) mm)"
         case .several(let names):

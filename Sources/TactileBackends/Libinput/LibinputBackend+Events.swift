@@ -188,6 +188,7 @@ extension LibinputBackend {
     private func deviceRemoved(_ device: OpaquePointer?) {
         guard let device, let removed = devices.removeValue(forKey: device) else { return }
         mappedOutputs[device] = nil
+        mappingRules[device] = nil
         mappedRegions[device] = nil
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0
             || libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0 { tabletRemoved(device) }

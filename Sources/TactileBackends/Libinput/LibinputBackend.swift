@@ -45,6 +45,8 @@ public final class LibinputBackend {
     /// The output each touchscreen or absolute pointer maps to, by name (device settings'
     /// `output`); devices not listed map to the first output.
     var mappedOutputs: [OpaquePointer: String] = [:]
+    /// The rule that mapped each touchscreen (the first output where none is recorded).
+    var mappingRules: [OpaquePointer: TouchscreenMapping] = [:]
     /// The part of its output each tablet with a `region` setting maps to.
     var mappedRegions: [OpaquePointer: Rect] = [:]
     /// Tablet tools in proximity, by libinput's tool, and the number each physical pen was

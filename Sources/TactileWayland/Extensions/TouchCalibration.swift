@@ -6,8 +6,10 @@ import WaylandProtocols
 /// weston_touch_calibration (weston-touch-calibrator, `tactile calibrate`): a privileged
 /// client takes one touchscreen, shows a surface over everything on its output, hears the
 /// touchscreen's touches with no calibration applied, and saves the matrix it works out.
+/// tactile_touchscreen_mapper_v1 (`TouchMapping`) asks a screen which touchscreen lies on it
+/// the same way.
 ///
-/// One calibrator at a time, among all clients. Its surface hangs in a compositor node at the
+/// One calibrator or question at a time, among all clients. Its surface hangs in a compositor node at the
 /// top of the scene (`Windows.calibrationCeiling`: new windows open under it; a session lock
 /// still goes over it). While it shows, the backend's touches come here, not to the seat
 /// (`TouchscreenControl.capture`): the apps keep their state and hear no touch. Pointer and
@@ -15,12 +17,17 @@ import WaylandProtocols
 final class TouchCalibration: ServerPart {
     static let version: Int32 = 1
     let windows: Windows
-    private let logger: Logger
+    let logger: Logger
     private var global: Global?
+    private var mapperGlobal: Global?
     /// The backend's touchscreens, once it has told of any.
     private(set) weak var control: (any TouchscreenControl)?
     /// The calibrator in force, shown or not yet.
     private(set) var calibrator: Calibrator?
+    /// The touchscreen question in force, shown or not yet.
+    var question: TouchscreenQuestion?
+    /// Neither calibrating nor asking.
+    var isIdle: Bool { calibrator == nil && question == nil }
     var context: any PartContext { windows.context }
 
     init(display: OpaquePointer, windows: Windows, logger: Logger) {
@@ -32,6 +39,7 @@ final class TouchCalibration: ServerPart {
                 weston_touch_calibration_send_touch_device(resource, touchscreen.syspath, touchscreen.output)
             }
         })
+        mapperGlobal = makeMapperGlobal(display: display)
     }
 
     /// The calibrated touchscreen was unplugged: calibration cannot go on.
@@ -42,11 +50,16 @@ final class TouchCalibration: ServerPart {
     }
 
     func outputWithdrawn(_ output: Output) {
-        guard let calibrator, calibrator.output == output.placed.description.name else { return }
+        let name = output.placed.description.name
+        if let question, question.output == name { question.cancel(because: "its output went") }
+        guard let calibrator, calibrator.output == name else { return }
         calibrator.cancelCalibration(because: "its output \(calibrator.output) went")
     }
 
-    func layoutChanged() { calibrator?.place() }
+    func layoutChanged() {
+        calibrator?.place()
+        question?.place()
+    }
 
     /// Where `device` (a syspath) may be calibrated: its output, if both are here.
     fileprivate func placement(of device: String) -> (touchscreen: TouchscreenDescription, output: PlacedOutput)? {
@@ -80,11 +93,20 @@ final class TouchCalibration: ServerPart {
         self.calibrator = nil
     }
 
-    /// The node calibrators show in, made at the top (under a session lock's shield, so a
-    /// lock still covers it) when first needed, and kept.
-    fileprivate func makeLayer(in scene: inout Scene) {
-        guard windows.calibrationCeiling == nil else { return }
-        windows.calibrationCeiling = scene.add(.compositor(), to: scene.root, at: windows.ceiling.map { .below($0) } ?? .top)
+    func forget(_ question: TouchscreenQuestion) {
+        guard self.question === question else { return }
+        self.question = nil
+    }
+
+    /// Puts a calibrator's or a question's surface over everything: in the node they show
+    /// in, made at the top (under a session lock's shield, so a lock still covers it) when
+    /// first needed, and kept.
+    func show(_ surface: Surface) {
+        context.updateScene { [unowned self] scene in
+            guard windows.calibrationCeiling == nil else { return }
+            windows.calibrationCeiling = scene.add(.compositor(), to: scene.root, at: windows.ceiling.map { .below($0) } ?? .top)
+        }
+        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, isMapped: false), under: { [unowned self] in windows.calibrationCeiling })
     }
 
     private func save(_ resource: OpaquePointer, device: String, matrix: [Float]) {
@@ -109,8 +131,8 @@ final class TouchCalibration: ServerPart {
             guard let client, let resource, let part = Global.context(of: resource, as: TouchCalibration.self),
                   let surface = Surface.from(surfaceResource) else { return }
             let device = device.map { String(cString: $0) } ?? ""
-            guard part.calibrator == nil else {
-                return tactile_post_error(resource, WESTON_TOUCH_CALIBRATION_ERROR_ALREADY_EXISTS.rawValue, "a calibrator exists already")
+            guard part.isIdle else {
+                return tactile_post_error(resource, WESTON_TOUCH_CALIBRATION_ERROR_ALREADY_EXISTS.rawValue, "a calibrator or a touchscreen question exists already")
             }
             guard !surface.hasRole else {
                 return tactile_post_error(resource, WESTON_TOUCH_CALIBRATION_ERROR_INVALID_SURFACE.rawValue, "the wl_surface already has a role")
@@ -194,8 +216,7 @@ final class Calibrator: ResourceObject, SurfaceRole {
                              "the surface is \(surface.size.width)x\(surface.size.height), configure said \(size.width)x\(size.height)")
         }
         isShown = true
-        part.context.updateScene { [unowned part] in part.makeLayer(in: &$0) }
-        surface.createNode(.surface(of: surface.owner.id, isToplevel: true, isMapped: false), under: { [unowned part] in part.windows.calibrationCeiling })
+        part.show(surface)
         place()
         part.shown(self)
     }

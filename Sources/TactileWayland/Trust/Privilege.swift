@@ -18,7 +18,8 @@ public enum Privilege: String, CaseIterable, Sendable {
     /// Locking the session, and so showing the only surface on screen: ext_session_lock_manager_v1.
     case sessionLock = "session-lock"
     /// Showing over everything and taking a touchscreen's touches to find its calibration
-    /// matrix, and setting it: weston_touch_calibration.
+    /// matrix or its screen, and setting them: weston_touch_calibration,
+    /// tactile_touchscreen_mapper_v1.
     case touchCalibration = "touch-calibration"
     /// Every client's surfaces, titles and pids: tactile_inspector_v1 (offered only with --inspect).
     case inspector
