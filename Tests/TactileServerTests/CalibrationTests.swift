@@ -3,7 +3,7 @@ import Testing
 @testable import TactileServer
 
 /// The arithmetic and bookkeeping of `tactile calibrate`: the fit, the judging of taps, and
-/// the entry written into a configuration file. The guest (CalibrationGuestTests) runs it
+/// the entries written into a configuration file. The guest (CalibrationGuestTests) runs it
 /// against a real touchscreen.
 @Suite struct CalibrationTests {
     /// A panel glued askew: the reading at panel fraction p is skew(p).
@@ -85,10 +85,12 @@ import Testing
     }
 
     @Test func theEntryIsWrittenIntoAFileWithTheRestKept() throws {
-        let entry = CalibrationEntry(device: "Acme \"Glass\" Panel", matrix: [1.0843233, -0.0622932, -0.0281693, 0.0498816, 1.1467056, -0.0818869])
-        #expect(entry.matrixText == "[1.084323, -0.062293, -0.028169, 0.049882, 1.146706, -0.081887]")
-        let check: (String) throws -> [Float]? = { text in
-            try ConfigurationFile.parse(text, file: "test.yaml").devices.last { $0.match == entry.device }?.calibration
+        let matrix: [Float] = [1.0843233, -0.0622932, -0.0281693, 0.0498816, 1.1467056, -0.0818869]
+        let entry = DeviceEntry.calibration(device: "Acme \"Glass\" Panel", matrix: matrix)
+        #expect(entry.value == "[1.084323, -0.062293, -0.028169, 0.049882, 1.146706, -0.081887]")
+        let check: (String) throws -> Bool = { text in
+            let read = try ConfigurationFile.parse(text, file: "test.yaml").devices.last { $0.match == entry.device }?.calibration
+            return read.map { zip($0, matrix).allSatisfy { abs($0 - $1) < 1e-5 } } ?? false
         }
         // No devices section: one is added at the end.
         let plain = "# kiosk\nidle:\n  timeout: 600\n"
@@ -96,26 +98,39 @@ import Testing
         // An entry for another device: a new entry after it, the comment kept.
         let other = "devices:\n  # the mouse\n  - match: Mouse\n    accel-speed: 0.5\nidle:\n  timeout: 600\n"
         #expect(try entry.written(into: other, check: check) ==
-            "devices:\n  # the mouse\n  - match: Mouse\n    accel-speed: 0.5\n  - match: \"Acme \\\"Glass\\\" Panel\"\n    calibration: \(entry.matrixText)\nidle:\n  timeout: 600\n")
+            "devices:\n  # the mouse\n  - match: Mouse\n    accel-speed: 0.5\n  - match: \"Acme \\\"Glass\\\" Panel\"\n    calibration: \(entry.value)\nidle:\n  timeout: 600\n")
         // The device's own entry: its calibration replaced, or added after its match.
         let own = "devices:\n  - match: 'Acme \"Glass\" Panel'\n    calibration: [1, 0, 0, 0, 1, 0]  # by hand\n    output: HDMI-A-1\n"
         #expect(try entry.written(into: own, check: check) ==
-            "devices:\n  - match: 'Acme \"Glass\" Panel'\n    calibration: \(entry.matrixText)\n    output: HDMI-A-1\n")
+            "devices:\n  - match: 'Acme \"Glass\" Panel'\n    calibration: \(entry.value)\n    output: HDMI-A-1\n")
         let withoutCalibration = "devices:\n  - output: DP-1\n    match: \"Acme \\\"Glass\\\" Panel\"\n"
         #expect(try entry.written(into: withoutCalibration, check: check) ==
-            "devices:\n  - output: DP-1\n    match: \"Acme \\\"Glass\\\" Panel\"\n    calibration: \(entry.matrixText)\n")
+            "devices:\n  - output: DP-1\n    match: \"Acme \\\"Glass\\\" Panel\"\n    calibration: \(entry.value)\n")
         #expect(try entry.written(into: "", check: check) == entry.section)
     }
 
-    @Test func aFileItCannotEditSafelyIsLeftAlone() {
-        let entry = CalibrationEntry(device: "Panel", matrix: [1, 0, 0, 0, 1, 0])
-        let check: (String) throws -> [Float]? = { text in
-            try ConfigurationFile.parse(text, file: "test.yaml").devices.last { $0.match == entry.device }?.calibration
+    /// `--map`'s entries: one item per device with its output, and written the same way.
+    @Test func anOutputEntryJoinsItsDevicesOtherSettings() throws {
+        let output = DeviceEntry.output(device: "Panel", output: "HDMI-A-2")
+        let calibration = DeviceEntry.calibration(device: "Panel", matrix: [1, 0, 0, 0, 1, 0])
+        #expect(DeviceEntry.section([output, calibration, .output(device: "Pen", output: "DP-1")]) ==
+            "devices:\n  - match: \"Panel\"\n    output: \"HDMI-A-2\"\n    calibration: [1.000000, 0.000000, 0.000000, 0.000000, 1.000000, 0.000000]\n  - match: \"Pen\"\n    output: \"DP-1\"\n")
+        let file = "devices:\n  - match: Panel\n    calibration: [2, 0, 0, 0, 2, 0]\n"
+        let written = try output.written(into: file) { text in
+            try ConfigurationFile.parse(text, file: "test.yaml").devices.last { $0.match == "Panel" }?.output == "HDMI-A-2"
         }
-        #expect(throws: CalibrationEntry.Failure.self) { try entry.written(into: "devices: []\n", check: check) }
+        #expect(written == "devices:\n  - match: Panel\n    output: \"HDMI-A-2\"\n    calibration: [2, 0, 0, 0, 2, 0]\n")
+    }
+
+    @Test func aFileItCannotEditSafelyIsLeftAlone() {
+        let entry = DeviceEntry.calibration(device: "Panel", matrix: [1, 0, 0, 0, 1, 0])
+        let check: (String) throws -> Bool = { text in
+            try ConfigurationFile.parse(text, file: "test.yaml").devices.last { $0.match == entry.device }?.calibration == [1, 0, 0, 0, 1, 0]
+        }
+        #expect(throws: DeviceEntry.Failure.self) { try entry.written(into: "devices: []\n", check: check) }
         // A later catch-all entry would override it: refused rather than written in vain.
         let overridden = "devices:\n  - match: Panel\n    calibration: [2, 0, 0, 0, 2, 0]\n  - match: Panel\n    calibration: [3, 0, 0, 0, 3, 0]\n"
-        #expect(throws: CalibrationEntry.Failure.self) { try entry.written(into: overridden, check: check) }
+        #expect(throws: DeviceEntry.Failure.self) { try entry.written(into: overridden, check: check) }
         // A file that is not valid to begin with is not made worse.
         #expect(throws: (any Error).self) { try entry.written(into: "devices:\n  - match: Panel\n    colour: blue\n", check: check) }
     }

@@ -1,14 +1,28 @@
-/// A touchscreen's calibration as the configuration file keeps it (`devices[].calibration`),
-/// printed for the installer and written into an existing file with the rest of the file
-/// left as it was: its comments, its order, its other settings.
-public struct CalibrationEntry: Sendable, Equatable {
+/// One setting of one device as the configuration file keeps it (`devices[].calibration`
+/// from `tactile calibrate`, `devices[].output` from `--map`), printed for the installer and
+/// written into an existing file with the rest of the file left as it was: its comments,
+/// its order, its other settings.
+public struct DeviceEntry: Sendable, Equatable {
     /// The device's name, as `devices[].match` matches it.
     public var device: String
-    public var matrix: [Float]
+    /// The setting's key and its value as YAML text.
+    public var key: String
+    public var value: String
 
-    public init(device: String, matrix: [Float]) {
+    public init(device: String, key: String, value: String) {
         self.device = device
-        self.matrix = matrix
+        self.key = key
+        self.value = value
+    }
+
+    /// libinput's calibration matrix.
+    public static func calibration(device: String, matrix: [Float]) -> DeviceEntry {
+        DeviceEntry(device: device, key: "calibration", value: matrixText(matrix))
+    }
+
+    /// The output the device maps to, by name.
+    public static func output(device: String, output: String) -> DeviceEntry {
+        DeviceEntry(device: device, key: "output", value: quoted(output))
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -16,23 +30,32 @@ public struct CalibrationEntry: Sendable, Equatable {
     }
 
     /// `[a, b, c, d, e, f]`, each to six decimals: libinput works in floats.
-    public var matrixText: String {
-        "[" + matrix.map { Self.decimal(Double($0)) }.joined(separator: ", ") + "]"
+    public static func matrixText(_ matrix: [Float]) -> String {
+        "[" + matrix.map { decimal(Double($0)) }.joined(separator: ", ") + "]"
     }
 
-    /// The `devices:` section that holds this calibration, on its own.
+    /// The `devices:` section that holds this setting, on its own.
     public var section: String {
-        "devices:\n  - match: \(Self.quoted(device))\n    calibration: \(matrixText)\n"
+        "devices:\n  - match: \(Self.quoted(device))\n    \(key): \(value)\n"
     }
 
-    /// `text` (a configuration file) with this calibration in it: the `calibration:` of the
-    /// entry that matches the device by exactly its name replaced, or added to that entry, or
-    /// a new entry at the end of `devices:`, or a new `devices:` section at the end. The
-    /// result is read back (`check`) before anyone writes it.
-    public func written(into text: String, check: (String) throws -> [Float]?) throws -> String {
+    /// Several entries' section: one item per device, its settings together.
+    public static func section(_ entries: [DeviceEntry]) -> String {
+        var devices: [String] = []
+        for entry in entries where !devices.contains(entry.device) { devices.append(entry.device) }
+        return "devices:\n" + devices.map { device in
+            "  - match: \(quoted(device))\n" + entries.filter { $0.device == device }.map { "    \($0.key): \($0.value)\n" }.joined()
+        }.joined()
+    }
+
+    /// `text` (a configuration file) with this setting in it: the key of the entry that
+    /// matches the device by exactly its name replaced, or added to that entry, or a new
+    /// entry at the end of `devices:`, or a new `devices:` section at the end. The result is
+    /// read back (`check`: does the file give the device this setting?) before anyone writes it.
+    public func written(into text: String, check: (String) throws -> Bool) throws -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        let calibration = "calibration: \(matrixText)"
+        let setting = "\(key): \(value)"
         if let start = lines.firstIndex(where: { Self.key(of: $0) == "devices" && Self.indent(of: $0) == 0 }) {
             guard Self.value(of: lines[start]).isEmpty else {
                 throw Failure(description: "its devices: is written on one line; add this entry to it by hand:\n\(section)")
@@ -54,17 +77,17 @@ public struct CalibrationEntry: Sendable, Equatable {
                 let matchLine = lines[match.0].trimmingSpaces
                 let body = match.0 == item ? String(matchLine.dropFirst(2)) : matchLine
                 guard Self.unquoted(Self.value(of: body)) == device else { continue }
-                if let existing = keys.first(where: { $0.1 == "calibration" }) {
+                if let existing = keys.first(where: { $0.1 == key }) {
                     let line = lines[existing.0]
                     let prefix = line.prefix { $0 == " " || $0 == "-" }
-                    lines[existing.0] = prefix + calibration
+                    lines[existing.0] = prefix + setting
                 } else {
-                    lines.insert(String(repeating: " ", count: keyIndent) + calibration, at: match.0 + 1)
+                    lines.insert(String(repeating: " ", count: keyIndent) + setting, at: match.0 + 1)
                 }
                 return try checked(lines, check)
             }
             lines.insert(contentsOf: [String(repeating: " ", count: itemIndent) + "- match: \(Self.quoted(device))",
-                                      String(repeating: " ", count: itemIndent + 2) + calibration], at: end)
+                                      String(repeating: " ", count: itemIndent + 2) + setting], at: end)
             return try checked(lines, check)
         }
         if let last = lines.last, !last.trimmingSpaces.isEmpty { lines.append("") }
@@ -72,11 +95,10 @@ public struct CalibrationEntry: Sendable, Equatable {
         return try checked(lines, check)
     }
 
-    private func checked(_ lines: [String], _ check: (String) throws -> [Float]?) throws -> String {
+    private func checked(_ lines: [String], _ check: (String) throws -> Bool) throws -> String {
         let text = lines.joined(separator: "\n") + "\n"
-        let read = try check(text)
-        guard let read, read.count == 6, zip(read, matrix).allSatisfy({ abs($0 - $1) < 1e-5 }) else {
-            throw Failure(description: "the file would not give \(device) this calibration (a later entry overrides it?); add it by hand:\n\(section)")
+        guard try check(text) else {
+            throw Failure(description: "the file would not give \(device) this \(key) (a later entry overrides it?); add it by hand:\n\(section)")
         }
         return text
     }
