@@ -40,6 +40,12 @@ public final class Assembly {
     private var screens: DRMBackend?
     private var input: LibinputBackend?
     private var actions: GestureActions?
+
+    /// Starts one of Tactile's own commands beside the app, as a gesture's command starts
+    /// (`GestureActions.start`); nothing where this assembly runs no actions.
+    public func startHelper(_ arguments: [String], what: String) {
+        actions?.start(arguments, what: what)
+    }
     /// X11 apps' Xwayland, unless off.
     public private(set) var xwayland: Xwayland?
 

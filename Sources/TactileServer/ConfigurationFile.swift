@@ -18,6 +18,8 @@ public struct ConfigurationFile: Sendable {
     public var edgeDeferralLimit: Double?
     /// `touch.feedback`.
     public var touchFeedback: TouchFeedbackStyle?
+    /// `touch.map`.
+    public var touchMap: TouchMapChoice?
     /// `pen.palm-rejection`.
     public var palmRejection: Bool?
     public var keyboardLayout = KeyboardLayout()
@@ -101,4 +103,15 @@ public struct ConfigurationFile: Sendable {
         )
         return result
     }
+}
+
+/// How touchscreens find their screens (`touch.map`).
+public enum TouchMapChoice: String, CaseIterable, Sendable {
+    /// By `devices[].output`, udev's WL_OUTPUT, the screen's size, else the first screen.
+    case guess
+    /// As `guess`, then at start, with two or more screens and a touchscreen whose screen was
+    /// guessed (by size, or the first), each screen asks to be touched (`tactile calibrate
+    /// --map --if-guessed`), and the answers go into this file as `devices[].output`, so the
+    /// next start knows.
+    case ask
 }

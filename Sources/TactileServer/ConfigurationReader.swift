@@ -31,7 +31,8 @@ struct ConfigurationReader {
         config.showTouches = try top.bool("show-touches")
         config.showInputRegions = try top.bool("show-input-regions")
         if let touch = try top.table("touch") {
-            try touch.only(["pointer-emulation", "edge-deferral-limit", "feedback"])
+            try touch.only(["pointer-emulation", "edge-deferral-limit", "feedback", "map"])
+            config.touchMap = try touch.choice("map", TouchMapChoice.self)
             config.pointerEmulation = try touch.bool("pointer-emulation")
             config.touchFeedback = try touch.choice("feedback", TouchFeedbackStyle.self)
             config.edgeDeferralLimit = try touch.number("edge-deferral-limit", atLeast: 0)

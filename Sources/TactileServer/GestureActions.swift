@@ -6,7 +6,8 @@ import TactileWayland
 
 /// What the configured gestures do (`GestureBinding.action`): run a command, focus the next
 /// window, close the focused one. The server publishes gesture events; acting on them is
-/// the host's, so process spawning and its environment live here, not in the protocol layer.
+/// the host's, so process spawning and its environment live here, not in the protocol layer
+/// (and Tactile's own helper commands start here too).
 public final class GestureActions: GestureDelegate {
     /// Strong: the reaper's timer lives on the server's loop, which must outlive it (the
     /// server holds its delegate weakly, so there is no cycle).
@@ -55,10 +56,21 @@ public final class GestureActions: GestureDelegate {
             "TACTILE_GESTURE_DX=\(d.translation.x)", "TACTILE_GESTURE_DY=\(d.translation.y)",
             "TACTILE_GESTURE_SCALE=\(d.scale)", "TACTILE_GESTURE_COUNT=\(d.count)",
         ]
-        guard let pid = spawn(["/bin/sh", "-c", command], environment: environment) else {
-            return logger.error("gesture '\(binding.name)': could not start `\(command)`: \(String(cString: strerror(errno)))")
+        start(["/bin/sh", "-c", command], environment: environment, what: "gesture '\(binding.name)'", shown: "`\(command)`")
+    }
+
+    /// Starts one of Tactile's own commands beside the app (`touch.map: ask`'s questions):
+    /// connected to the server, counted as started, and reaped, as a gesture's command is.
+    public func start(_ arguments: [String], what: String) {
+        start(arguments, environment: connecting(currentEnvironment(), to: socketName, x11Display: x11Display), what: what,
+              shown: arguments.joined(separator: " "))
+    }
+
+    private func start(_ arguments: [String], environment: [String], what: String, shown: String) {
+        guard let pid = spawn(arguments, environment: environment) else {
+            return logger.error("\(what): could not start \(shown): \(String(cString: strerror(errno)))")
         }
-        logger.info("gesture '\(binding.name)': started `\(command)` (pid \(pid))")
+        logger.info("\(what): started \(shown) (pid \(pid))")
         server.processStarted(pid)
         commands.append(pid)
         if reaper == nil { reaper = server.makeTimer { [unowned self] in reap() } }

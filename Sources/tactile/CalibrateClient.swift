@@ -4,7 +4,8 @@ import Responder
 import WaylandProtocols
 
 /// A client of weston_touch_calibration: the touchscreens a compositor offers, and one of
-/// them taken to show crosses on its output and hear its uncalibrated taps.
+/// them taken to show crosses on its output and hear its uncalibrated taps; and of
+/// tactile_touchscreen_mapper_v1 (`--map`): each screen asked which touchscreen touches it.
 final class CalibrateClient {
     typealias Failure = GlobalConnection.Failure
 
@@ -14,6 +15,14 @@ final class CalibrateClient {
     private var calibration: OpaquePointer?
     /// Each touchscreen offered: its syspath and its output's name.
     fileprivate(set) var touchscreens: [(syspath: String, output: String)] = []
+    /// The outputs, with the names wl_output 4 gives them, in the order announced.
+    fileprivate(set) var outputs: [(proxy: OpaquePointer, name: String?)] = []
+    // `--map`: the mapper, every touchscreen it lists (done once listed), and the answer
+    // to the question asked.
+    private var mapper: OpaquePointer?
+    fileprivate(set) var mappable: [(syspath: String, name: String, output: String, rule: String)] = []
+    fileprivate var listed = false
+    fileprivate var answer: Answer?
 
     // The calibrator, once taken.
     private var surface: OpaquePointer?
@@ -38,14 +47,78 @@ final class CalibrateClient {
         case cancelCalibration
     }
 
+    /// What a question heard.
+    enum Answer: Equatable {
+        case touched(syspath: String)
+        /// Its output went.
+        case cancelled
+        /// No touch before the deadline.
+        case timedOut
+    }
+
     init(socket: String?) throws {
         display = try GlobalConnection.connect(socket)
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
+        // The globals, then the names of the outputs bound as they were announced.
         wl_display_roundtrip(display)
+        wl_display_roundtrip(display)
+    }
+
+    /// The touchscreens weston_touch_calibration offers for calibration.
+    func listCalibratable() throws {
         let calibration = try bind(tactile_weston_touch_calibration_interface(), "privileges.touch-calibration")
         self.calibration = calibration
         weston_touch_calibration_add_listener(calibration, calibrationListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_display_roundtrip(display)
+    }
+
+    /// Every touchscreen and where it maps now, from the mapper.
+    func listMappable() throws {
+        let mapper = try bind(tactile_tactile_touchscreen_mapper_v1_interface(), "privileges.touch-calibration")
+        self.mapper = mapper
+        tactile_touchscreen_mapper_v1_add_listener(mapper, mapperListener, Unmanaged.passUnretained(self).toOpaque())
+        try dispatch { listed }
+    }
+
+    /// Shows the question on `output` (white, a black ring in the middle) until a
+    /// touchscreen touches it, the output goes, or `seconds` pass.
+    func ask(_ output: OpaquePointer, seconds: Int) throws -> Answer {
+        let compositor = try bind(tactile_client_wl_compositor_interface(), "a surface to show the question on")
+        let surface = wl_compositor_create_surface(compositor)
+        defer { wl_surface_destroy(surface) }
+        size = nil
+        answer = nil
+        guard let question = tactile_touchscreen_mapper_v1_ask(mapper, surface, output) else { throw Failure(description: "out of memory") }
+        defer { tactile_touchscreen_question_v1_destroy(question) }
+        tactile_touchscreen_question_v1_add_listener(question, questionListener, Unmanaged.passUnretained(self).toOpaque())
+        try dispatch { size != nil || answer != nil }
+        if let answer { return answer }
+        guard let size, size.width > 0, size.height > 0 else { return .cancelled }
+        let (w, h) = (Int(size.width), Int(size.height))
+        let (buffer, frame, bytes) = try makeBuffer(width: w, height: h)
+        defer {
+            munmap(frame, bytes)
+            wl_buffer_destroy(buffer)
+        }
+        let (cx, cy, outer) = (Double(w) / 2, Double(h) / 2, Double(min(w, h)) / 6)
+        for y in 0..<h {
+            for x in 0..<w {
+                let d = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
+                frame[y * w + x] = d <= outer && d >= outer * 0.6 ? 0xFF00_0000 : 0xFFFF_FFFF
+            }
+        }
+        wl_surface_attach(surface, buffer, 0, 0)
+        wl_surface_damage(surface, 0, 0, size.width, size.height)
+        wl_surface_commit(surface)
+        let deadline = Self.now() + Double(seconds)
+        try dispatch(until: { answer != nil }, deadline: deadline)
+        return answer ?? .timedOut
+    }
+
+    /// Maps the touchscreen to the output, in the compositor, from now on.
+    func map(_ syspath: String, to output: OpaquePointer) {
+        tactile_touchscreen_mapper_v1_map(mapper, syspath, output)
         wl_display_roundtrip(display)
     }
 
@@ -137,6 +210,24 @@ final class CalibrateClient {
         wl_display_roundtrip(display)
     }
 
+    /// One ARGB buffer of its own shared memory, mapped for drawing.
+    private func makeBuffer(width: Int, height: Int) throws -> (OpaquePointer, UnsafeMutablePointer<UInt32>, Int) {
+        let shm = try bind(tactile_client_wl_shm_interface(), "the question is drawn in shared memory")
+        let bytes = width * height * 4
+        let fd = tactile_client_memfd_create("tactile-map")
+        guard fd >= 0 else { throw Failure(description: "cannot make shared memory: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(bytes)) == 0, let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+            throw Failure(description: "cannot map \(bytes) bytes of shared memory: \(String(cString: strerror(errno)))")
+        }
+        let pool = wl_shm_create_pool(shm, fd, Int32(bytes))
+        defer { wl_shm_pool_destroy(pool) }
+        guard let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(width * 4), WL_SHM_FORMAT_ARGB8888.rawValue) else {
+            throw Failure(description: "out of memory")
+        }
+        return (buffer, memory.bindMemory(to: UInt32.self, capacity: width * height), bytes)
+    }
+
     private func makeBuffers(_ size: (width: Int32, height: Int32)) throws {
         let shm = try bind(tactile_client_wl_shm_interface(), "the crosses are drawn in shared memory")
         let frameBytes = Int(size.width) * Int(size.height) * 4
@@ -163,13 +254,36 @@ final class CalibrateClient {
         return OpaquePointer(proxy)
     }
 
-    /// Dispatches events until `done`; the compositor closing the connection is an error.
-    private func dispatch(until done: () -> Bool) throws {
+    /// Dispatches events until `done` (or the monotonic `deadline`, in seconds); the
+    /// compositor closing the connection is an error.
+    private func dispatch(until done: () -> Bool, deadline: Double? = nil) throws {
+        let gone = { Failure(description: "the compositor went away (error \(wl_display_get_error(self.display)))") }
         while !done() {
-            guard wl_display_dispatch(display) >= 0 else {
-                throw Failure(description: "the compositor went away (error \(wl_display_get_error(display)))")
+            guard let deadline else {
+                guard wl_display_dispatch(display) >= 0 else { throw gone() }
+                continue
             }
+            let left = deadline - Self.now()
+            if left <= 0 { return }
+            while wl_display_prepare_read(display) != 0 { guard wl_display_dispatch_pending(display) >= 0 else { throw gone() } }
+            guard wl_display_flush(display) >= 0 || errno == EAGAIN else {
+                wl_display_cancel_read(display)
+                throw gone()
+            }
+            var poller = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(min(left, 1) * 1000) + 1) > 0 {
+                guard wl_display_read_events(display) >= 0 else { throw gone() }
+            } else {
+                wl_display_cancel_read(display)
+            }
+            guard wl_display_dispatch_pending(display) >= 0 else { throw gone() }
         }
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 
@@ -185,7 +299,14 @@ private func fraction(_ x: UInt32, _ y: UInt32) -> Point {
 nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
     let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
     listener.initialize(to: wl_registry_listener(
-        global: { data, _, name, interface, _ in client(data).globals[String(cString: interface!)] = name },
+        global: { data, registry, name, interface, version in
+            let client = client(data)
+            let interface = String(cString: interface!)
+            client.globals[interface] = name
+            guard interface == "wl_output", let proxy = wl_registry_bind(registry, name, tactile_client_wl_output_interface(), min(version, 4)) else { return }
+            client.outputs.append((OpaquePointer(proxy), nil))
+            wl_output_add_listener(OpaquePointer(proxy), outputListener, data)
+        },
         global_remove: { _, _, _ in }
     ))
     return listener
@@ -225,6 +346,44 @@ nonisolated(unsafe) private let coordinateListener: UnsafeMutablePointer<weston_
             client.conversions[tag] = fraction(x, y)
             weston_touch_coordinate_destroy(coordinate)
         }
+    ))
+    return listener
+}()
+
+nonisolated(unsafe) private let outputListener: UnsafeMutablePointer<wl_output_listener> = {
+    let listener = UnsafeMutablePointer<wl_output_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_output_listener(
+        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        mode: { _, _, _, _, _, _ in },
+        done: { _, _ in },
+        scale: { _, _, _ in },
+        name: { data, proxy, name in
+            let client = client(data)
+            guard let proxy, let name, let index = client.outputs.firstIndex(where: { $0.proxy == proxy }) else { return }
+            client.outputs[index].name = String(cString: name)
+        },
+        description: { _, _, _ in }
+    ))
+    return listener
+}()
+
+nonisolated(unsafe) private let mapperListener: UnsafeMutablePointer<tactile_touchscreen_mapper_v1_listener> = {
+    let listener = UnsafeMutablePointer<tactile_touchscreen_mapper_v1_listener>.allocate(capacity: 1)
+    listener.initialize(to: tactile_touchscreen_mapper_v1_listener(
+        touchscreen: { data, _, device, name, output, rule in
+            client(data).mappable.append((String(cString: device!), String(cString: name!), String(cString: output!), String(cString: rule!)))
+        },
+        done: { data, _ in client(data).listed = true }
+    ))
+    return listener
+}()
+
+nonisolated(unsafe) private let questionListener: UnsafeMutablePointer<tactile_touchscreen_question_v1_listener> = {
+    let listener = UnsafeMutablePointer<tactile_touchscreen_question_v1_listener>.allocate(capacity: 1)
+    listener.initialize(to: tactile_touchscreen_question_v1_listener(
+        configure: { data, _, width, height in client(data).size = (width, height) },
+        touched: { data, _, device in client(data).answer = .touched(syspath: String(cString: device!)) },
+        cancelled: { data, _ in client(data).answer = .cancelled }
     ))
     return listener
 }()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Responder
+import TactileBackends
 import TactileServer
 
 struct CalibrateCommand: ParsableCommand {
@@ -14,10 +15,22 @@ struct CalibrateCommand: ParsableCommand {
         is asked again. The first four fit libinput's calibration matrix by least squares; \
         the fifth checks it. The matrix applies at once and is printed as a devices: entry \
         of the configuration file; --write puts it into that file, the rest of the file \
-        kept as it was. Tactile offers calibration to the clients it started, its own \
+        kept as it was. With --map, each screen in turn turns white and asks to be touched \
+        instead: the touchscreen that touches it is mapped to it at once and printed (and \
+        written) as a devices: entry's output; a screen no touchscreen touches within \
+        --wait seconds is skipped. Tactile offers both to the clients it started, its own \
         executable and weston-touch-calibrator (privileges.touch-calibration).
         """
     )
+
+    @Flag(help: "Map touchscreens to screens by touching each screen, instead of calibrating.")
+    var map = false
+
+    @Option(help: ArgumentHelp("With --map: how long each screen waits to be touched before it is skipped.", valueName: "seconds"))
+    var wait = 30
+
+    @Flag(help: "With --map: ask only with two or more screens and a touchscreen whose screen was guessed (by size, or the first); `touch.map: ask` runs this at start.")
+    var ifGuessed = false
 
     @Option(help: ArgumentHelp("The touchscreen: its name or udev syspath (needed when there are several).", valueName: "device"))
     var device: String?
@@ -28,8 +41,16 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: "The compositor's socket (default: $WAYLAND_DISPLAY).")
     var socket: String?
 
+    func validate() throws {
+        if map, device != nil { throw ValidationError("--map asks every touchscreen; it takes no --device") }
+        if ifGuessed, !map { throw ValidationError("--if-guessed goes with --map") }
+        if !(1...3600).contains(wait) { throw ValidationError("--wait is from 1 to 3600 seconds") }
+    }
+
     func run() throws {
         let client = try CalibrateClient(socket: socket)
+        if map { return try mapByTouch(client) }
+        try client.listCalibratable()
         let (syspath, output) = try chosen(client.touchscreens)
         let name = Self.deviceName(syspath: syspath)
         say("calibrating \(name) (\(syspath)) on \(output): touch each cross where its lines meet")
@@ -61,9 +82,61 @@ struct CalibrateCommand: ParsableCommand {
         let residuals = outcome.residuals
         say("check: \(Self.pixels(outcome.checkError)) px from its cross before it was fitted too")
         say("residual: \(Self.pixels(residuals.reduce(0, +) / Double(residuals.count))) px on average, \(Self.pixels(residuals.max() ?? 0)) px at most, over \(residuals.count) taps")
-        let entry = CalibrationEntry(device: name, matrix: matrix)
+        let entry = DeviceEntry.calibration(device: name, matrix: matrix)
         say("applied; to keep it, the configuration file needs:\n\(entry.section)", terminator: "")
-        if let write { try writeEntry(entry, to: write) }
+        if let write {
+            try writeEntries([(entry, { entries in
+                entries.last { $0.calibration != nil }?.calibration.map { zip($0, matrix).allSatisfy { abs($0 - $1) < 1e-5 } } ?? false
+            })], to: write)
+        }
+    }
+
+    /// Each screen in turn asks to be touched; the touchscreen that does maps to it. Ends
+    /// when every touchscreen has answered or every screen has asked.
+    private func mapByTouch(_ client: CalibrateClient) throws {
+        try client.listMappable()
+        let touchscreens = client.mappable
+        guard !touchscreens.isEmpty else { throw CalibrateClient.Failure(description: "the compositor has no touchscreen") }
+        if ifGuessed {
+            let guessed = touchscreens.filter { $0.rule == "size" || $0.rule == "first" }
+            guard client.outputs.count >= 2, !guessed.isEmpty else {
+                return say("no touchscreen's screen was guessed among \(client.outputs.count) screen\(client.outputs.count == 1 ? "" : "s"): nothing to ask")
+            }
+            say("guessed: " + guessed.map { "\($0.name) on \($0.output) (by \($0.rule == "size" ? "its size" : "default"))" }.joined(separator: ", "))
+        }
+        say("mapping \(touchscreens.count) touchscreen\(touchscreens.count == 1 ? "" : "s") by touch: touch each screen when it turns white (within \(wait) s, or it is skipped)")
+        var mapped: [(touchscreen: String, output: String)] = []
+        for (proxy, name) in client.outputs where mapped.count < touchscreens.count {
+            let output = name ?? "?"
+            var answered = false
+            while !answered {
+                say("screen \(output): touch it")
+                switch try client.ask(proxy, seconds: wait) {
+                case .touched(let syspath):
+                    guard let touchscreen = touchscreens.first(where: { $0.syspath == syspath }) else { continue }
+                    if let earlier = mapped.first(where: { $0.touchscreen == touchscreen.name }) {
+                        say("screen \(output): touched by \(touchscreen.name), which touched \(earlier.output) already; touch it again")
+                        continue
+                    }
+                    client.map(syspath, to: proxy)
+                    mapped.append((touchscreen.name, output))
+                    say("screen \(output): \(touchscreen.name) (\(syspath)) mapped to it\(touchscreen.output == output ? ", as it was" : ", not \(touchscreen.output)")")
+                case .cancelled:
+                    say("screen \(output): it went; skipped")
+                case .timedOut:
+                    say("screen \(output): not touched within \(wait) s; skipped")
+                }
+                answered = true
+            }
+        }
+        let unanswered = touchscreens.filter { t in !mapped.contains { $0.touchscreen == t.name } }
+        for touchscreen in unanswered { say("\(touchscreen.name) touched no screen: it stays on \(touchscreen.output)") }
+        guard !mapped.isEmpty else { throw CalibrateClient.Failure(description: "no screen was touched; nothing was changed") }
+        let entries = mapped.map { DeviceEntry.output(device: $0.touchscreen, output: $0.output) }
+        say("applied; to keep it, the configuration file needs:\n\(DeviceEntry.section(entries))", terminator: "")
+        if let write {
+            try writeEntries(zip(entries, mapped).map { entry, pair in (entry, { $0.last { $0.output != nil }?.output == pair.output }) }, to: write)
+        }
     }
 
     /// The first touch of the next tap, once every finger has lifted; nil for a tap of
@@ -105,18 +178,21 @@ struct CalibrateCommand: ParsableCommand {
         return touchscreens[0]
     }
 
-    private func writeEntry(_ entry: CalibrationEntry, to path: String) throws {
-        let old: String
+    /// Writes each entry into the file, each checked by reading the file back (`takes`:
+    /// do the device's entries, in order, give it the setting?), or nothing when one cannot be.
+    private func writeEntries(_ entries: [(DeviceEntry, takes: ([DeviceSettings]) -> Bool)], to path: String) throws {
+        var text: String
         switch TextFile.read(path) {
-        case .success(let text): old = text
-        case .failure(let failure) where errno == ENOENT: _ = failure; old = ""
+        case .success(let old): text = old
+        case .failure(let failure) where errno == ENOENT: _ = failure; text = ""
         case .failure(let failure): throw CalibrateClient.Failure(description: "cannot read \(path): \(failure)")
         }
-        let new = try entry.written(into: old) { text in
-            let file = try ConfigurationFile.parse(text, file: path)
-            return file.devices.last { $0.match == entry.device }?.calibration
+        for (entry, takes) in entries {
+            text = try entry.written(into: text) { candidate in
+                try takes(ConfigurationFile.parse(candidate, file: path).devices.filter { $0.match == entry.device })
+            }
         }
-        try TextFile.replace(path, with: new)
+        try TextFile.replace(path, with: text)
         say("written to \(path)")
     }
 

@@ -105,6 +105,9 @@ struct ServeCommand: ParsableCommand {
         let environment = currentEnvironmentByName()
         let supervision = Supervision(environment: environment, logger: logger)
         let metrics = file?.metrics.map { Metrics($0, server: server, session: session, logger: logger) }
+        if file?.touchMap == .ask {
+            askWhereTouchscreensLie(tactile, socket: name)
+        }
         supervision.ready("listening on \(name)", environment: environment, server: server)
         withExtendedLifetime((signals, metrics)) { tactile.run() }
         supervision.stopping()
@@ -116,6 +119,16 @@ struct ServeCommand: ParsableCommand {
         }
         // COMMAND's status is Tactile's, when COMMAND is what ended it.
         if let session, session.endedTheServer, let status = session.status, status != 0 { throw ExitCode(status) }
+    }
+
+    /// `touch.map: ask`: this executable's `calibrate --map`, asking each screen to be
+    /// touched when a touchscreen's screen was guessed, writing the answers into the file.
+    private func askWhereTouchscreensLie(_ tactile: Assembly, socket: String) {
+        var executable = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &executable, executable.count - 1)
+        guard length > 0, let config = options.config else { return }
+        let path = String(decoding: executable.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        tactile.startHelper([path, "calibrate", "--map", "--if-guessed", "--socket", socket, "--write", config], what: "touch.map: ask")
     }
 
     /// What the backend shows and where input comes from, for the "listening on" line.
