@@ -42,7 +42,7 @@ import Testing
         let run = try CalibrationRun.shared.get()
         let file = run.guest.read("tactile.yaml")
         let matrix = try #require(Self.matrix(in: run.guest.read("calibrate-upright.txt"), after: "calibration: "))
-        #expect(file.hasPrefix("# the installer's file\nidle:\n  timeout: 600\ndevices:\n  - match: Tactile Other Touchscreen\n    tap-to-click: true\n"), "\(file)")
+        #expect(file.hasPrefix("# the installer's file\nidle:\n  timeout: 600\ntouch:\n  map: ask\ndevices:\n  - match: Tactile Other Touchscreen\n    tap-to-click: true\n"), "\(file)")
         #expect(file.contains("  - match: \"Tactile Skewed Touchscreen\"\n    calibration: ["))
         #expect(Self.matrix(in: file, after: "calibration: ") == matrix)
     }
@@ -53,6 +53,8 @@ import Testing
         try #require(downs.count == 6, "\(downs)")
         let fromFile = zip(downs[0..<3], Self.portraitTaps).map(Self.distance)
         #expect(fromFile.allSatisfy { $0 <= 1 }, "the written file's calibration, on a portrait desktop: \(fromFile) px off")
+        // The file's touch.map: ask had nothing to ask of one screen.
+        #expect(run.guest.read("tactile-portrait.log").contains("no touchscreen's screen was guessed among 1 screen: nothing to ask"))
         let again = zip(downs[3..<6], Self.portraitTaps).map(Self.distance)
         #expect(again.allSatisfy { $0 <= 1 }, "calibrated again while turned: \(again) px off")
         // The matrix is in the device's own axes, before the output's transform: the same.

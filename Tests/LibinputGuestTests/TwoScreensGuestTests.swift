@@ -4,7 +4,8 @@ import Testing
 
 /// Two screens on two cards (QEMU's VGA and secondary-vga, both bochs-drm), one kiosk app on
 /// each, and touchscreens mapped to the second by the configuration file, by udev's
-/// WL_OUTPUT and by their size, or to the first by default (two_screens.py drives it).
+/// WL_OUTPUT and by their size, or to the first by default, then by touching each screen
+/// (two_screens.py drives it).
 @Suite struct TwoScreensGuestTests {
     @Test func eachCardsScreenBecomesAnOutputSideBySide() throws {
         let log = try TwoScreensRun.shared.get().log
@@ -23,8 +24,8 @@ import Testing
         #expect(run.log.contains("device added: Tactile Plain Touchscreen (touch); mapped to the first output, Virtual-1 (its size is unknown"))
         // Raw (1024, 1024), (512, 2048) and (2048, 2048) scaled onto the second, 1024x768
         // screen, where its simple-touch sits at the origin.
-        #expect(SimpleTouchDown.all(in: run.second) == [SimpleTouchDown(id: 0, Point(x: 256, y: 192)), SimpleTouchDown(id: 0, Point(x: 128, y: 384)),
-                                                        SimpleTouchDown(id: 0, Point(x: 512, y: 384))])
+        #expect(Array(SimpleTouchDown.all(in: run.second).prefix(3)) == [SimpleTouchDown(id: 0, Point(x: 256, y: 192)), SimpleTouchDown(id: 0, Point(x: 128, y: 384)),
+                                                                       SimpleTouchDown(id: 0, Point(x: 512, y: 384))])
         // The unmapped touchscreen is on the first screen.
         #expect(SimpleTouchDown.all(in: run.first) == [SimpleTouchDown(id: 0, Point(x: 320, y: 400))])
     }
@@ -45,6 +46,33 @@ import Testing
 }
 
 extension TwoScreensGuestTests {
+    /// `touch.map: ask` starts `tactile calibrate --map --if-guessed`: the first screen asks
+    /// (white, a ring in its middle) and the plain touchscreen touches it; the second asks and
+    /// the wandering one (on the first by default) touches it, is mapped there, and its later
+    /// tap reaches the second app. The touches that answered reach no app. The file gets both
+    /// outputs, the rest kept.
+    @Test func touchingEachScreenMapsTheTouchscreenThatTouchedIt() throws {
+        let run = try TwoScreensRun.shared.get()
+        #expect(run.map.contains("touch.map: ask: started /"), "\(run.map)")
+        #expect(run.map.contains("guessed: Tactile Plain Touchscreen on Virtual-1 (by default), Tactile Wandering Touchscreen on Virtual-1 (by default), Tactile Sized Touchscreen on Virtual-2 (by its size)"))
+        #expect(run.map.contains("mapping 5 touchscreens by touch"))
+        #expect(run.map.contains("screen Virtual-1: Tactile Plain Touchscreen (/sys/") && run.map.contains(") mapped to it, as it was"))
+        #expect(run.map.contains("screen Virtual-2: Tactile Wandering Touchscreen (/sys/") && run.map.contains(") mapped to it, not Virtual-1"))
+        #expect(run.map.contains("Tactile Sized Touchscreen touched no screen: it stays on Virtual-2"))
+        #expect(run.map.contains("devices:\n  - match: \"Tactile Plain Touchscreen\"\n    output: \"Virtual-1\"\n  - match: \"Tactile Wandering Touchscreen\"\n    output: \"Virtual-2\"\n"))
+        #expect(run.log.contains("device added: Tactile Wandering Touchscreen (touch); mapped to the first output, Virtual-1"))
+        #expect(run.log.contains("device Tactile Wandering Touchscreen: mapped to Virtual-2 (by touch)"), "\(run.log)")
+        for shot in [run.asking.0, run.asking.1] {
+            let (w, h) = (shot.width, shot.height)
+            #expect(shot.colour(at: 0, 0) == 0xff_ffff && shot.colour(at: w - 1, h - 1) == 0xff_ffff && shot.colour(at: w / 2, h / 2) == 0xff_ffff)
+            #expect(shot.colour(at: w / 2 + min(w, h) / 8, h / 2) == 0x00_0000, "the ring")
+        }
+        #expect(SimpleTouchDown.all(in: run.second).last == SimpleTouchDown(id: 0, Point(x: 550, y: 96)))
+        #expect(SimpleTouchDown.all(in: run.first).count == 1, "the answering touch reached no app")
+        #expect(run.file.hasPrefix("touch:\n  map: ask\ndevices:\n  - match: Tactile Configured Touchscreen\n    output: Virtual-2\n"), "\(run.file)")
+        #expect(run.file.contains("  - match: \"Tactile Wandering Touchscreen\"\n    output: \"Virtual-2\"\n") && run.file.contains("outputs:\n  - name: Virtual-2\n    mode: 1024x768\n"))
+    }
+
     /// The second screen unplugged: its output goes, its app moves to the first screen (its
     /// crosses now drawn there, over the first app); plugged back: the output returns.
     @Test func anUnpluggedScreensAppMovesToTheOtherAndTheScreenComesBack() throws {
@@ -66,6 +94,8 @@ struct TwoScreensRun {
     let firstBefore: Screenshot, secondBefore: Screenshot, firstAfter: Screenshot, secondAfter: Screenshot
     /// The first head once the second was unplugged, and grim's capture of the second output once back.
     let unplugged: Screenshot, composedBack: Screenshot
+    /// `tactile calibrate --map`'s transcript (in Tactile's log), each head while it asked, and the file it wrote.
+    let map: String, asking: (Screenshot, Screenshot), file: String
 
     static let shared: Result<TwoScreensRun, GuestRunFailure> = Result { try TwoScreensRun() }.mapError { $0 as? GuestRunFailure ?? GuestRunFailure(reason: "\($0)") }
 
@@ -76,5 +106,6 @@ struct TwoScreensRun {
         (firstBefore, secondBefore) = (try guest.dump("first-before"), try guest.dump("second-before"))
         (firstAfter, secondAfter) = (try guest.dump("first-after"), try guest.dump("second-after"))
         (unplugged, composedBack) = (try guest.dump("first-unplugged"), try guest.dump("grim-second-back"))
+        (map, asking, file) = (log, (try guest.dump("map-first"), try guest.dump("map-second")), guest.read("tactile.yaml"))
     }
 }

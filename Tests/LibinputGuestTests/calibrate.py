@@ -157,7 +157,7 @@ def main():
     tap_app(skewed, touch_log, TAPS, upright)
     config = os.path.join(OUT, "tactile.yaml")
     with open(config, "w") as f:
-        f.write("# the installer's file\nidle:\n  timeout: 600\ndevices:\n  - match: Tactile Other Touchscreen\n    tap-to-click: true\n")
+        f.write("# the installer's file\nidle:\n  timeout: 600\ntouch:\n  map: ask\ndevices:\n  - match: Tactile Other Touchscreen\n    tap-to-click: true\n")
 
     def hostile(k, centre, first, transcript):
         def refused(count):

@@ -8,8 +8,11 @@ of 400x300 mm), and runs two weston-simple-touch, which kiosk placement puts one
 Four uinput touchscreens: one mapped to Virtual-2 by the configuration file, one by udev's
 WL_OUTPUT property, one by its size (410x293 mm: Virtual-2's), and one without a size left to
 the default, the first screen. Each taps; QEMU screendumps both
-heads before and after. Then the second screen is unplugged (forced off through sysfs) and
-plugged back. Everything goes to OUTDIR, where TwoScreensGuestTests reads it.
+heads before and after. Before that, at start, the file's `touch.map: ask` has each screen
+ask in turn to be touched (`tactile calibrate --map --if-guessed`, started by Tactile): the
+plain touchscreen touches the first, a fifth ("wandering": no size, so on the first screen by
+default, but lying on the second) the second, whose app its later tap reaches. Then the
+second screen is unplugged (forced off through sysfs) and plugged back. Everything goes to OUTDIR, where TwoScreensGuestTests reads it.
 
 Usage: two_screens.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -23,6 +26,8 @@ from guest_input import Journal, Touchscreen, wait_for
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 
 CONFIG = """\
+touch:
+  map: ask
 devices:
   - match: Tactile Configured Touchscreen
     output: Virtual-2
@@ -32,7 +37,7 @@ outputs:
 """
 UDEV_RULE = 'SUBSYSTEM=="input", ATTRS{name}=="Tactile Udev Touchscreen", ENV{WL_OUTPUT}="Virtual-2"\n'
 
-GREY, RED = 0x585858, 0xFF0000  # simple-touch's window, its cross
+GREY, RED, WHITE = 0x585858, 0xFF0000, 0xFFFFFF  # simple-touch's window, its cross; a question
 
 journal = Journal(OUT)
 log, screendump_when = journal.log, journal.screendump_when
@@ -53,6 +58,7 @@ def main():
     configured = Touchscreen("Tactile Configured Touchscreen")
     by_udev = Touchscreen("Tactile Udev Touchscreen")
     plain = Touchscreen("Tactile Plain Touchscreen")
+    wandering = Touchscreen("Tactile Wandering Touchscreen")
     # 4095 units over 10 and 14 per mm: 410x293 mm, within Virtual-2's 400x300.
     sized = Touchscreen("Tactile Sized Touchscreen", resolution=(10, 14))
     subprocess.run(["udevadm", "settle"], check=True)
@@ -69,6 +75,20 @@ def main():
                                     "--socket", "wayland-two", "--", "sh", "-c", clients],
                                    stdout=stream, stderr=subprocess.STDOUT)
     wait_for(tactile_log, "device added: Tactile Sized Touchscreen", timeout=120)
+
+    # touch.map: ask: each screen in turn turns white (its corners) and is touched by the
+    # touchscreen lying on it; the file gets their outputs.
+    def asking(picture):
+        return picture.colour(0, 0) == WHITE and picture.colour(picture.width - 1, picture.height - 1) == WHITE
+    wait_for(tactile_log, "screen Virtual-1: touch it", timeout=120)
+    screendump_when("map-first", asking)
+    tap(plain, 1024, 1024)
+    wait_for(tactile_log, "screen Virtual-2: touch it")
+    screendump_when("map-second", asking, device="second")
+    tap(wandering, 1024, 1024)
+    wait_for(tactile_log, "written to ")
+    log("mapped by touch")
+
     wait_for(second, "commit()", timeout=120)
     log("both clients drew")
     screendump_when("first-before", lambda p: p.colour(10, 10) == GREY)
@@ -89,6 +109,12 @@ def main():
     screendump_when("first-after", lambda p: p.colour(320, 400) == RED)
     screendump_when("second-after", lambda p: p.colour(256, 192) == RED and p.colour(128, 384) == RED
                      and p.colour(512, 384) == RED, device="second")
+
+    # Raw (2200, 512) is (550, 96) on the second screen, inside its app; on the first it
+    # would be (687, 100), beside that one's.
+    tap(wandering, 2200, 512)
+    wait_for(second, ".down(", count=4)
+    log("the wandering touchscreen reached the second app")
 
     # The second screen unplugged, as the kernel sees it (forced off through sysfs), and back.
     # Forcing sends no uevent of its own; the card's "change" uevent is what the kernel sends
