@@ -98,15 +98,30 @@ final class TouchCalibration: ServerPart {
         self.question = nil
     }
 
-    /// Puts a calibrator's or a question's surface over everything: in the node they show
-    /// in, made at the top (under a session lock's shield, so a lock still covers it) when
-    /// first needed, and kept.
-    func show(_ surface: Surface) {
+    /// Shows a calibrator's or a question's first buffer, if it is `size`, over everything at
+    /// `output`'s place: in the node they show in, made at the top (under a session lock's
+    /// shield, so a lock still covers it) when first needed, and kept. Otherwise, why not.
+    func show(_ surface: Surface, sized size: Size, on output: String?) -> String? {
+        guard surface.size == size else {
+            return "the surface is \(surface.size.width)x\(surface.size.height), configure said \(size.width)x\(size.height)"
+        }
         context.updateScene { [unowned self] scene in
             guard windows.calibrationCeiling == nil else { return }
             windows.calibrationCeiling = scene.add(.compositor(), to: scene.root, at: windows.ceiling.map { .below($0) } ?? .top)
         }
         surface.createNode(.surface(of: surface.owner.id, isToplevel: true, isMapped: false), under: { [unowned self] in windows.calibrationCeiling })
+        place(surface, on: output)
+        return nil
+    }
+
+    /// A shown surface at its output's place (again, when the layout changed).
+    func place(_ surface: Surface?, on output: String?) {
+        guard let surface, let placed = output.flatMap(placed(named:)) else { return }
+        surface.placeWindow(at: placed.rect.origin)
+    }
+
+    func placed(named name: String) -> PlacedOutput? {
+        windows.outputs.layout.first { $0.description.name == name }
     }
 
     private func save(_ resource: OpaquePointer, device: String, matrix: [Float]) {
@@ -195,29 +210,24 @@ final class Calibrator: ResourceObject, SurfaceRole {
         return "pid \(pid)"
     }
 
-    private var placed: PlacedOutput? { part.windows.outputs.layout.first { $0.description.name == output } }
-
     fileprivate func configure(size: Size) {
         guard let resource else { return }
         self.size = size
         weston_touch_calibrator_send_configure(resource, Int32(clamping: size.width), Int32(clamping: size.height))
     }
 
-    /// At its output's place, over everything.
     func place() {
-        guard isShown, let surface, let placed else { return }
-        surface.placeWindow(at: placed.rect.origin)
+        if isShown { part.place(surface, on: output) }
     }
 
     func committed(surface: Surface, hadBuffer: Bool) {
         guard resource != nil, !cancelled, !isShown, surface.hasBuffer else { return surface.syncNode() }
-        guard surface.size == size else {
-            return postError(WESTON_TOUCH_CALIBRATOR_ERROR_BAD_SIZE.rawValue,
-                             "the surface is \(surface.size.width)x\(surface.size.height), configure said \(size.width)x\(size.height)")
-        }
+        // Shown before its node is made, which asks whether it is.
         isShown = true
-        part.show(surface)
-        place()
+        if let wrong = part.show(surface, sized: size, on: output) {
+            isShown = false
+            return postError(WESTON_TOUCH_CALIBRATOR_ERROR_BAD_SIZE.rawValue, wrong)
+        }
         part.shown(self)
     }
 
@@ -301,7 +311,7 @@ final class Calibrator: ResourceObject, SurfaceRole {
         }
         defer { wl_resource_destroy(reply) }
         guard !cancelled else { return weston_touch_coordinate_send_result(reply, 0, 0) }
-        guard isShown, let placed else {
+        guard isShown, let placed = part.placed(named: output) else {
             return postError(WESTON_TOUCH_CALIBRATOR_ERROR_NOT_MAPPED.rawValue, "convert before the calibrator's surface shows")
         }
         guard x >= 0, y >= 0, Int(x) < size.width, Int(y) < size.height else {

@@ -72,29 +72,25 @@ final class TouchscreenQuestion: ResourceObject, SurfaceRole {
         self.output = output
     }
 
-    private var placed: PlacedOutput? { output.flatMap { name in part.windows.outputs.layout.first { $0.description.name == name } } }
-
     fileprivate func configure() {
         guard let resource else { return }
-        guard let placed else { return cancel(because: "its output is gone") }
+        guard let placed = output.flatMap(part.placed(named:)) else { return cancel(because: "its output is gone") }
         size = placed.rect.size
         tactile_touchscreen_question_v1_send_configure(resource, Int32(clamping: size.width), Int32(clamping: size.height))
     }
 
     func place() {
-        guard isShown, let surface, let placed else { return }
-        surface.placeWindow(at: placed.rect.origin)
+        if isShown { part.place(surface, on: output) }
     }
 
     func committed(surface: Surface, hadBuffer: Bool) {
         guard resource != nil, !over, !isShown, surface.hasBuffer else { return surface.syncNode() }
-        guard surface.size == size else {
-            return postError(TACTILE_TOUCHSCREEN_QUESTION_V1_ERROR_BAD_SIZE.rawValue,
-                             "the surface is \(surface.size.width)x\(surface.size.height), configure said \(size.width)x\(size.height)")
-        }
+        // Shown before its node is made, which asks whether it is.
         isShown = true
-        part.show(surface)
-        place()
+        if let wrong = part.show(surface, sized: size, on: output) {
+            isShown = false
+            return postError(TACTILE_TOUCHSCREEN_QUESTION_V1_ERROR_BAD_SIZE.rawValue, wrong)
+        }
         part.control?.capture { [weak self] device, touch, _ in
             if case .down = touch { self?.answer(device) }
         }
