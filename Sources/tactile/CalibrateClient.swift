@@ -15,8 +15,7 @@ final class CalibrateClient {
     private var calibration: OpaquePointer?
     /// Each touchscreen offered: its syspath and its output's name.
     fileprivate(set) var touchscreens: [(syspath: String, output: String)] = []
-    /// The outputs, with the names wl_output 4 gives them, in the order announced.
-    fileprivate(set) var outputs: [(proxy: OpaquePointer, name: String?)] = []
+    let outputs = NamedOutputs()
     // `--map`: the mapper, every touchscreen it lists (done once listed), and the answer
     // to the question asked.
     private var mapper: OpaquePointer?
@@ -303,9 +302,7 @@ nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_regist
             let client = client(data)
             let interface = String(cString: interface!)
             client.globals[interface] = name
-            guard interface == "wl_output", let proxy = wl_registry_bind(registry, name, tactile_client_wl_output_interface(), min(version, 4)) else { return }
-            client.outputs.append((OpaquePointer(proxy), nil))
-            wl_output_add_listener(OpaquePointer(proxy), outputListener, data)
+            if interface == "wl_output" { client.outputs.bind(registry, name: name, version: version) }
         },
         global_remove: { _, _, _ in }
     ))
@@ -350,22 +347,6 @@ nonisolated(unsafe) private let coordinateListener: UnsafeMutablePointer<weston_
     return listener
 }()
 
-nonisolated(unsafe) private let outputListener: UnsafeMutablePointer<wl_output_listener> = {
-    let listener = UnsafeMutablePointer<wl_output_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_output_listener(
-        geometry: { _, _, _, _, _, _, _, _, _, _ in },
-        mode: { _, _, _, _, _, _ in },
-        done: { _, _ in },
-        scale: { _, _, _ in },
-        name: { data, proxy, name in
-            let client = client(data)
-            guard let proxy, let name, let index = client.outputs.firstIndex(where: { $0.proxy == proxy }) else { return }
-            client.outputs[index].name = String(cString: name)
-        },
-        description: { _, _, _ in }
-    ))
-    return listener
-}()
 
 nonisolated(unsafe) private let mapperListener: UnsafeMutablePointer<tactile_touchscreen_mapper_v1_listener> = {
     let listener = UnsafeMutablePointer<tactile_touchscreen_mapper_v1_listener>.allocate(capacity: 1)

@@ -10,7 +10,7 @@ final class CaptureClient {
     private let display: OpaquePointer
     private let registry: OpaquePointer
     fileprivate var globals: [String: UInt32] = [:]
-    fileprivate var outputs: [(proxy: OpaquePointer, name: String?)] = []
+    private let outputs = NamedOutputs()
     fileprivate var windows: [(handle: OpaquePointer, appID: String?)] = []
     /// What the session said of the buffers it fills, once done; or that it stopped.
     fileprivate var size = (width: Int32(0), height: Int32(0))
@@ -35,8 +35,8 @@ final class CaptureClient {
 
     /// A source of the output named `name`.
     func outputSource(named name: String) throws -> OpaquePointer {
-        guard let output = outputs.first(where: { $0.name == name }) else {
-            throw Failure(description: "no output named \(name); the outputs: \(outputs.compactMap(\.name).joined(separator: ", "))")
+        guard let output = outputs.list.first(where: { $0.name == name }) else {
+            throw Failure(description: "no output named \(name); the outputs: \(outputs.list.compactMap(\.name).joined(separator: ", "))")
         }
         let manager = try bind(tactile_ext_output_image_capture_source_manager_v1_interface(), Self.screenCapture)
         return ext_output_image_capture_source_manager_v1_create_source(manager, output.proxy)
@@ -131,9 +131,7 @@ final class CaptureClient {
 
     fileprivate func announce(_ name: UInt32, _ interface: String, _ version: UInt32) {
         globals[interface] = name
-        guard interface == "wl_output", let proxy = wl_registry_bind(registry, name, tactile_client_wl_output_interface(), min(version, 4)) else { return }
-        outputs.append((OpaquePointer(proxy), nil))
-        wl_output_add_listener(OpaquePointer(proxy), outputListener, Unmanaged.passUnretained(self).toOpaque())
+        if interface == "wl_output" { outputs.bind(registry, name: name, version: version) }
     }
 
     fileprivate static func failure(_ reason: UInt32) -> Failure {
@@ -157,22 +155,6 @@ nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_regist
     return listener
 }()
 
-nonisolated(unsafe) private let outputListener: UnsafeMutablePointer<wl_output_listener> = {
-    let listener = UnsafeMutablePointer<wl_output_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_output_listener(
-        geometry: { _, _, _, _, _, _, _, _, _, _ in },
-        mode: { _, _, _, _, _, _ in },
-        done: { _, _ in },
-        scale: { _, _, _ in },
-        name: { data, proxy, name in
-            let capture = client(data)
-            guard let index = capture.outputs.firstIndex(where: { $0.proxy == proxy }) else { return }
-            capture.outputs[index].name = String(cString: name!)
-        },
-        description: { _, _, _ in }
-    ))
-    return listener
-}()
 
 nonisolated(unsafe) private let listListener: UnsafeMutablePointer<ext_foreign_toplevel_list_v1_listener> = {
     let listener = UnsafeMutablePointer<ext_foreign_toplevel_list_v1_listener>.allocate(capacity: 1)
