@@ -94,12 +94,14 @@ import Testing
         let pid = try #require(started.split(separator: "(pid ").last.flatMap { Int32($0.prefix { $0.isNumber }) })
         #expect(try waitForStatus(200, address, seconds: 5).status == 200)
         kill(pid, SIGSTOP)
-        let stopped = try waitForStatus(503, address, seconds: 16)
+        // Pings go every 3 s and the app has 10 s to answer: 503 comes within 13 s, and
+        // the rest is room for a loaded machine (a sanitizer pass beside other suites).
+        let stopped = try waitForStatus(503, address, seconds: 30)
         let inspected = try inspectHealth(socket)
         kill(pid, SIGCONT)
         #expect(inspected.status == 1 && inspected.output.contains("client pid=\(pid) app_id=org.freedesktop.weston.simple-shm: no answer to xdg_wm_base.ping"),
                 "tactile inspect --health says the same: \(inspected)")
-        #expect(stopped.status == 503, "503 within 16 s of SIGSTOP")
+        #expect(stopped.status == 503, "503 within 30 s of SIGSTOP")
         #expect(stopped.body.contains("client pid=\(pid) app_id=org.freedesktop.weston.simple-shm: no answer to xdg_wm_base.ping for"), "\(stopped.body)")
         #expect(try waitForStatus(200, address, seconds: 10).body == "ok\n", "ok once it answers")
         #expect(log.wait(for: "health: ok again", seconds: 2) != nil, "\(log.text)")
