@@ -1,7 +1,7 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
 // wlr-virtual-pointer, wlr-output-management, primary selection (zwp and GTK), relative pointer, pointer constraints,
-// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power, weston touch calibration and our protocols, server and client sides (the generated headers and code
+// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power, data control (wlr, ext), weston touch calibration and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -100,6 +100,10 @@
 #include "tactile-edge-deferral-v1-client-protocol.h"
 #include "tactile-inspector-v1-server-protocol.h"
 #include "tactile-inspector-v1-client-protocol.h"
+#include "wlr-data-control-unstable-v1-server-protocol.h"
+#include "wlr-data-control-unstable-v1-client-protocol.h"
+#include "ext-data-control-v1-server-protocol.h"
+#include "ext-data-control-v1-client-protocol.h"
 #include "tactile-touchscreen-mapping-v1-server-protocol.h"
 #include "tactile-touchscreen-mapping-v1-client-protocol.h"
 #include "weston-touch-calibration-server-protocol.h"
@@ -226,6 +230,14 @@ TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_manager_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_edge_deferral_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_inspector_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_inspector_report_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_data_control_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_data_control_device_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_data_control_source_v1)
+TACTILE_PROTOCOL_INTERFACE(zwlr_data_control_offer_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_data_control_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_data_control_device_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_data_control_source_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_data_control_offer_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_touchscreen_mapper_v1)
 TACTILE_PROTOCOL_INTERFACE(tactile_touchscreen_question_v1)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_calibration)
