@@ -168,6 +168,8 @@ static const struct wl_interface *const bindable[] = {
     &wp_commit_timing_manager_v1_interface,
     &weston_touch_calibration_interface,
     &tactile_touchscreen_mapper_v1_interface,
+    &zwlr_data_control_manager_v1_interface,
+    &ext_data_control_manager_v1_interface,
     // Offered only where the renderer imports dmabufs (a GPU, or llvmpipe on a DRM device:
     // the QEMU guest's fuzz run); its params then get memfds and hostile planes and sizes.
     &zwp_linux_dmabuf_v1_interface,

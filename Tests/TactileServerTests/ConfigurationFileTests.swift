@@ -166,7 +166,7 @@ import Testing
         ("privileges:\n  input-injection: [started, everyone]\n",
          "kiosk.yaml:2:30: privileges.input-injection[1]: expected everyone, started, an absolute path to an executable, or a list of started and paths, got 'everyone'"),
         ("privileges:\n  clipboard: everyone\n",
-         "kiosk.yaml:2:3: privileges.clipboard: unknown key (expected one of: input-injection, screen-capture, window-management, input-method, layer-shell, output-management, session-lock, touch-calibration, inspector, security-context)"),
+         "kiosk.yaml:2:3: privileges.clipboard: unknown key (expected one of: input-injection, screen-capture, window-management, input-method, layer-shell, output-management, session-lock, clipboard-control, touch-calibration, inspector, security-context)"),
         ("idle:\n  timeout: 0\n", "kiosk.yaml:2:12: idle.timeout: expected a whole number from 1 to 86400, got '0'"),
         ("idle:\n  wake: touch\n", "kiosk.yaml:2:9: idle.wake: expected one of swallow, deliver, got 'touch'"),
         ("idle:\n  dpms: off\n", "kiosk.yaml:2:3: idle.dpms: unknown key (expected one of: timeout, wake)"),

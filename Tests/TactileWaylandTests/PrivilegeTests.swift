@@ -19,6 +19,7 @@ import Testing
         .outputManagement: ["zwlr_output_manager_v1", "zwlr_output_power_manager_v1"],
         .sessionLock: ["ext_session_lock_manager_v1"],
         .touchCalibration: ["weston_touch_calibration", "tactile_touchscreen_mapper_v1"],
+        .clipboardControl: ["zwlr_data_control_manager_v1", "ext_data_control_manager_v1"],
         .inspector: ["tactile_inspector_v1"],
         .securityContext: ["wp_security_context_manager_v1"],
     ]

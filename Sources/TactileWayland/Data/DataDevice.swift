@@ -17,6 +17,8 @@ final class Selections: ServerPart {
     /// The primary selection's source, and every client's primary selection device.
     private(set) weak var primarySelection: (any SelectionSource)?
     var primaryDevices: [PrimaryDevice] = []
+    /// Every data control device (`DataControl.swift`): each hears every change of both.
+    var controlDevices: [ControlDevice] = []
     private var globals: [Global] = []
     /// Every change of either selection, whoever made it: the X window manager takes X's
     /// selection for a Wayland client's.
@@ -32,6 +34,10 @@ final class Selections: ServerPart {
                    requests: Self.primarySelectionManagerRequests),
             Global(display: display, interface: tactile_gtk_primary_selection_device_manager_interface(), version: 1, context: self,
                    requests: Self.primarySelectionManagerRequests),
+            Global(display: display, interface: tactile_zwlr_data_control_manager_v1_interface(), version: 2, context: self,
+                   requests: Self.dataControlManagerRequests, privilege: .clipboardControl),
+            Global(display: display, interface: tactile_ext_data_control_manager_v1_interface(), version: 1, context: self,
+                   requests: Self.dataControlManagerRequests, privilege: .clipboardControl),
         ]
     }
 
@@ -63,6 +69,7 @@ final class Selections: ServerPart {
         case .clipboard: if let selectionFocus { offerSelection(to: selectionFocus) }
         case .primary: for device in primaryDevices { device.offer(primarySelection) }
         }
+        for device in controlDevices { device.offer(kind, source) }
         changed.send(kind)
     }
 
@@ -176,7 +183,7 @@ final class DataOffer: ResourceObject {
     init(source: any SelectionSource) { self.source = source }
 
     /// The fd is ours once it arrives: passed to the source, then closed here.
-    private func receive(_ mime: UnsafePointer<CChar>?, _ fd: Int32) {
+    func receive(_ mime: UnsafePointer<CChar>?, _ fd: Int32) {
         defer { close(fd) }
         guard let mime, let source else { return }
         source.send(String(cString: mime), to: fd)

@@ -17,6 +17,9 @@ public enum Privilege: String, CaseIterable, Sendable {
     case outputManagement = "output-management"
     /// Locking the session, and so showing the only surface on screen: ext_session_lock_manager_v1.
     case sessionLock = "session-lock"
+    /// Setting and reading the clipboard and primary selection without a window, whatever has
+    /// keyboard focus: zwlr_data_control_manager_v1, ext_data_control_manager_v1 (wl-clipboard).
+    case clipboardControl = "clipboard-control"
     /// Showing over everything and taking a touchscreen's touches to find its calibration
     /// matrix or its screen, and setting them: weston_touch_calibration,
     /// tactile_touchscreen_mapper_v1.

@@ -25,7 +25,7 @@ public struct PrivilegePolicy: Sendable, Equatable {
     /// The policy unless the configuration file says otherwise: each family for what Tactile
     /// started, and for the programs a kiosk's owner runs by hand that need it (the on-screen
     /// keyboards, grim for screenshots, wlr-randr and kanshi for the screens, swaylock,
-    /// weston-touch-calibrator, and Tactile's own executable: `tactile inspect`, `tactile
+    /// wl-copy and wl-paste, weston-touch-calibrator, and Tactile's own executable: `tactile inspect`, `tactile
     /// calibrate`, and `tactile capture`, which takes screenshots and finds windows by app_id
     /// in the window list). Security-context listeners are everyone's: they only ever make a
     /// client less trusted.
@@ -42,6 +42,7 @@ public struct PrivilegePolicy: Sendable, Equatable {
             .sessionLock: started(["/usr/bin/swaylock"]),
             .inspector: started(tactile),
             .touchCalibration: started(["/usr/bin/weston-touch-calibrator"] + tactile),
+            .clipboardControl: started(["/usr/bin/wl-copy", "/usr/bin/wl-paste"]),
             .securityContext: .everyone,
         ])
     }
