@@ -9,13 +9,13 @@ import WaylandProtocols
 final class CalibrateClient {
     typealias Failure = GlobalConnection.Failure
 
-    private let display: OpaquePointer
-    private let registry: OpaquePointer
-    fileprivate var globals: [String: UInt32] = [:]
+    private let connection: ClientConnection
+    private var display: OpaquePointer { connection.display }
     private var calibration: OpaquePointer?
     /// Each touchscreen offered: its syspath and its output's name.
     fileprivate(set) var touchscreens: [(syspath: String, output: String)] = []
-    let outputs = NamedOutputs()
+    /// The outputs, by name, in the order announced.
+    var outputs: [(proxy: OpaquePointer, name: String?)] { connection.outputs }
     // `--map`: the mapper, every touchscreen it lists (done once listed), and the answer
     // to the question asked.
     private var mapper: OpaquePointer?
@@ -56,12 +56,7 @@ final class CalibrateClient {
     }
 
     init(socket: String?) throws {
-        display = try GlobalConnection.connect(socket)
-        registry = wl_display_get_registry(display)
-        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
-        // The globals, then the names of the outputs bound as they were announced.
-        wl_display_roundtrip(display)
-        wl_display_roundtrip(display)
+        connection = try ClientConnection(socket: socket)
     }
 
     /// The touchscreens weston_touch_calibration offers for calibration.
@@ -110,7 +105,7 @@ final class CalibrateClient {
         wl_surface_attach(surface, buffer, 0, 0)
         wl_surface_damage(surface, 0, 0, size.width, size.height)
         wl_surface_commit(surface)
-        let deadline = Self.now() + Double(seconds)
+        let deadline = ClientConnection.now() + Double(seconds)
         try dispatch(until: { answer != nil }, deadline: deadline)
         return answer ?? .timedOut
     }
@@ -123,7 +118,6 @@ final class CalibrateClient {
 
     deinit {
         if let pixels { munmap(pixels, pixelBytes) }
-        wl_display_disconnect(display)
     }
 
     /// Takes the touchscreen: its surface, once configured and drawn white, shows over its
@@ -246,43 +240,11 @@ final class CalibrateClient {
     }
 
     private func bind(_ interface: UnsafePointer<wl_interface>, _ why: String) throws -> OpaquePointer {
-        let name = String(cString: interface.pointee.name)
-        guard let global = globals[name], let proxy = wl_registry_bind(registry, global, interface, 1) else {
-            throw Failure(description: "the compositor offers no \(name) to this client (\(why))")
-        }
-        return OpaquePointer(proxy)
+        try connection.bind(interface, why)
     }
 
-    /// Dispatches events until `done` (or the monotonic `deadline`, in seconds); the
-    /// compositor closing the connection is an error.
     private func dispatch(until done: () -> Bool, deadline: Double? = nil) throws {
-        let gone = { Failure(description: "the compositor went away (error \(wl_display_get_error(self.display)))") }
-        while !done() {
-            guard let deadline else {
-                guard wl_display_dispatch(display) >= 0 else { throw gone() }
-                continue
-            }
-            let left = deadline - Self.now()
-            if left <= 0 { return }
-            while wl_display_prepare_read(display) != 0 { guard wl_display_dispatch_pending(display) >= 0 else { throw gone() } }
-            guard wl_display_flush(display) >= 0 || errno == EAGAIN else {
-                wl_display_cancel_read(display)
-                throw gone()
-            }
-            var poller = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, Int32(min(left, 1) * 1000) + 1) > 0 {
-                guard wl_display_read_events(display) >= 0 else { throw gone() }
-            } else {
-                wl_display_cancel_read(display)
-            }
-            guard wl_display_dispatch_pending(display) >= 0 else { throw gone() }
-        }
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        try connection.dispatch(until: done, deadline: deadline)
     }
 }
 
@@ -294,20 +256,6 @@ private func client(_ data: UnsafeMutableRawPointer?) -> CalibrateClient {
 private func fraction(_ x: UInt32, _ y: UInt32) -> Point {
     Point(x: Double(x) / Double(UInt32.max), y: Double(y) / Double(UInt32.max))
 }
-
-nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
-    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_registry_listener(
-        global: { data, registry, name, interface, version in
-            let client = client(data)
-            let interface = String(cString: interface!)
-            client.globals[interface] = name
-            if interface == "wl_output" { client.outputs.bind(registry, name: name, version: version) }
-        },
-        global_remove: { _, _, _ in }
-    ))
-    return listener
-}()
 
 nonisolated(unsafe) private let calibrationListener: UnsafeMutablePointer<weston_touch_calibration_listener> = {
     let listener = UnsafeMutablePointer<weston_touch_calibration_listener>.allocate(capacity: 1)

@@ -99,14 +99,14 @@ struct CalibrateCommand: ParsableCommand {
         guard !touchscreens.isEmpty else { throw CalibrateClient.Failure(description: "the compositor has no touchscreen") }
         if ifGuessed {
             let guessed = touchscreens.filter { $0.rule == "size" || $0.rule == "first" }
-            guard client.outputs.list.count >= 2, !guessed.isEmpty else {
-                return say("no touchscreen's screen was guessed among \(client.outputs.list.count) screen\(client.outputs.list.count == 1 ? "" : "s"): nothing to ask")
+            guard client.outputs.count >= 2, !guessed.isEmpty else {
+                return say("no touchscreen's screen was guessed among \(client.outputs.count) screen\(client.outputs.count == 1 ? "" : "s"): nothing to ask")
             }
             say("guessed: " + guessed.map { "\($0.name) on \($0.output) (by \($0.rule == "size" ? "its size" : "default"))" }.joined(separator: ", "))
         }
         say("mapping \(touchscreens.count) touchscreen\(touchscreens.count == 1 ? "" : "s") by touch: touch each screen when it turns white (within \(wait) s, or it is skipped)")
         var mapped: [(touchscreen: String, output: String)] = []
-        for (proxy, name) in client.outputs.list where mapped.count < touchscreens.count {
+        for (proxy, name) in client.outputs where mapped.count < touchscreens.count {
             let output = name ?? "?"
             var answered = false
             while !answered {

@@ -7,10 +7,8 @@ import WaylandProtocols
 /// copied into shared memory. The capture globals are privileged: a client not granted them
 /// is never shown them, so a missing global names the privilege.
 final class CaptureClient {
-    private let display: OpaquePointer
-    private let registry: OpaquePointer
-    fileprivate var globals: [String: UInt32] = [:]
-    private let outputs = NamedOutputs()
+    private let connection: ClientConnection
+    private var display: OpaquePointer { connection.display }
     fileprivate var windows: [(handle: OpaquePointer, appID: String?)] = []
     /// What the session said of the buffers it fills, once done; or that it stopped.
     fileprivate var size = (width: Int32(0), height: Int32(0))
@@ -23,20 +21,13 @@ final class CaptureClient {
     typealias Failure = GlobalConnection.Failure
 
     init(socket: String?) throws {
-        display = try GlobalConnection.connect(socket)
-        registry = wl_display_get_registry(display)
-        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
-        // The globals, then the names of the outputs bound as they were announced.
-        wl_display_roundtrip(display)
-        wl_display_roundtrip(display)
+        connection = try ClientConnection(socket: socket)
     }
-
-    deinit { wl_display_disconnect(display) }
 
     /// A source of the output named `name`.
     func outputSource(named name: String) throws -> OpaquePointer {
-        guard let output = outputs.list.first(where: { $0.name == name }) else {
-            throw Failure(description: "no output named \(name); the outputs: \(outputs.list.compactMap(\.name).joined(separator: ", "))")
+        guard let output = connection.outputs.first(where: { $0.name == name }) else {
+            throw Failure(description: "no output named \(name); the outputs: \(connection.outputs.compactMap(\.name).joined(separator: ", "))")
         }
         let manager = try bind(tactile_ext_output_image_capture_source_manager_v1_interface(), Self.screenCapture)
         return ext_output_image_capture_source_manager_v1_create_source(manager, output.proxy)
@@ -110,28 +101,12 @@ final class CaptureClient {
 
     private static let screenCapture = "privileges.screen-capture"
 
-    /// The global of `interface` at version 1; absent, the error says `why` it is needed (for
-    /// the privileged ones, the privilege that would show it).
     private func bind(_ interface: UnsafePointer<wl_interface>, _ why: String) throws -> OpaquePointer {
-        let name = String(cString: interface.pointee.name)
-        guard let global = globals[name], let proxy = wl_registry_bind(registry, global, interface, 1) else {
-            throw Failure(description: "the compositor offers no \(name) to this client (\(why))")
-        }
-        return OpaquePointer(proxy)
+        try connection.bind(interface, why)
     }
 
-    /// Dispatches events until `done`; the compositor closing the connection is an error.
     private func dispatch(until done: () -> Bool) throws {
-        while !done() {
-            guard wl_display_dispatch(display) >= 0 else {
-                throw Failure(description: "the compositor went away (error \(wl_display_get_error(display)))")
-            }
-        }
-    }
-
-    fileprivate func announce(_ name: UInt32, _ interface: String, _ version: UInt32) {
-        globals[interface] = name
-        if interface == "wl_output" { outputs.bind(registry, name: name, version: version) }
+        try connection.dispatch(until: done)
     }
 
     fileprivate static func failure(_ reason: UInt32) -> Failure {
@@ -145,15 +120,6 @@ final class CaptureClient {
 }
 
 private func client(_ data: UnsafeMutableRawPointer?) -> CaptureClient { Unmanaged<CaptureClient>.fromOpaque(data!).takeUnretainedValue() }
-
-nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
-    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_registry_listener(
-        global: { data, _, name, interface, version in client(data).announce(name, String(cString: interface!), version) },
-        global_remove: { _, _, _ in }
-    ))
-    return listener
-}()
 
 
 nonisolated(unsafe) private let listListener: UnsafeMutablePointer<ext_foreign_toplevel_list_v1_listener> = {
