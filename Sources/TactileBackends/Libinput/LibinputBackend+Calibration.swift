@@ -10,7 +10,7 @@ extension LibinputBackend: TouchscreenControl {
             guard info.capabilities.contains(.touch) else { return nil }
             return TouchscreenDescription(
                 syspath: info.syspath, name: info.name, output: output(of: device)?.description.name ?? "",
-                mappedBy: mappedOutputs[device] == nil ? .first : mappingRules[device] ?? .first, calibratable: libinput_device_config_calibration_has_matrix(device) != 0)
+                mappedBy: mappingRules[device] ?? .first, calibratable: libinput_device_config_calibration_has_matrix(device) != 0)
         }.sorted { $0.syspath < $1.syspath }
     }
 

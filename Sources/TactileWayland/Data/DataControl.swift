@@ -104,12 +104,10 @@ final class ControlDevice: ResourceObject {
         if let source {
             let offer = DataOffer(source: source)
             guard offer.bind(client: client, interface: DataControlFlavor(of: resource).interface(.offer), version: 1, id: 0,
-                             implementation: Self.offerRequests), let resource = offer.resource else { return }
-            made = resource
-        }
-        if let made {
-            zwlr_data_control_device_v1_send_data_offer(resource, made)
-            for mime in source?.mimeTypes ?? [] { zwlr_data_control_offer_v1_send_offer(made, mime) }
+                             implementation: Self.offerRequests), let offered = offer.resource else { return }
+            zwlr_data_control_device_v1_send_data_offer(resource, offered)
+            for mime in source.mimeTypes { zwlr_data_control_offer_v1_send_offer(offered, mime) }
+            made = offered
         }
         switch kind {
         case .clipboard: zwlr_data_control_device_v1_send_selection(resource, made)
