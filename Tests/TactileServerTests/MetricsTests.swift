@@ -92,6 +92,8 @@ import Testing
         defer { stop(process) }
         let started = try #require(log.wait(for: "started weston-simple-shm (pid ", seconds: 10))
         let pid = try #require(started.split(separator: "(pid ").last.flatMap { Int32($0.prefix { $0.isNumber }) })
+        // Stopped before it had a toplevel, it would never be pinged: wait for its window.
+        try inject("wait mapped app_id=org.freedesktop.weston.simple-shm\n", socket: socket)
         #expect(try waitForStatus(200, address, seconds: 5).status == 200)
         kill(pid, SIGSTOP)
         // Pings go every 3 s and the app has 10 s to answer: 503 comes within 13 s, and
