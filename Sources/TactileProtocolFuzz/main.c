@@ -170,6 +170,7 @@ static const struct wl_interface *const bindable[] = {
     &tactile_touchscreen_mapper_v1_interface,
     &zwlr_data_control_manager_v1_interface,
     &ext_data_control_manager_v1_interface,
+    &wl_fixes_interface,
     // Offered only where the renderer imports dmabufs (a GPU, or llvmpipe on a DRM device:
     // the QEMU guest's fuzz run); its params then get memfds and hostile planes and sizes.
     &zwp_linux_dmabuf_v1_interface,
@@ -217,6 +218,9 @@ static void bind_globals(struct conn *c) {
             if (c->verbose) fprintf(stderr, "c%u bind %s v%u as %s@%u\n", c->index, g->iface->name, version, g->iface->name, obj->id);
         }
     }
+    // A second registry, with no listener, for wl_fixes.destroy_registry to destroy; binds
+    // stay on the first.
+    object_add(c, (struct wl_proxy *)wl_display_get_registry(c->display), &wl_registry_interface, 1);
 }
 
 static void step(struct conn *c) {

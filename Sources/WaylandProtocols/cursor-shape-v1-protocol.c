@@ -2,7 +2,7 @@
 
 /*
  * Written for Tactile from the published interface of wayland-protocols' cursor-shape
- * protocol (wp_cursor_shape_manager_v1, version 1), which Debian 12's wayland-protocols
+ * protocol (wp_cursor_shape_manager_v1, version 2, wayland-protocols 1.42), which Debian 12's wayland-protocols
  * (1.31) predates. Message names, arguments, their order and the shape values follow that
  * interface so existing clients (GTK 4, Qt 6, Chromium, Firefox) interoperate; the
  * descriptions are Tactile's own.
@@ -42,7 +42,7 @@ static const struct wl_message wp_cursor_shape_manager_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface wp_cursor_shape_manager_v1_interface = {
-	"wp_cursor_shape_manager_v1", 1,
+	"wp_cursor_shape_manager_v1", 2,
 	3, wp_cursor_shape_manager_v1_requests,
 	0, NULL,
 };
@@ -53,7 +53,7 @@ static const struct wl_message wp_cursor_shape_device_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface wp_cursor_shape_device_v1_interface = {
-	"wp_cursor_shape_device_v1", 1,
+	"wp_cursor_shape_device_v1", 2,
 	2, wp_cursor_shape_device_v1_requests,
 	0, NULL,
 };

@@ -235,4 +235,52 @@ import WaylandProtocols
         #expect(events.heard == ["source 0", "direction 0 0", "value120 0 120", "axis 0 15.0",
                                  "direction 1 0", "value120 1 40", "axis 1 5.0", "frame"], "a wheel, both axes, not natural")
     }
+
+    /// What a second wl_registry heard: the names of the globals announced.
+    final class RegistryEvents {
+        var announced: [String] = []
+        nonisolated(unsafe) static let listener: UnsafeMutablePointer<wl_registry_listener> = {
+            let pointer = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+            pointer.initialize(to: wl_registry_listener(
+                global: { data, _, _, interface, _ in
+                    Unmanaged<RegistryEvents>.fromOpaque(data!).takeUnretainedValue().announced.append(String(cString: interface!))
+                },
+                global_remove: { _, _, _ in }
+            ))
+            return pointer
+        }()
+    }
+
+    /// wl_fixes.destroy_registry: the registry destroyed hears no later global (an output
+    /// plugged in) while the client's first registry does; a surface passed as the registry
+    /// is the display's invalid_method error (invalid arguments) for that client alone.
+    @Test func wlFixesDestroysARegistry() throws {
+        let server = try TestServer()
+        let client = try TestClient(socket: server.socket)
+        #expect(client.globals["wl_fixes"] == 1)
+        let fixes = try client.bind("wl_fixes", tactile_wl_fixes_interface())
+        let spare = RegistryEvents()
+        let registry = try #require(wl_display_get_registry(client.display))
+        wl_registry_add_listener(registry, RegistryEvents.listener, Unmanaged.passUnretained(spare).toOpaque())
+        try client.roundtrip()
+        #expect(spare.announced.contains("wl_compositor"), "the spare registry listed the globals: \(spare.announced)")
+        wl_fixes_destroy_registry(fixes, registry)
+        try client.roundtrip()
+        spare.announced.removeAll()
+        server.onServerThread { _, headless in _ = headless.addOutput(size: Size(width: 320, height: 240)) }
+        try IdleTests.wait(client) { client.outputs.count == 2 }
+        #expect(client.outputs.count == 2, "the first registry heard the new wl_output")
+        #expect(spare.announced.isEmpty, "the destroyed registry heard nothing: \(spare.announced)")
+        wl_registry_destroy(registry)
+        wl_fixes_destroy(fixes)
+        try client.roundtrip()
+
+        let hostile = try TestClient(socket: server.socket)
+        let hostileFixes = try hostile.bind("wl_fixes", tactile_wl_fixes_interface())
+        let surface = try #require(wl_compositor_create_surface(hostile.compositor))
+        wl_fixes_destroy_registry(hostileFixes, surface)
+        #expect(throws: ClientError.self) { try hostile.roundtrip() }
+        #expect(hostile.lastError == "wl_display#1: \(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue)")
+        try client.roundtrip()
+    }
 }

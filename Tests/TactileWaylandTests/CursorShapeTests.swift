@@ -5,24 +5,30 @@ import Foundation
 import Testing
 import WaylandProtocols
 
-/// wp_cursor_shape_manager_v1: a client names `text` and grim -c shows the installed Xcursor
-/// theme's text cursor at the pointer, hotspot on it.
+/// wp_cursor_shape_manager_v1 2: a client names a shape and grim -c shows the installed
+/// Xcursor theme's cursor of that name at the pointer, hotspot on it.
 @Suite(.serialized) struct CursorShapeTests {
     static let red: UInt32 = 0xffd0_2020
 
-    @Test func aNamedShapeIsDrawnFromTheCursorTheme() throws {
+    /// `text`, and version 2's `all_resize` and `dnd_ask`: where the theme lacks a newer
+    /// name (Debian 12's Adwaita has no `all-resize`), its older look (`fleur`).
+    @Test(arguments: [(WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT.rawValue, ["text"]), (WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_RESIZE.rawValue, ["all-resize", "fleur"]),
+                      (WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DND_ASK.rawValue, ["dnd-ask", "copy"])])
+    func aNamedShapeIsDrawnFromTheCursorTheme(_ shape: UInt32, _ names: [String]) throws {
         let server = try TestServer()
         let client = try TestClient(socket: server.socket)
+        #expect(client.globals["wp_cursor_shape_manager_v1"] == 2)
         let window = try client.toplevel(width: 300, height: 300, at: (0, 0))
         try client.commitBuffer(window.surface, width: 300, height: 300, colour: Self.red)
         try client.inject { tactile_test_input_v1_pointer_motion($0, f(150), f(150)) }
-        let device = wp_cursor_shape_manager_v1_get_pointer(client.cursorShapeManager, client.pointer)
-        wp_cursor_shape_device_v1_set_shape(device, try #require(client.lastEnterSerial), WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT.rawValue)
+        let manager = try client.bind("wp_cursor_shape_manager_v1", tactile_wp_cursor_shape_manager_v1_interface(), version: 2)
+        let device = wp_cursor_shape_manager_v1_get_pointer(manager, client.pointer)
+        wp_cursor_shape_device_v1_set_shape(device, try #require(client.lastEnterSerial), shape)
         try client.roundtrip()
 
         // The theme's own picture of it (Adwaita here, scripts/setup installs it), at the
         // server's default size: its fully opaque pixels, placed hotspot on the pointer.
-        let xcursor = try #require(XcursorLibraryLoadImage("text", nil, 24), "no Xcursor theme has a text cursor")
+        let xcursor = try #require(names.lazy.compactMap { XcursorLibraryLoadImage($0, nil, 24) }.first, "no Xcursor theme has \(names)")
         defer { XcursorImageDestroy(xcursor) }
         let image = xcursor.pointee
         let shot = try Screenshot(socket: server.socket, cursor: true)
@@ -36,15 +42,21 @@ import WaylandProtocols
                 compared += 1
             }
         }
-        #expect(compared > 10, "the text cursor has opaque pixels to compare")
-        #expect(try Screenshot(socket: server.socket, cursor: true).colour(at: 140, 160) == Self.red & 0xff_ffff, "beside the beam, the window")
+        #expect(compared > 10, "the \(names[0]) cursor has opaque pixels to compare")
+        if shape == WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT.rawValue {
+            #expect(try Screenshot(socket: server.socket, cursor: true).colour(at: 140, 160) == Self.red & 0xff_ffff, "beside the beam, the window")
+        }
     }
 
-    @Test func aShapeOutsideTheListIsInvalidShape() throws {
+    /// 35 is version 2's first shape: a version-1 device naming it is as wrong as one naming
+    /// 37 at version 2.
+    @Test(arguments: [(UInt32(1), UInt32(35)), (2, 37), (2, 0)])
+    func aShapeOutsideTheVersionsListIsInvalidShape(version: UInt32, shape: UInt32) throws {
         let server = try TestServer()
         let client = try TestClient(socket: server.socket)
-        let device = wp_cursor_shape_manager_v1_get_pointer(client.cursorShapeManager, client.pointer)
-        wp_cursor_shape_device_v1_set_shape(device, 0, 35)
+        let manager = try client.bind("wp_cursor_shape_manager_v1", tactile_wp_cursor_shape_manager_v1_interface(), version: version)
+        let device = wp_cursor_shape_manager_v1_get_pointer(manager, client.pointer)
+        wp_cursor_shape_device_v1_set_shape(device, 0, shape)
         #expect(throws: ClientError.self) { try client.roundtrip() }
         #expect(client.lastError == "wp_cursor_shape_device_v1#\(wl_proxy_get_id(device)): \(WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue)")
     }

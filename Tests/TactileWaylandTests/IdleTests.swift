@@ -195,6 +195,46 @@ import WaylandProtocols
         #expect(idle(), "idled a second after the inhibitor went: \(swayidle.outputSoFar)")
     }
 
+    /// Version 2's input notification counts input alone: a visible window's inhibitor holds
+    /// the plain notification back, not it (a kiosk's reset to its start page while a video
+    /// plays), and the next touch resumes it.
+    @Test func anInputIdleNotificationIgnoresInhibitors() throws {
+        let server = try TestServer()
+        let client = try TestClient(socket: server.socket)
+        #expect(client.globals["ext_idle_notifier_v1"] == 2)
+        let window = try client.toplevel(width: 200, height: 200)
+        _ = zwp_idle_inhibit_manager_v1_create_inhibitor(try #require(client.idleInhibitManager), window.surface)
+        let notifier = try client.bind("ext_idle_notifier_v1", tactile_ext_idle_notifier_v1_interface(), version: 2)
+        let plain = IdleEvents(), input = IdleEvents()
+        plain.listen(to: try #require(ext_idle_notifier_v1_get_idle_notification(notifier, 300, client.seat)))
+        input.listen(to: try #require(ext_idle_notifier_v1_get_input_idle_notification(notifier, 300, client.seat)))
+        try Self.wait(client) { input.heard == ["idled"] }
+        #expect(input.heard == ["idled"], "idled 300 ms after the last input, the inhibitor notwithstanding")
+        try Self.wait(client, seconds: 1) { !plain.heard.isEmpty }
+        #expect(plain.heard.isEmpty, "held back by the visible window's inhibitor")
+        try Self.tap(client)
+        try Self.wait(client) { input.heard.count == 2 }
+        #expect(input.heard == ["idled", "resumed"], "resumed at the touch")
+        #expect(plain.heard.isEmpty)
+    }
+
+    /// What one ext_idle_notification_v1 heard.
+    final class IdleEvents {
+        var heard: [String] = []
+        nonisolated(unsafe) static let listener: UnsafeMutablePointer<ext_idle_notification_v1_listener> = {
+            let pointer = UnsafeMutablePointer<ext_idle_notification_v1_listener>.allocate(capacity: 1)
+            pointer.initialize(to: ext_idle_notification_v1_listener(
+                idled: { data, _ in Unmanaged<IdleEvents>.fromOpaque(data!).takeUnretainedValue().heard.append("idled") },
+                resumed: { data, _ in Unmanaged<IdleEvents>.fromOpaque(data!).takeUnretainedValue().heard.append("resumed") }
+            ))
+            return pointer
+        }()
+
+        func listen(to notification: OpaquePointer) {
+            ext_idle_notification_v1_add_listener(notification, Self.listener, Unmanaged.passUnretained(self).toOpaque())
+        }
+    }
+
     /// An output-power tool turns the panel off and on; a second control of the same output
     /// fails; a mode that is neither is the protocol's error. Input does not wake a panel a
     /// tool turned off: that tool decides.

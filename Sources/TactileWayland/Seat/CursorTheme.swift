@@ -18,11 +18,15 @@ final class CursorTheme {
     /// when the theme has none.
     func cursor(named name: String) -> (content: SurfaceContent, hotspot: Position)? {
         if let known = loaded[name] { return known }
-        let found = Self.load(name)
+        let found = Self.load(name) ?? Self.olderNames[name].flatMap(Self.load)
         if found == nil { logger.info("cursor \(name): not in the Xcursor theme; Tactile's arrow instead") }
         loaded[name] = found
         return found
     }
+
+    /// Names newer than most themes (cursor-shape 2's), and the older cursor that looks
+    /// like them (Debian 12's Adwaita has no `all-resize`).
+    private static let olderNames = ["all-resize": "fleur", "dnd-ask": "copy"]
 
     private static func load(_ name: String) -> (content: SurfaceContent, hotspot: Position)? {
         let theme = getenv("XCURSOR_THEME").map { String(cString: $0) }

@@ -19,6 +19,8 @@ final class Parts {
     /// Where `tactile record` hears the input the seat takes.
     let recorder = InputRecorder()
     let compositor: Compositor
+    /// wl_fixes: a registry's missing destructor.
+    let fixes: Fixes
     let windows: Windows
     let xdgShell: XdgShell
     let activation: XdgActivation
@@ -95,6 +97,7 @@ final class Parts {
         let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
+        fixes = Fixes(display: display)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         foreignToplevelList = ForeignToplevelList(display: display, context: context)
         captureSources = CaptureSources(display: display, outputs: outputs)
@@ -161,6 +164,7 @@ final class Parts {
             ],
             surfaces: [
                 compositor,
+                fixes,
                 xdgShell,
                 activation,
                 wlShell,

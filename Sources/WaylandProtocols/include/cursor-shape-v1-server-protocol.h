@@ -31,7 +31,7 @@ struct wl_resource;
  * <pre>
  *
  * Written for Tactile from the published interface of wayland-protocols' cursor-shape
- * protocol (wp_cursor_shape_manager_v1, version 1), which Debian 12's wayland-protocols
+ * protocol (wp_cursor_shape_manager_v1, version 2, wayland-protocols 1.42), which Debian 12's wayland-protocols
  * (1.31) predates. Message names, arguments, their order and the shape values follow that
  * interface so existing clients (GTK 4, Qt 6, Chromium, Firefox) interoperate; the
  * descriptions are Tactile's own.
@@ -170,7 +170,25 @@ enum wp_cursor_shape_device_v1_shape {
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_SCROLL = 32,
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ZOOM_IN = 33,
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ZOOM_OUT = 34,
+	/**
+	 * a drop that asks what to do
+	 * @since 2
+	 */
+	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DND_ASK = 35,
+	/**
+	 * resizing in any direction
+	 * @since 2
+	 */
+	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_RESIZE = 36,
 };
+/**
+ * @ingroup iface_wp_cursor_shape_device_v1
+ */
+#define WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DND_ASK_SINCE_VERSION 2
+/**
+ * @ingroup iface_wp_cursor_shape_device_v1
+ */
+#define WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_RESIZE_SINCE_VERSION 2
 #endif /* WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ENUM */
 
 #ifndef WP_CURSOR_SHAPE_DEVICE_V1_ERROR_ENUM
@@ -202,7 +220,8 @@ struct wp_cursor_shape_device_v1_interface {
 	 * surfaces, in place of any cursor surface or shape set before.
 	 * Ignored unless the serial is that of the client's latest
 	 * wl_pointer.enter (or tablet proximity_in); a value outside the
-	 * enum is the invalid_shape error.
+	 * enum, or one newer than the device's version, is the
+	 * invalid_shape error.
 	 * @param serial the latest enter's serial
 	 */
 	void (*set_shape)(struct wl_client *client,
