@@ -51,6 +51,8 @@ public struct ConfigurationFile: Sendable {
     public var devices: [DeviceSettings] = []
     /// For the DRM backend: each screen's mode, scale, place, or that it stays off.
     public var outputs: [OutputSettings] = []
+    /// Which screen a named app's or tagged window goes to, full screen or not (`windows`).
+    public var windows: [WindowRule] = []
 
     /// Reads and checks `path`.
     public static func load(_ path: String) throws -> ConfigurationFile {
@@ -75,6 +77,7 @@ public struct ConfigurationFile: Sendable {
         var result = base
         result.gestures = gestures
         result.outputs = outputs + base.outputs
+        result.windowRules = windows + base.windowRules
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
         if let palmRejection { result.routingPolicy.rejectsPalms = palmRejection }

@@ -17,7 +17,7 @@ struct ConfigurationReader {
 
     func read(_ root: ConfigNode, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "windows", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics"])
         config.trace = try top.bool("trace")
         // true and false, as for focus-new-windows, are lazy and off.
         if let flag = top.entries["xwayland"]?.node.bool {
@@ -87,7 +87,20 @@ struct ConfigurationReader {
             guard let items = list.node.sequence else { throw error(list.node, "outputs", "expected a list of output settings") }
             config.outputs = try items.enumerated().map { k, item in try output(table(item, "outputs[\(k)]")) }
         }
+        if let list = top.entries["windows"] {
+            guard let items = list.node.sequence else { throw error(list.node, "windows", "expected a list of window rules") }
+            config.windows = try items.enumerated().map { k, item in try windowRule(table(item, "windows[\(k)]")) }
+        }
         if let list = top.entries["gestures"] { config.gestures = try yaml.gestures(list) }
+    }
+
+    private func windowRule(_ w: YAMLReader.Table) throws -> WindowRule {
+        try w.only(["app-id", "tag", "output", "fullscreen"])
+        let rule = WindowRule(appID: try w.string("app-id"), tag: try w.string("tag"), output: try w.string("output"), fullscreen: try w.bool("fullscreen"),
+                              label: w.path)
+        guard rule.appID != nil || rule.tag != nil else { throw error(w.node, w.path, "a window rule names the windows it is for: app-id, tag or both") }
+        guard rule.output != nil || rule.fullscreen != nil else { throw error(w.node, w.path, "a window rule says where they go: output, fullscreen or both") }
+        return rule
     }
 
     private func device(_ d: YAMLReader.Table) throws -> DeviceSettings {

@@ -192,8 +192,9 @@ final class TestClient {
 
     /// An xdg_toplevel of `width × height` with a committed shm buffer, moved to (x, y) when
     /// the test protocol is there. Returns its wl_surface.
-    func toplevel(width: Int32, height: Int32, at position: (Int32, Int32)? = nil, surface: OpaquePointer? = nil) throws -> Window {
-        let window = try Window(client: self, width: width, height: height, surface: surface)
+    func toplevel(width: Int32, height: Int32, at position: (Int32, Int32)? = nil, surface: OpaquePointer? = nil,
+                  prepare: (_ toplevel: OpaquePointer) -> Void = { _ in }) throws -> Window {
+        let window = try Window(client: self, width: width, height: height, surface: surface, prepare: prepare)
         windows.append(window)
         if let position, let testInput {
             tactile_test_input_v1_move_toplevel(testInput, window.surface, position.0, position.1)
@@ -327,8 +328,9 @@ final class Window {
     /// The outputs the surface is on (wl_surface.enter, less leave).
     var outputs: [OpaquePointer] = []
 
-    /// A toplevel of `surface`, or of a new one.
-    init(client: TestClient, width: Int32, height: Int32, surface: OpaquePointer? = nil) throws {
+    /// A toplevel of `surface`, or of a new one; `prepare` sets what goes with the initial
+    /// commit (an app id, a tag).
+    init(client: TestClient, width: Int32, height: Int32, surface: OpaquePointer? = nil, prepare: (_ toplevel: OpaquePointer) -> Void = { _ in }) throws {
         self.surface = surface ?? wl_compositor_create_surface(client.compositor)!
         xdgSurface = xdg_wm_base_get_xdg_surface(client.wmBase, self.surface)!
         toplevel = xdg_surface_get_toplevel(xdgSurface)!
@@ -338,6 +340,7 @@ final class Window {
         if wl_proxy_get_listener(self.surface) == nil {
             wl_surface_add_listener(self.surface, Listeners.surface, Unmanaged.passUnretained(self).toOpaque())
         }
+        prepare(toplevel)
         wl_surface_commit(self.surface)
         try client.roundtrip()
         if let configureSerial { xdg_surface_ack_configure(xdgSurface, configureSerial) }

@@ -107,6 +107,21 @@ import Testing
         }
     }
 
+    /// `windows`: rules in file order, each labelled with its place for the log.
+    @Test func windowRulesKeepTheirOrderAndReachTheServer() throws {
+        let file = try ConfigurationFile.parse("""
+            windows:
+              - tag: menu board
+                output: HDMI-A-2
+                fullscreen: true
+              - {app-id: org.example.till, output: HDMI-A-1}
+            """, file: "kiosk.yaml")
+        let expected = [WindowRule(tag: "menu board", output: "HDMI-A-2", fullscreen: true, label: "windows[0]"),
+                        WindowRule(appID: "org.example.till", output: "HDMI-A-1", label: "windows[1]")]
+        #expect(file.windows == expected)
+        #expect(file.applied(to: ServerConfiguration(kioskMode: true)).windowRules == expected)
+    }
+
     /// An entry may name a screen by what its EDID says instead of its connector.
     @Test func outputEntriesMatchByMakeModelAndSerial() throws {
         let file = try ConfigurationFile.parse("""
@@ -210,6 +225,11 @@ import Testing
         ("metrics:\n  listen: 127.0.0.1:70000\n", "kiosk.yaml:2:11: metrics.listen: expected a port (loopback), or an address and port such as 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464, got '127.0.0.1:70000'"),
         ("metrics:\n  textfile: tactile.prom\n", "kiosk.yaml:2:13: metrics.textfile: expected an absolute path, got 'tactile.prom'"),
         ("metrics:\n  port: 9464\n", "kiosk.yaml:2:3: metrics.port: unknown key (expected one of: listen, textfile)"),
+        ("windows:\n  - output: HDMI-A-1\n", "kiosk.yaml:2:5: windows[0]: a window rule names the windows it is for: app-id, tag or both"),
+        ("windows:\n  - app-id: foot\n", "kiosk.yaml:2:5: windows[0]: a window rule says where they go: output, fullscreen or both"),
+        ("windows:\n  - app-id: foot\n    screen: DP-1\n", "kiosk.yaml:3:5: windows[0].screen: unknown key (expected one of: app-id, tag, output, fullscreen)"),
+        ("windows:\n  - {tag: menu, fullscreen: maybe}\n", "kiosk.yaml:2:29: windows[0].fullscreen: expected true or false, got 'maybe'"),
+        ("windows: foot\n", "kiosk.yaml:1:10: windows: expected a list of window rules"),
     ])
     func mistakesNameTheirLineColumnAndKey(yaml: String, expected: String) {
         #expect(error(yaml) == expected)

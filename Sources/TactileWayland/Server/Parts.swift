@@ -72,6 +72,8 @@ final class Parts {
     let dialogs: XdgDialogs
     let shortcutsInhibitors: ShortcutsInhibitors
     let toplevelIcons: ToplevelIcons
+    /// xdg_toplevel_tag_manager_v1: windows named for the `windows` rules.
+    let toplevelTags: ToplevelTags
     /// wp_fifo_v1 and wp_commit_timer_v1: updates that wait, applied when their time comes.
     let framePacing: FramePacing
     /// Offered with `--inspect` or `--test-input` only.
@@ -103,7 +105,7 @@ final class Parts {
         captureSources = CaptureSources(display: display, outputs: outputs)
         imageCopyCapture = ImageCopyCapture(display: display, context: context, renderer: renderer, repaint: repaint)
         windows = Windows(context: context, outputs: outputs, seat: seat, policy: DefaultWindowPolicy(
-            kiosk: configuration.kioskMode, newWindowFocus: configuration.newWindowFocus),
+            kiosk: configuration.kioskMode, newWindowFocus: configuration.newWindowFocus, rules: configuration.windowRules),
             listings: [foreignToplevels, foreignToplevelList, imageCopyCapture])
         activation = XdgActivation(display: display, windows: windows)
         xdgShell = XdgShell(display: display, windows: windows)
@@ -150,6 +152,7 @@ final class Parts {
         dialogs = XdgDialogs(display: display)
         shortcutsInhibitors = ShortcutsInhibitors(display: display, context: context, policy: configuration.shortcutsInhibit)
         toplevelIcons = ToplevelIcons(display: display)
+        toplevelTags = ToplevelTags(display: display)
         framePacing = FramePacing(display: display, context: context, outputs: outputs)
         all = Self.ordered(
             input: [
@@ -181,6 +184,7 @@ final class Parts {
                 dialogs,
                 shortcutsInhibitors,
                 toplevelIcons,
+                toplevelTags,
                 framePacing,
                 fractionalScales,
                 singlePixelBuffers,

@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable {
     /// whether it is lit), by name: the configuration file's `outputs`, then `--mode` and
     /// `--transform` for every output.
     public var outputs: [OutputSettings] = []
+    /// Which screen a named app's or tagged window goes to, and whether full screen (the
+    /// configuration file's `windows`), first match first.
+    public var windowRules: [WindowRule] = []
     /// When the cursor is drawn (`--cursor`).
     public var cursor = CursorPolicy.auto
     /// When the screens sleep, and what the input that wakes them does (off by default).

@@ -61,6 +61,7 @@ extension WaylandServer: Inspectable {
                 if surface.current[ContentType.self] != .none { parts.append("content=\(surface.current[ContentType.self].name)") }
                 if surface.current[TearingHint.self].async { parts.append("tearing=async") }
                 if let icon = surface.addon(XdgSurface.self)?.toplevel?.icon { parts.append("icon=\(icon.inspected)") }
+                if let tag = surface.addon(XdgSurface.self)?.toplevel?.tag { parts.append("tag=\"\(tag)\"") }
                 if surface.current[AlphaMultiplier.self].factor != .max { parts.append("alpha=\(Int((surface.current.opacity * 100).rounded()))%") }
             }
             if !node.acceptsInput { parts.append("input-disabled") }

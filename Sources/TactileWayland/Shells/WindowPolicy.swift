@@ -21,6 +21,8 @@ public protocol WindowPolicy {
     /// Where a window whose window geometry started at `origin` on `removed` goes, on
     /// `target`, once `removed` left the layout.
     func relocate(_ origin: Position, from removed: PlacedOutput, to target: PlacedOutput) -> Position
+    /// The configured rule for a window with this app id and tag (`WindowRule`), if any.
+    func rule(appID: String?, tag: String?) -> WindowRule?
 }
 
 extension WindowPolicy {
@@ -85,11 +87,17 @@ public struct WindowConfiguration: Sendable, Hashable {
 public struct DefaultWindowPolicy: WindowPolicy {
     public let kiosk: Bool
     public let newWindowFocus: NewWindowFocus
+    public let rules: [WindowRule]
     private var placed = 0
 
-    public init(kiosk: Bool, newWindowFocus: NewWindowFocus = .activation) {
+    public init(kiosk: Bool, newWindowFocus: NewWindowFocus = .activation, rules: [WindowRule] = []) {
         self.kiosk = kiosk
         self.newWindowFocus = newWindowFocus
+        self.rules = rules
+    }
+
+    public func rule(appID: String?, tag: String?) -> WindowRule? {
+        rules.first(appID: appID, tag: tag)
     }
 
     public mutating func placeNewWindow(in layout: [PlacedOutput]) -> Position {

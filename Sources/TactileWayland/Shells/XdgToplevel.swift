@@ -42,6 +42,10 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     /// As the client set them, for traces and the inspector (`printableLabel`).
     private(set) var title: String?
     private(set) var appID: String?
+    /// xdg_toplevel_tag_v1's tag, as set (`printableLabel`).
+    private(set) var tag: String?
+    /// The `windows` rule last applied for its app id and tag.
+    private var rule: WindowRule?
     let roleName = "toplevel"
 
     init(xdg: XdgSurface) { self.xdg = xdg }
@@ -79,6 +83,7 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         }
         let maps = !hadBuffer && surface.hasBuffer
         guard !hasCommitted || maps else { return }
+        if !hasCommitted { applyRule() }
         hasCommitted = true
         if maps, !hasMapped, let node = surface.node {
             hasMapped = true
@@ -99,10 +104,49 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     func activationChanged() { sendConfigure() }
 
     /// Outputs came or went, or layer surfaces took space: a window that fills its output is
-    /// told the size it has now.
+    /// told the size it has now, and one whose rule names an output that came goes there.
     func layoutChanged() {
-        guard hasCommitted, windows.policy.configure(state, on: output).size != nil else { return }
+        guard hasCommitted else { return }
+        let moved = placeByRule()
+        guard moved || windows.policy.configure(state, on: output).size != nil else { return }
         sendConfigure()
+    }
+
+    /// Its app id or tag changed after its initial commit: a rule that now matches applies.
+    private func identityChanged() {
+        windows.listings.changed(self)
+        guard hasCommitted, windows.policy.rule(appID: appID, tag: tag) != rule else { return }
+        applyRule()
+        sendConfigure()
+    }
+
+    /// The configuration's rule for its app id and tag (`WindowRule`), as the window is first
+    /// configured or its identity changes: full screen or not, as if the app had asked, and
+    /// on the rule's output while that is connected.
+    private func applyRule() {
+        let matching = windows.policy.rule(appID: appID, tag: tag)
+        guard matching != rule else { return }
+        rule = matching
+        guard let matching else { return }
+        if let fullscreen = matching.fullscreen { state.isFullscreen = fullscreen }
+        let placed = placeByRule()
+        let identity = [appID.map { "app_id=\($0)" }, tag.map { "tag=\"\($0)\"" }].compactMap { $0 }.joined(separator: " ")
+        let fullscreen = matching.fullscreen.map { $0 ? ", full screen" : ", not full screen" } ?? ""
+        let target = matching.output.map { name in placed || ruleOutput != nil ? " on \(name)" : " on \(name) once it is connected (until then where it would go)" } ?? ""
+        windows.context.logger.info("window \(identity): \(matching.label) puts it\(target)\(fullscreen)")
+    }
+
+    /// The connected output the rule names.
+    private var ruleOutput: PlacedOutput? {
+        guard let name = rule?.output else { return nil }
+        return windows.outputs.layout.first { $0.description.name == name }
+    }
+
+    /// Moves the window onto its rule's output when it is elsewhere: whether it moved.
+    private func placeByRule() -> Bool {
+        guard let target = ruleOutput, sceneOutput?.id != target.id else { return false }
+        xdg.surface?.placeWindow(at: target.usableArea.origin)
+        return true
     }
 
     /// Puts a shield over the window while a modal dialog of its is mapped (sized as its
@@ -191,7 +235,11 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
     }
 
     /// The output the window is on: the one holding its origin, else the first.
-    private var output: PlacedOutput? {
+    /// Where it is configured for: its rule's output while that is connected (the scene may
+    /// not have moved it yet), else the one it is on.
+    private var output: PlacedOutput? { ruleOutput ?? sceneOutput }
+
+    private var sceneOutput: PlacedOutput? {
         guard let surface = xdg.surface else { return nil }
         let origin = surface.node.flatMap { windows.context.scene.absolutePosition(of: $0) } ?? .zero
         return windows.output(at: origin + surface.windowOrigin)
@@ -247,8 +295,14 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         (windows.policy.configure(state, on: output).isMaximized, state.isFullscreen)
     }
 
-    fileprivate func titleOrAppIDChanged() {
+    fileprivate func titleChanged() {
         windows.listings.changed(self)
+    }
+
+    /// xdg_toplevel_tag_v1's set_toplevel_tag.
+    func setTag(_ tag: String?) {
+        self.tag = tag
+        identityChanged()
     }
 
     /// Whether a move or resize may start: the policy lets the window move (by default,
@@ -304,12 +358,12 @@ final class XdgToplevel: ResourceObject, XdgRole, ListedWindow {
         set_title: { _, resource, title in
             guard let toplevel = XdgToplevel.from(resource) else { return }
             toplevel.title = printableLabel(title)
-            toplevel.titleOrAppIDChanged()
+            toplevel.titleChanged()
         },
         set_app_id: { _, resource, appID in
             guard let toplevel = XdgToplevel.from(resource) else { return }
             toplevel.appID = printableLabel(appID, limit: appIDLabelLimit)
-            toplevel.titleOrAppIDChanged()
+            toplevel.identityChanged()
         },
         show_window_menu: { _, _, _, _, _, _ in },
         move: { _, resource, _, serial in XdgToplevel.from(resource)?.move(serial: serial) },

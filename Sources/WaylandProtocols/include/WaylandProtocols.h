@@ -1,7 +1,7 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
 // wlr-virtual-pointer, wlr-output-management, primary selection (zwp and GTK), relative pointer, pointer constraints,
-// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power, data control (wlr, ext), weston touch calibration, wl_fixes and our protocols, server and client sides (the generated headers and code
+// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power, data control (wlr, ext), weston touch calibration, wl_fixes, xdg toplevel tag and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -110,6 +110,8 @@
 #include "weston-touch-calibration-client-protocol.h"
 #include "wl-fixes-server-protocol.h"
 #include "wl-fixes-client-protocol.h"
+#include "xdg-toplevel-tag-v1-server-protocol.h"
+#include "xdg-toplevel-tag-v1-client-protocol.h"
 
 /// Swift imports the interface constants by value; these return their real addresses.
 #define TACTILE_PROTOCOL_INTERFACE(name) \
@@ -246,5 +248,6 @@ TACTILE_PROTOCOL_INTERFACE(weston_touch_calibration)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_calibrator)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_coordinate)
 TACTILE_PROTOCOL_INTERFACE(wl_fixes)
+TACTILE_PROTOCOL_INTERFACE(xdg_toplevel_tag_manager_v1)
 
 #endif
