@@ -1,5 +1,6 @@
+import CWaylandClient
 import Foundation
-import TactileWayland
+@testable import TactileWayland
 @testable import TactileTestSupport
 import Testing
 import WaylandProtocols
@@ -107,5 +108,89 @@ import WaylandProtocols
                 .contains { $0.contains("zwlr_layer_surface_v1@") && $0.contains(".destroy()") }
         }
         #expect(panelGone, "squeekboard kept its panel after it was deactivated")
+    }
+
+    /// The scene's lines for layer surfaces (squeekboard's panel, when it has one).
+    static func layerLines(_ server: TestServer) -> [String] {
+        let lines = Locked<[String]>([])
+        server.onServerThread { server, _ in lines.withLock { $0 = server.sceneDescription() } }
+        return lines.withLock { $0 }.filter { $0.contains("role=layer-surface") }
+    }
+
+    /// text-input-v3 2 with squeekboard, on a desktop and in a kiosk: a field's
+    /// hide_input_panel hides squeekboard's panel (not drawn, not hit, its space given back to
+    /// a kiosk app), show_input_panel brings it back, and a field that says it shows its own
+    /// on-screen input (on_screen_input_provided) gets no panel until it asks for one.
+    @Test(arguments: [true, false])
+    func aTextFieldHidesAndShowsSqueekboardsPanel(kiosk: Bool) throws {
+        let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
+        let app = try TestClient(socket: server.socket)
+        let window = try app.toplevel(width: 400, height: 300)
+        let manager = try app.bind("zwp_text_input_manager_v3", tactile_zwp_text_input_manager_v3_interface(), version: 2)
+        let field = try #require(zwp_text_input_manager_v3_get_text_input(manager, app.seat))
+        try app.roundtrip()
+        func commit(hint: UInt32 = 0) throws {
+            zwp_text_input_v3_enable(field)
+            zwp_text_input_v3_set_content_type(field, hint, 0)
+            zwp_text_input_v3_commit(field)
+            try app.roundtrip()
+        }
+        try commit()
+        let squeekboard = try ClientProcess(["dbus-run-session", "--", "squeekboard"], socket: server.socket,
+                                            protocolLog: true, environment: try squeekboardSettings())
+        defer { squeekboard.stop() }
+        try squeekboard.waitForOutput(containing: ".activate()")
+        func panel(hidden: Bool) throws -> Bool {
+            try IdleTests.wait(app) {
+                let lines = Self.layerLines(server)
+                return !lines.isEmpty && lines.allSatisfy { $0.contains(" hidden") == hidden }
+                    && (!kiosk || (window.configuredSize?.height == 800) == hidden)
+            }
+            let lines = Self.layerLines(server)
+            return !lines.isEmpty && lines.allSatisfy { $0.contains(" hidden") == hidden }
+        }
+        #expect(try panel(hidden: false), "squeekboard's panel shows for the enabled field: \(Self.layerLines(server))")
+        if kiosk { #expect(window.configuredSize.map { $0.height < 800 } == true, "the kiosk app made room for the panel") }
+
+        zwp_text_input_v3_hide_input_panel(field)
+        #expect(try panel(hidden: true), "hidden at hide_input_panel: \(Self.layerLines(server))")
+        if kiosk { #expect(window.configuredSize.map { [$0.width, $0.height] } == [1280, 800], "the app has the whole screen again") }
+        zwp_text_input_v3_hide_input_panel(field)
+        zwp_text_input_v3_show_input_panel(field)
+        #expect(try panel(hidden: false), "back at show_input_panel: \(Self.layerLines(server))")
+
+        // A second window takes focus: the field leaves, forgetting its requests, and enters
+        // there with a hint that it shows its own keypad.
+        _ = try app.toplevel(width: 300, height: 200)
+        try app.roundtrip()
+        try commit(hint: ZWP_TEXT_INPUT_V3_CONTENT_HINT_ON_SCREEN_INPUT_PROVIDED.rawValue)
+        #expect(try panel(hidden: true), "no panel over a field with its own on-screen input: \(Self.layerLines(server))")
+        zwp_text_input_v3_show_input_panel(field)
+        #expect(try panel(hidden: false), "unless it asks for one: \(Self.layerLines(server))")
+        #expect(squeekboard.isRunning)
+    }
+
+    /// set_available_actions: submit, once, is taken; none, an unknown action or one listed
+    /// twice is invalid_action, for that client alone.
+    @Test(arguments: [[UInt32(1)], [0], [1, 1], [7]])
+    func availableActionsAreChecked(_ actions: [UInt32]) throws {
+        let server = try TestServer()
+        let bystander = try TestClient(socket: server.socket)
+        let app = try TestClient(socket: server.socket)
+        let manager = try app.bind("zwp_text_input_manager_v3", tactile_zwp_text_input_manager_v3_interface(), version: 2)
+        let field = try #require(zwp_text_input_manager_v3_get_text_input(manager, app.seat))
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        for action in actions { wl_array_add(&array, 4)!.storeBytes(of: action, as: UInt32.self) }
+        zwp_text_input_v3_set_available_actions(field, &array)
+        zwp_text_input_v3_commit(field)
+        if actions == [1] {
+            try app.roundtrip()
+        } else {
+            #expect(throws: ClientError.self) { try app.roundtrip() }
+            #expect(app.lastError == "zwp_text_input_v3#\(wl_proxy_get_id(field)): \(ZWP_TEXT_INPUT_V3_ERROR_INVALID_ACTION.rawValue)")
+        }
+        try bystander.roundtrip()
     }
 }

@@ -121,7 +121,7 @@ final class Parts {
         selections = Selections(display: display, context: context, changed: selectionChanged)
         xWindowManager = XWindowManager(context: context, windows: windows, selections: selections, loop: wl_display_get_event_loop(display),
                                         surfaceCreated: surfaceCreated, selectionChanged: selectionChanged)
-        textInputs = TextInputs(display: display, context: context, seat: seat)
+        textInputs = TextInputs(display: display, context: context, seat: seat, layers: layers)
         xdgOutputs = XdgOutputs(display: display)
         outputManagement = OutputManagement(display: display, outputs: outputs, logger: logger)
         singlePixelBuffers = SinglePixelBuffers(display: display)

@@ -9,6 +9,12 @@ final class Layers: ServerPart {
     static let version: Int32 = 5
     let windows: Windows
     var surfaces: [LayerSurface] = []
+    /// The client whose layer surfaces are hidden as an input panel a text field asked
+    /// away (text-input-v3's hide_input_panel; `TextInputs.updatePanel`): they are not
+    /// drawn, take no input and reserve no space.
+    var hiddenPanel: ClientID? {
+        didSet { if hiddenPanel != oldValue { arrange() } }
+    }
     private var global: Global?
 
     init(display: OpaquePointer, windows: Windows) {
@@ -58,7 +64,7 @@ final class Layers: ServerPart {
             // Topmost layer first; a surface counts once it committed (shown or waiting to be).
             let here = all.filter { $0.hasCommitted && ($0.requestedOutput ?? outputs.primary?.id) == output.id }
                 .sorted { $0.current.layer > $1.current.layer }
-            let counted = here.map { $0.isShown ? $0.current.request : $0.current.request.withoutZone }
+            let counted = here.map { $0.isShown && !isHiddenPanel($0) ? $0.current.request : $0.current.request.withoutZone }
             let (rects, area) = LayerArrangement.arrange(counted, in: output.rect)
             usable[output.id] = area
             placements += zip(here, rects).map { ($0, $1) }
@@ -71,10 +77,17 @@ final class Layers: ServerPart {
             }
         }
         for (layerSurface, rect) in placements { layerSurface.arranged(rect) }
+        for layerSurface in all { layerSurface.setHiddenAsPanel(isHiddenPanel(layerSurface)) }
         guard usable != outputs.usableAreas else { return false }
         outputs.usableAreas = usable
         windows.windowAreasChanged()
         return true
+    }
+}
+
+extension Layers {
+    private func isHiddenPanel(_ layerSurface: LayerSurface) -> Bool {
+        hiddenPanel != nil && layerSurface.surface?.owner.id == hiddenPanel
     }
 }
 

@@ -29,6 +29,7 @@ final class LayerSurface: ResourceObject, SurfaceRole {
     }
 
     weak var surface: Surface?
+    private var isHiddenAsPanel = false
     /// Unchecked: the part outlives every resource of its display.
     private unowned(unsafe) let layers: Layers
     /// The output the client named; nil: the compositor picks (the primary output).
@@ -124,8 +125,19 @@ final class LayerSurface: ResourceObject, SurfaceRole {
         if configured != nil, configuredSize != rect.size { sendConfigure() }
     }
 
+    /// Hidden as an input panel a text field asked away (`Layers.hiddenPanel`), or shown
+    /// again: its node, so it is neither drawn nor hit.
+    func setHiddenAsPanel(_ hidden: Bool) {
+        guard hidden != isHiddenAsPanel, let node = surface?.node else { return }
+        isHiddenAsPanel = hidden
+        layers.windows.context.updateScene { $0.update(node) { $0.isHidden = hidden } }
+    }
+
     /// Its node was remade (a new layer): the next layout places it again.
-    func forgetFrame() { frame = nil }
+    func forgetFrame() {
+        frame = nil
+        isHiddenAsPanel = false
+    }
 
     /// The output went, or no room is left: the client is told, and should destroy it.
     func close() {

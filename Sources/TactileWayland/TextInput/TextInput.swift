@@ -28,6 +28,8 @@ final class TextInput: ResourceObject {
     private var isEnabling = false
     /// The surface it was told it entered, while it is there.
     private(set) var entered: Surface?
+    /// Its latest show_input_panel (true) or hide_input_panel (false), until focus leaves.
+    private(set) var panelRequest: Bool?
 
     init(textInputs: TextInputs, client: ClientID) {
         self.textInputs = textInputs
@@ -38,8 +40,12 @@ final class TextInput: ResourceObject {
     func focusMoved(to surface: Surface?) {
         guard let resource, surface !== entered else { return }
         if let old = entered?.resource { zwp_text_input_v3_send_leave(resource, old) }
-        // A field that loses focus is disabled until its client enables it again.
-        if entered != nil { current.isEnabled = false }
+        // A field that loses focus is disabled until its client enables it again, and what
+        // it asked of the input panel is forgotten.
+        if entered != nil {
+            current.isEnabled = false
+            panelRequest = nil
+        }
         entered = nil
         guard let surface, surface.owner.id == client, let target = surface.resource else { return }
         entered = surface
@@ -80,6 +86,29 @@ final class TextInput: ResourceObject {
         textInputs.textInputDestroyed(self)
     }
 
+    /// Whether the input panel should hide while this field has focus: it asked so, or it
+    /// says it shows its own on-screen input and did not ask for the panel.
+    var hidesPanel: Bool {
+        panelRequest == false || (panelRequest == nil && current.contentType.hint & ZWP_TEXT_INPUT_V3_CONTENT_HINT_ON_SCREEN_INPUT_PROVIDED.rawValue != 0)
+    }
+
+    private func requestPanel(shown: Bool) {
+        panelRequest = shown
+        textInputs.updatePanel()
+    }
+
+    /// Version 2's actions: only known ones, each once. Tactile's input methods
+    /// (input-method-v2) cannot perform any, so they are checked and not kept.
+    private func setAvailableActions(_ array: UnsafeMutablePointer<wl_array>?) {
+        let size = array?.pointee.size ?? 0
+        let values = (0..<size / 4).map { array!.pointee.data.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) }
+        let known = ZWP_TEXT_INPUT_V3_ACTION_SUBMIT.rawValue
+        guard size % 4 == 0, values.allSatisfy({ $0 == known }), Set(values).count == values.count else {
+            return postError(ZWP_TEXT_INPUT_V3_ERROR_INVALID_ACTION.rawValue,
+                             "available actions \(values) (\(size) bytes): each must be a known action other than none, listed once")
+        }
+    }
+
     static let requests = RequestTable(zwp_text_input_v3_interface(
         destroy: destroyResource,
         enable: { _, r in TextInput.from(r)?.enable() },
@@ -93,7 +122,10 @@ final class TextInput: ResourceObject {
         set_cursor_rectangle: { _, r, x, y, width, height in
             TextInput.from(r)?.pending.cursorRectangle = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
         },
-        commit: { _, r in TextInput.from(r)?.commit() }
+        commit: { _, r in TextInput.from(r)?.commit() },
+        set_available_actions: { _, r, actions in TextInput.from(r)?.setAvailableActions(actions) },
+        show_input_panel: { _, r in TextInput.from(r)?.requestPanel(shown: true) },
+        hide_input_panel: { _, r in TextInput.from(r)?.requestPanel(shown: false) }
     ))
 }
 

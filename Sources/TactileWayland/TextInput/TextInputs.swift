@@ -18,13 +18,16 @@ final class TextInputs: ServerPart {
     var popups: [InputPopupSurface] = []
     /// The surface text inputs were last told has keyboard focus.
     weak var focusedSurface: Surface?
+    /// Where the input panel (the input method's layer surfaces) is hidden.
+    private let layers: Layers
     private var globals: [Global] = []
 
-    init(display: OpaquePointer, context: any PartContext, seat: Seat) {
+    init(display: OpaquePointer, context: any PartContext, seat: Seat, layers: Layers) {
         self.context = context
         self.seat = seat
+        self.layers = layers
         globals = [
-            Global(display: display, interface: tactile_zwp_text_input_manager_v3_interface(), version: 1, context: self,
+            Global(display: display, interface: tactile_zwp_text_input_manager_v3_interface(), version: 2, context: self,
                    requests: Self.textInputManagerRequests),
             Global(display: display, interface: tactile_zwp_input_method_manager_v2_interface(), version: 1, context: self,
                    requests: Self.inputMethodManagerRequests, privilege: .inputMethod),
@@ -43,7 +46,7 @@ final class TextInputs: ServerPart {
         get_text_input: { client, manager, id, _ in
             guard let client, let part = Global.context(of: manager, as: TextInputs.self), let owner = ClientState.of(client) else { return }
             let input = TextInput(textInputs: part, client: owner.id)
-            guard input.bind(client: client, interface: tactile_zwp_text_input_v3_interface(), version: 1, id: id,
+            guard input.bind(client: client, interface: tactile_zwp_text_input_v3_interface(), version: wl_resource_get_version(manager), id: id,
                              implementation: TextInput.requests) else { return }
             part.all.append(input)
             input.focusMoved(to: part.focusedSurface)
@@ -63,6 +66,7 @@ final class TextInputs: ServerPart {
             }
             part.inputMethod = method
             if let field = part.focusedTextInput { method.update(for: field, activating: true) }
+            part.updatePanel()
         },
         destroy: destroyResource
     ))
@@ -78,11 +82,13 @@ final class TextInputs: ServerPart {
         for input in all { input.focusMoved(to: surface) }
         if wasActive { inputMethod?.update(for: nil, activating: false) }
         inputPopupsMoved()
+        updatePanel()
     }
 
     /// A text input committed: the input method activates for a field newly enabled, hears a
     /// changed state, or deactivates for a field disabled.
     func textInputCommitted(_ input: TextInput, wasEnabled: Bool, enabling: Bool) {
+        defer { updatePanel() }
         guard input.entered != nil, let method = inputMethod else { return }
         switch (wasEnabled, input.current.isEnabled) {
         case (_, true) where enabling || !method.isActive: method.update(for: input, activating: true)
@@ -96,12 +102,32 @@ final class TextInputs: ServerPart {
         let wasActive = input === focusedTextInput
         all.removeAll { $0 === input }
         if wasActive { inputMethod?.update(for: nil, activating: false) }
+        updatePanel()
     }
 
     func inputMethodDestroyed(_ method: InputMethod) {
         guard inputMethod === method else { return }
         inputMethod = nil
         inputPopupsMoved()
+        updatePanel()
+    }
+
+    /// The input panel (the on-screen keyboard: the input method's layer surfaces) hides
+    /// while the focused, enabled field asks it away (text-input-v3 2's hide_input_panel, or
+    /// its on_screen_input_provided hint without a show_input_panel), and shows again when
+    /// the field asks for it, is disabled or loses focus.
+    func updatePanel() {
+        let field = focusedTextInput
+        let hidden = field?.hidesPanel == true ? inputMethod?.client : nil
+        guard hidden != layers.hiddenPanel else { return }
+        layers.hiddenPanel = hidden
+        if let field {
+            let why = field.panelRequest == false ? "hide_input_panel" : field.panelRequest == true ? "show_input_panel" : "its content hint"
+            let pid = field.entered.map { "pid \($0.owner.pid)" } ?? "client \(field.client.rawValue)"
+            context.logger.info("input panel: \(hidden != nil ? "hidden" : "shown") for the text field of \(pid) (\(why))")
+        } else {
+            context.logger.info("input panel: shown (no text field asks otherwise)")
+        }
     }
 
     /// The active field or its cursor changed: the input method's popups follow.
