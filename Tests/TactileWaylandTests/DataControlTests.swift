@@ -1,7 +1,7 @@
 import CWaylandClient
 import Foundation
 @testable import TactileTestSupport
-import TactileWayland
+@testable import TactileWayland
 import Testing
 import WaylandProtocols
 
@@ -45,6 +45,8 @@ import WaylandProtocols
         let fd = try #require(clipboard.paste(as: Self.text), "the app was offered wl-copy's text")
         try app.roundtrip()
         #expect(Self.readAll(fd) == "hello from wl-copy")
+        let held = try #require(Self.clientLine(pid: copy.pid, on: server), "wl-copy is a client")
+        #expect(held.contains(" surfaces=0 "), "Tactile sees no surface of wl-copy's: \(held)")
 
         clipboard.copy("from the app", as: Self.text, client: app)
         try app.roundtrip()
@@ -67,6 +69,105 @@ import WaylandProtocols
         print("wl-copy and wl-paste against Tactile:\n" + (copied + pasted).split(separator: "\n").filter {
             $0.contains("data_control") || $0.contains("from the app")
         }.joined(separator: "\n"))
+    }
+
+    /// `tactile inspect`'s line for the client of `pid`: what it makes the server hold.
+    static func clientLine(pid: Int32, on server: TestServer) -> String? {
+        let lines = Locked<[String]>([])
+        server.onServerThread { server, _ in lines.withLock { $0 = server.sceneDescription() } }
+        return lines.withLock { $0 }.first { $0.hasPrefix("client ") && $0.contains(" pid=\(pid) ") }
+    }
+
+    /// Presses `keys` (evdev codes) together, then releases them in reverse: a shortcut.
+    static func shortcut(_ injector: TestClient, _ keys: [Int32]) throws {
+        try injector.inject { input in
+            for key in keys { tactile_test_input_v1_key(input, UInt32(key), 1) }
+            for key in keys.reversed() { tactile_test_input_v1_key(input, UInt32(key), 0) }
+        }
+    }
+
+    static let (leftCtrl, leftShift, keyA, keyC, keyV) = (Int32(29), Int32(42), Int32(30), Int32(46), Int32(47))
+
+    /// Runs `wl-paste ARGUMENTS` until it exits: what it printed (its protocol log is not
+    /// asked for).
+    static func wlPaste(_ arguments: [String], socket: String) throws -> String {
+        try ClientProcess(["wl-paste", "--no-newline"] + arguments, socket: socket).waitForExit()
+    }
+
+    /// GTK 3, which nobody here wrote, in a kiosk and on a desktop: Ctrl+V pastes what
+    /// wl-copy set into its focused entry, Ctrl+A Ctrl+C copies it back out, and wl-paste
+    /// prints it: the text went through GTK both ways, wl-copy's source was read, then
+    /// cancelled.
+    @Test(arguments: [false, true])
+    func gtkPastesWlCopysTextAndWlPasteReadsGtksCopy(kiosk: Bool) throws {
+        var configuration = ServerConfiguration(kioskMode: kiosk)
+        configuration.privileges = .standard
+        let server = try TestServer(configuration)
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let gtk = try ClientProcess(["gtk3-demo", "--run=entry_buffer"], socket: server.socket, protocolLog: true)
+        defer { gtk.stop() }
+        try gtk.waitForOutput(containing: "ack_configure(")
+        let copy = try ClientProcess(["wl-copy", "--foreground", "through GTK"], socket: server.socket, protocolLog: true)
+        defer { copy.stop() }
+        // Offered to the client with keyboard focus: GTK's entry has it.
+        try gtk.waitForOutput(containing: ".selection(wl_data_offer@")
+        try Self.shortcut(injector, [Self.leftCtrl, Self.keyV])
+        try copy.waitForOutput(containing: ".send(\"")
+        usleep(300_000)
+        try Self.shortcut(injector, [Self.leftCtrl, Self.keyA])
+        try Self.shortcut(injector, [Self.leftCtrl, Self.keyC])
+        let copied = try copy.waitForExit()
+        #expect(copied.contains(".cancelled()"), "GTK's copy replaced wl-copy's: \(copied.suffix(1500))")
+        #expect(try Self.wlPaste([], socket: server.socket) == "through GTK", "wl-paste printed what GTK copied")
+        #expect(!copied.contains("create_surface"))
+    }
+
+    /// foot, which nobody here wrote, in a kiosk and on a desktop: Ctrl+Shift+V types wl-copy's
+    /// line into the shell foot runs, which writes it to a file; a double click on foot's
+    /// first word selects it (the primary selection) and Ctrl+Shift+C copies it: wl-paste
+    /// prints both.
+    @Test(arguments: [false, true])
+    func footPastesWlCopysTextAndWlPasteReadsFootsSelection(kiosk: Bool) throws {
+        var configuration = ServerConfiguration(kioskMode: kiosk)
+        configuration.privileges = .standard
+        let server = try TestServer(configuration)
+        let injector = try TestClient(socket: server.socket, devices: [])
+        let file = NSTemporaryDirectory() + "tactile-foot-paste-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let foot = try ClientProcess(["foot", "sh", "-c", "printf 'footword\\n'; read line; printf '%s' \"$line\" > \(file); sleep 60"],
+                                     socket: server.socket, protocolLog: true)
+        defer { foot.stop() }
+        try foot.waitForOutput(containing: "ack_configure(")
+        let copy = try ClientProcess(["wl-copy", "--foreground", "through foot\n"], socket: server.socket)
+        defer { copy.stop() }
+        try foot.waitForOutput(containing: ".selection(wl_data_offer@")
+        try Self.shortcut(injector, [Self.leftCtrl, Self.leftShift, Self.keyV])
+        var pasted: String?
+        let deadline = Date().addingTimeInterval(10)
+        while pasted?.isEmpty ?? true, Date() < deadline {
+            usleep(50_000)
+            pasted = try? String(contentsOfFile: file, encoding: .utf8)
+        }
+        #expect(pasted == "through foot", "the shell in foot read wl-copy's line")
+
+        // foot's first row holds "footword"; a double click there selects the word.
+        try injector.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(12), f(6))
+            for _ in 0..<2 {
+                tactile_test_input_v1_pointer_button(input, 0x110, 1)
+                tactile_test_input_v1_pointer_button(input, 0x110, 0)
+            }
+        }
+        try foot.waitForOutput(containing: ".set_selection(zwp_primary_selection_source_v1@")
+        #expect(try Self.wlPaste(["--primary"], socket: server.socket) == "footword", "the primary selection is foot's word")
+        try Self.shortcut(injector, [Self.leftCtrl, Self.leftShift, Self.keyC])
+        try foot.waitForOutput(containing: ".set_selection(wl_data_source@")
+        var clipboard = ""
+        while clipboard != "footword", Date() < deadline.addingTimeInterval(10) {
+            clipboard = (try? Self.wlPaste([], socket: server.socket)) ?? ""
+            usleep(100_000)
+        }
+        #expect(clipboard == "footword", "Ctrl+Shift+C put foot's selection on the clipboard")
     }
 
     /// What an ext control device heard, in order.

@@ -34,8 +34,10 @@ extension WaylandServer: Inspectable {
                 + (live.poweredOn ? "" : " power=off")
         }
         // What each client makes the server hold, against `limits`.
+        // Surfaces too: a tool that works without a window (wl-copy) shows none.
+        let surfaceCounts = Dictionary(grouping: surfaces.all, by: { $0.owner.id }).mapValues(\.count)
         for state in clients.byID.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-            lines.append("client \(state.id.rawValue) pid=\(state.pid) \(state.holdings.inspected) region-rects=\(state.regionRects)")
+            lines.append("client \(state.id.rawValue) pid=\(state.pid) \(state.holdings.inspected) surfaces=\(surfaceCounts[state.id] ?? 0) region-rects=\(state.regionRects)")
         }
         let xdgSurfaces = surfaces.all.compactMap { $0.addon(XdgSurface.self) }
         let configuring = xdgSurfaces.filter { $0.unackedSerial != nil }.count
