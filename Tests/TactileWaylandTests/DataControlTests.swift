@@ -1,7 +1,7 @@
 import CWaylandClient
 import Foundation
 @testable import TactileTestSupport
-@testable import TactileWayland
+import TactileWayland
 import Testing
 import WaylandProtocols
 
@@ -73,9 +73,7 @@ import WaylandProtocols
 
     /// `tactile inspect`'s line for the client of `pid`: what it makes the server hold.
     static func clientLine(pid: Int32, on server: TestServer) -> String? {
-        let lines = Locked<[String]>([])
-        server.onServerThread { server, _ in lines.withLock { $0 = server.sceneDescription() } }
-        return lines.withLock { $0 }.first { $0.hasPrefix("client ") && $0.contains(" pid=\(pid) ") }
+        server.inspected().first { $0.hasPrefix("client ") && $0.contains(" pid=\(pid) ") }
     }
 
     /// Presses `keys` (evdev codes) together, then releases them in reverse: a shortcut.

@@ -1,6 +1,6 @@
 import CWaylandClient
 import Foundation
-@testable import TactileWayland
+import TactileWayland
 @testable import TactileTestSupport
 import Testing
 import WaylandProtocols
@@ -112,9 +112,7 @@ import WaylandProtocols
 
     /// The scene's lines for layer surfaces (squeekboard's panel, when it has one).
     static func layerLines(_ server: TestServer) -> [String] {
-        let lines = Locked<[String]>([])
-        server.onServerThread { server, _ in lines.withLock { $0 = server.sceneDescription() } }
-        return lines.withLock { $0 }.filter { $0.contains("role=layer-surface") }
+        server.inspected().filter { $0.contains("role=layer-surface") }
     }
 
     /// text-input-v3 2 with squeekboard, on a desktop and in a kiosk: a field's

@@ -2,7 +2,7 @@ import CWaylandClient
 import Foundation
 import Responder
 @testable import TactileTestSupport
-@testable import TactileWayland
+import TactileWayland
 import Testing
 import WaylandProtocols
 
@@ -25,13 +25,7 @@ import WaylandProtocols
 
     /// The inspector's line for the window of `appID`.
     static func line(of appID: String, on server: TestServer) -> String? {
-        lines(server).first { $0.contains("app_id=\(appID) ") && $0.contains(" window=") }
-    }
-
-    static func lines(_ server: TestServer) -> [String] {
-        let lines = Locked<[String]>([])
-        server.onServerThread { server, _ in lines.withLock { $0 = server.sceneDescription() } }
-        return lines.withLock { $0 }
+        server.inspected().first { $0.contains("app_id=\(appID) ") && $0.contains(" window=") }
     }
 
     /// A window of org.example.till, tagged when `tag` is given, made on `client`.
@@ -97,7 +91,7 @@ import WaylandProtocols
         // cannot name it: where the window is comes from the inspector.)
         let there = { Self.line(of: "org.example.till", on: server)?.contains(" window=640,0,") == true }
         try IdleTests.wait(client) { board.configuredSize?.width == 320 && there() }
-        #expect(there(), "moved to HEADLESS-2 as it came: \(Self.lines(server).joined(separator: "\n"))")
+        #expect(there(), "moved to HEADLESS-2 as it came: \(server.inspected().joined(separator: "\n"))")
         #expect(board.configuredSize.map { [$0.width, $0.height] } == [320, 240])
         server.onServerThread { _, headless in headless.removeOutput(headless.outputs[1]) }
         try IdleTests.wait(client) { board.configuredSize?.width == 640 }
