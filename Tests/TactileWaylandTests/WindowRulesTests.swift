@@ -69,7 +69,9 @@ import WaylandProtocols
         let app = try ClientProcess(["weston-simple-shm"], socket: server.socket)
         defer { app.stop() }
         var line: String?
-        let deadline = Date().addingTimeInterval(10)
+        // Generous: in the full run the host pass has stalled whole seconds at a time while
+        // the guests boot, and this only bounds a failure.
+        let deadline = Date().addingTimeInterval(30)
         while line == nil, Date() < deadline {
             usleep(50_000)
             line = Self.line(of: "org.freedesktop.weston.simple-shm", on: server)
