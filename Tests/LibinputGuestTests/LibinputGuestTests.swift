@@ -414,9 +414,10 @@ struct Guest {
     /// The repository this test bundle was built from.
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// A file the scenario wrote, or "" when it wrote none.
+    /// A file the scenario wrote, or "" when it wrote none. Bytes that are not UTF-8 (a
+    /// fuzzer's hostile strings, logged as sent) read as U+FFFD, not as no file at all.
     func read(_ name: String) -> String {
-        (try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? ""
+        (FileManager.default.contents(atPath: "\(directory)/\(name)")).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// The QEMU screendump the scenario took as `name`.
