@@ -188,6 +188,9 @@ struct globals {
 static void on_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
     (void)registry;
     struct globals *globals = data;
+    // A global announced after the first round trip (a transient seat, an output) is not
+    // bound: the list it would go in is gone.
+    if (!globals) return;
     for (size_t i = 0; i < sizeof bindable / sizeof bindable[0]; i++)
         if (strcmp(bindable[i]->name, interface) == 0 && globals->count < 64)
             globals->list[globals->count++] = (struct global){ name, version, bindable[i] };
@@ -204,7 +207,9 @@ static void bind_globals(struct conn *c) {
     struct globals globals = { 0 };
     c->registry = wl_display_get_registry(c->display);
     wl_registry_add_listener(c->registry, &registry_listener, &globals);
-    if (wire_roundtrip(c->display, probe_timeout_ms) != 1) {
+    int answered = wire_roundtrip(c->display, probe_timeout_ms);
+    wl_proxy_set_user_data((struct wl_proxy *)c->registry, NULL);
+    if (answered != 1) {
         c->broken = true;
         return;
     }

@@ -57,7 +57,8 @@ static void exec_server(const struct server *server, int log) {
     if (file) {
         fputs("idle:\n  timeout: 1\nprivileges:\n", file);
         static const char *const families[] = { "input-injection", "screen-capture", "window-management", "input-method",
-                                                "layer-shell", "output-management", "session-lock", "inspector" };
+                                                "layer-shell", "output-management", "session-lock", "clipboard-control",
+                                                "touch-calibration", "security-context", "inspector" };
         for (size_t k = 0; k < sizeof families / sizeof families[0]; k++) fprintf(file, "  %s: everyone\n", families[k]);
         fclose(file);
     }
