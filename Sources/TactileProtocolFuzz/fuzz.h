@@ -44,6 +44,7 @@
 #include "ext-data-control-v1-client-protocol.h"
 #include "wl-fixes-client-protocol.h"
 #include "xdg-toplevel-tag-v1-client-protocol.h"
+#include "ext-transient-seat-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 #include "text-input-unstable-v3-client-protocol.h"

@@ -172,6 +172,8 @@ static const struct wl_interface *const bindable[] = {
     &ext_data_control_manager_v1_interface,
     &wl_fixes_interface,
     &xdg_toplevel_tag_manager_v1_interface,
+    // Its seats are wl_seat globals that come and go while other connections bind them.
+    &ext_transient_seat_manager_v1_interface,
     // Offered only where the renderer imports dmabufs (a GPU, or llvmpipe on a DRM device:
     // the QEMU guest's fuzz run); its params then get memfds and hostile planes and sizes.
     &zwp_linux_dmabuf_v1_interface,

@@ -18,9 +18,10 @@ extension TestClient {
         return String(decoding: bytes[..<max(0, read - 1)], as: UTF8.self)
     }
 
-    /// A virtual keyboard of this client typing under `keymap`.
-    func virtualKeyboard(keymap text: String) throws -> OpaquePointer {
-        guard let manager = virtualKeyboardManager, let keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(manager, seat) else {
+    /// A virtual keyboard of this client typing under `keymap`, on `seat` (a wl_seat proxy;
+    /// nil: the first seat).
+    func virtualKeyboard(keymap text: String, seat other: OpaquePointer? = nil) throws -> OpaquePointer {
+        guard let manager = virtualKeyboardManager, let keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(manager, other ?? seat) else {
             throw ClientError.protocolError("no zwp_virtual_keyboard_manager_v1")
         }
         let file = keymapFile(text)

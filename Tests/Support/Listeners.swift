@@ -112,18 +112,18 @@ enum Listeners {
     ))
 
     nonisolated(unsafe) static let pointer = make(wl_pointer_listener(
-        enter: { data, _, serial, surface, x, y in
+        enter: { data, pointer, serial, surface, x, y in
             client(data).lastEnterSerial = serial
-            client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y))
+            client(data).record(.pointerEnter(surface: surfaceID(surface), x: x, y: y), from: pointer)
         },
-        leave: { data, _, _, surface in client(data).record(.pointerLeave(surface: surfaceID(surface))) },
-        motion: { data, _, _, x, y in client(data).record(.pointerMotion(x: x, y: y)) },
-        button: { data, _, serial, _, button, state in
+        leave: { data, pointer, _, surface in client(data).record(.pointerLeave(surface: surfaceID(surface)), from: pointer) },
+        motion: { data, pointer, _, x, y in client(data).record(.pointerMotion(x: x, y: y), from: pointer) },
+        button: { data, pointer, serial, _, button, state in
             client(data).lastButtonSerial = serial
-            client(data).record(.pointerButton(button: button, state: state))
+            client(data).record(.pointerButton(button: button, state: state), from: pointer)
         },
-        axis: { data, _, _, axis, value in client(data).record(.pointerAxis(axis: axis, value: value)) },
-        frame: { data, _ in client(data).record(.pointerFrame) },
+        axis: { data, pointer, _, axis, value in client(data).record(.pointerAxis(axis: axis, value: value), from: pointer) },
+        frame: { data, pointer in client(data).record(.pointerFrame, from: pointer) },
         axis_source: { _, _, _ in },
         axis_stop: { _, _, _, _ in },
         axis_discrete: { _, _, _, _ in },
@@ -132,14 +132,14 @@ enum Listeners {
 
     nonisolated(unsafe) static let keyboard = make(wl_keyboard_listener(
         keymap: { data, _, format, fd, size in client(data).keymapReceived(format: format, fd: fd, size: size) },
-        enter: { data, _, _, surface, keys in
+        enter: { data, keyboard, _, surface, keys in
             let count = (keys?.pointee.size ?? 0) / MemoryLayout<UInt32>.size
             let values = (0..<count).map { keys!.pointee.data.load(fromByteOffset: $0 * 4, as: UInt32.self) }
-            client(data).record(.keyboardEnter(surface: surfaceID(surface), keys: values))
+            client(data).record(.keyboardEnter(surface: surfaceID(surface), keys: values), from: keyboard)
         },
-        leave: { data, _, _, surface in client(data).record(.keyboardLeave(surface: surfaceID(surface))) },
-        key: { data, _, _, _, key, state in client(data).record(.key(key: key, state: state)) },
-        modifiers: { data, _, _, depressed, _, locked, _ in client(data).record(.modifiers(depressed: depressed, locked: locked)) },
+        leave: { data, keyboard, _, surface in client(data).record(.keyboardLeave(surface: surfaceID(surface)), from: keyboard) },
+        key: { data, keyboard, _, _, key, state in client(data).record(.key(key: key, state: state), from: keyboard) },
+        modifiers: { data, keyboard, _, depressed, _, locked, _ in client(data).record(.modifiers(depressed: depressed, locked: locked), from: keyboard) },
         repeat_info: { _, _, _, _ in }
     ))
 

@@ -71,6 +71,9 @@ final class TestClient {
     /// The registry name of each global announced, by interface (the last one of each).
     var registryNames: [String: UInt32] = [:]
     var seen: [Seen] = []
+    /// The events of the devices on other seats (`bindSeat`), by the seat's registry name.
+    var seenOnSeat: [UInt32: [Seen]] = [:]
+    private var otherSeatDevices: [OpaquePointer: UInt32] = [:]
     var keymap: (format: UInt32, fd: Int32, size: UInt32)?
     /// The time of each touch down, motion and up received, in order (milliseconds).
     var touchTimes: [UInt32] = []
@@ -256,6 +259,30 @@ final class TestClient {
 
     func record(_ event: Seen) { seen.append(event) }
 
+    /// A device's event: kept in `seen`, or, for a device on another seat than the first
+    /// (`bindSeat`), in `seenOnSeat` under that seat's registry name.
+    func record(_ event: Seen, from device: OpaquePointer?) {
+        guard let device, let seatName = otherSeatDevices[device] else { return seen.append(event) }
+        seenOnSeat[seatName, default: []].append(event)
+    }
+
+    /// Binds the wl_seat global `name` (one announced after the first, which `seat` holds)
+    /// and its pointer and keyboard, whose events go to `seenOnSeat[name]`.
+    @discardableResult
+    func bindSeat(named name: UInt32) throws -> OpaquePointer {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard let other = OpaquePointer(wl_registry_bind(registry, name, tactile_client_wl_seat_interface(), 8)),
+              let pointer = wl_seat_get_pointer(other), let keyboard = wl_seat_get_keyboard(other) else {
+            throw ClientError.protocolError("wl_seat \(name) could not be bound")
+        }
+        wl_pointer_add_listener(pointer, Listeners.pointer, me)
+        wl_keyboard_add_listener(keyboard, Listeners.keyboard, me)
+        otherSeatDevices[pointer] = name
+        otherSeatDevices[keyboard] = name
+        try roundtrip()
+        return other
+    }
+
     func announce(_ registry: OpaquePointer?, _ name: UInt32, _ interface: String, _ version: UInt32) {
         globals[interface] = version
         registryNames[interface] = name
@@ -271,7 +298,8 @@ final class TestClient {
         case "wl_shell": shell = bind(tactile_client_wl_shell_interface(), 1)
         case "wl_data_device_manager": dataDeviceManager = bind(tactile_client_wl_data_device_manager_interface(), 3)
         case "zwp_primary_selection_device_manager_v1": primarySelectionManager = bind(tactile_zwp_primary_selection_device_manager_v1_interface(), 1)
-        case "wl_seat": seat = bind(tactile_client_wl_seat_interface(), 8)
+        // The first; a later one (a transient seat) is bound only when asked (`bindSeat`).
+        case "wl_seat" where seat == nil: seat = bind(tactile_client_wl_seat_interface(), 8)
         case "wl_output":
             let output = bind(tactile_client_wl_output_interface(), 4)!
             outputs.append(output)

@@ -11,7 +11,7 @@ import Testing
 @Suite struct PrivilegeTests {
     /// Each family's globals, as a client's registry names them.
     static let interfaces: [Privilege: [String]] = [
-        .inputInjection: ["zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1"],
+        .inputInjection: ["zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "ext_transient_seat_manager_v1"],
         .screenCapture: ["zwlr_screencopy_manager_v1"],
         .windowManagement: ["zwlr_foreign_toplevel_manager_v1"],
         .inputMethod: ["zwp_input_method_manager_v2"],

@@ -51,7 +51,7 @@ import WaylandProtocols
         wp_security_context_v1_commit(sandbox.context)
         try engine.roundtrip()
         let sandboxed = try TestClient(socket: sandbox.path)
-        let privileged = ["zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "zwlr_screencopy_manager_v1",
+        let privileged = ["zwp_virtual_keyboard_manager_v1", "zwlr_virtual_pointer_manager_v1", "ext_transient_seat_manager_v1", "zwlr_screencopy_manager_v1",
                           "zwlr_foreign_toplevel_manager_v1", "zwp_input_method_manager_v2", "zwlr_layer_shell_v1",
                           "zwlr_output_manager_v1", "zwlr_output_power_manager_v1", "ext_session_lock_manager_v1",
                           "wp_security_context_manager_v1"]

@@ -13,8 +13,10 @@ final class Seat: ServerPart {
     /// The keymap keys are heard under now: the seat's, or that of the virtual keyboard that
     /// sent the latest key or modifiers (an on-screen keyboard's own layout).
     var activeKeymap: Keymap?
+    /// What wl_seat.name says: `seat0`, or a transient seat's own name (`TransientSeats`).
+    let name: String
     /// The kinds of input device the seat has, as wl_seat.capabilities tells clients.
-    private(set) var capabilities: InputCapabilities = [.pointer, .keyboard, .touch]
+    private(set) var capabilities: InputCapabilities
     /// Each client's seat resources, from its first wl_seat until it disconnects.
     private(set) var clients: [ClientID: SeatClient] = [:]
     /// What takes input from normal routing for now (`InputGrab`).
@@ -39,6 +41,9 @@ final class Seat: ServerPart {
     }
     private let nextSerial: () -> UInt32
     private var global: Global?
+    /// Its wl_seat, wl_pointer, wl_keyboard and wl_touch resources alive: each carries the
+    /// seat unretained, so a seat that ends (a transient one) is kept until none is left.
+    private(set) var resourceCount = 0
 
     /// `event` came from a device: under the cursor policy, the cursor may come or go.
     func cursorPolicySees(_ event: InputEvent) {
@@ -53,7 +58,10 @@ final class Seat: ServerPart {
         cursorChanged.send()
     }
 
-    init(display: OpaquePointer, keymap: Keymap?, cursorPolicy: CursorPolicy, cursorTheme: CursorTheme, cursorChanged: Signal<Void>) {
+    init(display: OpaquePointer, name: String = "seat0", capabilities: InputCapabilities = [.pointer, .keyboard, .touch], keymap: Keymap?,
+         cursorPolicy: CursorPolicy, cursorTheme: CursorTheme, cursorChanged: Signal<Void>) {
+        self.name = name
+        self.capabilities = capabilities
         self.cursorChanged = cursorChanged
         self.cursorPolicy = cursorPolicy
         self.cursorTheme = cursorTheme
@@ -65,14 +73,24 @@ final class Seat: ServerPart {
         global = Global(display: display, interface: tactile_wl_seat_interface(), version: Self.version, context: self,
                         requests: Self.requests, destroyed: { resource in
                             guard let resource, let seat = Global.context(of: resource, as: Seat.self) else { return }
+                            seat.resourceCount -= 1
                             seat.clients.values.first { $0.client == wl_resource_get_client(resource) }?.seats.removeAll { $0 == resource }
                         }) { [unowned self] resource, client in
+            resourceCount += 1
             guard let state = ClientState.of(client) else { return }
             self.client(state).seats.append(resource)
-            wl_seat_send_capabilities(resource, capabilities.wire)
-            if wl_resource_get_version(resource) >= 2 { wl_seat_send_name(resource, "seat0") }
+            // The seat's as they are now (not `init`'s arguments).
+            wl_seat_send_capabilities(resource, self.capabilities.wire)
+            if wl_resource_get_version(resource) >= 2 { wl_seat_send_name(resource, self.name) }
         }
     }
+
+    /// The registry name clients bind the wl_seat global by, for `client`.
+    func globalName(for client: OpaquePointer) -> UInt32? { global?.name(for: client) }
+
+    /// Withdraws the wl_seat global (a transient seat that ends); the resources clients
+    /// bound stay until they release them, and hear nothing more.
+    func removeGlobal() { global?.remove() }
 
     /// The seat's resources of `state`, made on first use.
     func client(_ state: ClientState) -> SeatClient {
@@ -121,6 +139,7 @@ final class Seat: ServerPart {
         case .touch: device.bind(client: client, interface: tactile_wl_touch_interface(), version: version, id: id, implementation: SeatDevice.touchRequests)
         }
         guard bound, let resource = device.resource else { return }
+        resourceCount += 1
         owner.add(resource, kind)
         if kind == .keyboard {
             // The keymap the client's other keyboards have, so they all read keys alike.
@@ -132,6 +151,7 @@ final class Seat: ServerPart {
     }
 
     fileprivate func deviceRemoved(_ device: SeatDevice, _ resource: OpaquePointer) {
+        resourceCount -= 1
         device.owner.remove(resource, device.kind)
         // A departing client's devices go after the client was forgotten; the core keeps no
         // entry for a client with none.

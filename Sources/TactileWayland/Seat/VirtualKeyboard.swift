@@ -17,10 +17,20 @@ final class VirtualKeyboard: ResourceObject {
 
     /// Unchecked: the part outlives every resource of its display.
     private unowned(unsafe) let part: VirtualKeyboards
+    /// The seat it was created on: the seat, or a transient one (`TransientSeats`).
+    private let seat: TransientSeats.Choice
     private var keymap: Keymap?
     private var logger: Logger { part.context.logger }
 
-    init(part: VirtualKeyboards) { self.part = part }
+    init(part: VirtualKeyboards, seat: TransientSeats.Choice) {
+        self.part = part
+        self.seat = seat
+        if case .transient(let transient) = seat { transient.keyboardCount(+1) }
+    }
+
+    override func resourceDestroyed() {
+        if case .transient(let transient) = seat { transient.keyboardCount(-1) }
+    }
 
     /// Reads the keymap with pread, not mmap: a client that shrinks the file under us would
     /// otherwise fault the server. The fd is always closed; it is ours once it arrives.
@@ -55,13 +65,13 @@ final class VirtualKeyboard: ResourceObject {
     private func key(_ key: UInt32, state: UInt32) {
         guard let keymap = requireKeymap() else { return }
         let pressed: PressState = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue ? .pressed : .released
-        part.key(key, pressed, under: keymap)
+        part.key(key, pressed, under: keymap, on: seat)
     }
 
     private func modifiers(_ modifiers: Keymap.Modifiers) {
         guard let keymap = requireKeymap() else { return }
         keymap.setModifiers(modifiers)
-        part.modifiers(under: keymap)
+        part.modifiers(under: keymap, on: seat)
     }
 
     static let requests = RequestTable(zwp_virtual_keyboard_v1_interface(
@@ -81,34 +91,50 @@ final class VirtualKeyboard: ResourceObject {
 final class VirtualKeyboards: ServerPart {
     unowned(unsafe) let context: any PartContext
     private let seat: Seat
+    private let transientSeats: TransientSeats
     private var global: Global?
 
-    init(display: OpaquePointer, context: any PartContext, seat: Seat) {
+    init(display: OpaquePointer, context: any PartContext, seat: Seat, transientSeats: TransientSeats) {
         self.context = context
         self.seat = seat
+        self.transientSeats = transientSeats
         global = Global(display: display, interface: tactile_zwp_virtual_keyboard_manager_v1_interface(), version: VirtualKeyboard.version,
                         context: self, requests: Self.requests, privilege: .inputInjection)
     }
 
     private static let requests = RequestTable(zwp_virtual_keyboard_manager_v1_interface(
-        create_virtual_keyboard: { client, manager, _, id in
+        create_virtual_keyboard: { client, manager, seat, id in
             guard let client, let part = Global.context(of: manager, as: VirtualKeyboards.self) else { return }
-            VirtualKeyboard(part: part).bind(client: client, interface: tactile_zwp_virtual_keyboard_v1_interface(), version: 1,
+            VirtualKeyboard(part: part, seat: part.transientSeats.choice(for: seat)).bind(client: client, interface: tactile_zwp_virtual_keyboard_v1_interface(), version: 1,
                                              id: id, implementation: VirtualKeyboard.requests)
         }
     ))
 
     /// A virtual keyboard's key: routed like a real one (the time is the server's: a client's
-    /// clock could run backwards), heard under its keymap. Its modifiers do not follow its
-    /// keys; it states them.
-    fileprivate func key(_ key: UInt32, _ state: PressState, under keymap: Keymap) {
-        seat.activeKeymap = keymap
-        context.routeVirtualKey(key, state)
+    /// clock could run backwards), heard under its keymap, on the seat it was created on. Its
+    /// modifiers do not follow its keys; it states them.
+    fileprivate func key(_ key: UInt32, _ state: PressState, under keymap: Keymap, on choice: TransientSeats.Choice) {
+        switch choice {
+        case .main:
+            seat.activeKeymap = keymap
+            context.routeVirtualKey(key, state)
+        case .transient(let transient) where !transient.hasEnded:
+            transient.seat.activeKeymap = keymap
+            transient.handle(.key(key: key, state: state, time: context.currentTime))
+        case .transient, .ended: break
+        }
     }
 
-    /// A virtual keyboard stated its modifiers: the focused client hears them.
-    fileprivate func modifiers(under keymap: Keymap) {
-        seat.activeKeymap = keymap
-        seat.sendModifiers(toFocused: context.keyboardFocusClient)
+    /// A virtual keyboard stated its modifiers: the client focused on its seat hears them.
+    fileprivate func modifiers(under keymap: Keymap, on choice: TransientSeats.Choice) {
+        switch choice {
+        case .main:
+            seat.activeKeymap = keymap
+            seat.sendModifiers(toFocused: context.keyboardFocusClient)
+        case .transient(let transient) where !transient.hasEnded:
+            transient.seat.activeKeymap = keymap
+            transient.sendModifiers()
+        case .transient, .ended: break
+        }
     }
 }

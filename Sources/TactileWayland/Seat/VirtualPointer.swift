@@ -13,15 +13,19 @@ final class VirtualPointer: ResourceObject {
     /// The output absolute motion is relative to (create_virtual_pointer_with_output); nil:
     /// the whole layout.
     private let output: OutputID?
+    /// The seat it was created on: the seat, or a transient one (`TransientSeats`).
+    private let seat: TransientSeats.Choice
     private var motion: Point?
     private var absolute: Point?
     private var buttons: [(UInt32, PressState)] = []
     private var axis = AxisMotion(source: .wheel)
     private var hasAxis = false
 
-    init(part: VirtualPointers, output: OutputID?) {
+    init(part: VirtualPointers, output: OutputID?, seat: TransientSeats.Choice) {
         self.part = part
         self.output = output
+        self.seat = seat
+        if case .transient(let transient) = seat { transient.pointerCount(+1) }
     }
 
     /// Where `x`/`extent` of the way across (and down) the output, or the layout, lies.
@@ -75,33 +79,49 @@ final class VirtualPointer: ResourceObject {
     }
 
     /// Routes what the frame holds. A relative move starts from where the pointer is (the
-    /// layout's origin before it has been anywhere) and stays inside the layout. On a
-    /// touch-only app the left button also touches (`VirtualPointers.remoteTouch`).
+    /// layout's origin before it has been anywhere) and stays inside the layout. On the seat,
+    /// over a touch-only app the left button also touches (`VirtualPointers.remoteTouch`);
+    /// a transient seat's pointer drives that seat alone.
     private func frame() {
+        defer { (motion, absolute, buttons, axis, hasAxis) = (nil, nil, [], AxisMotion(source: .wheel), false) }
         let context = part.context
+        let route: (InputEvent) -> Void
+        let position: Point?
+        let onSeat: Bool
+        switch seat {
+        case .main:
+            route = { context.handle($0) }
+            position = context.focus.pointerPosition
+            onSeat = true
+        case .transient(let transient) where !transient.hasEnded:
+            route = { transient.handle($0) }
+            position = transient.pointerPosition
+            onSeat = false
+        case .transient, .ended: return
+        }
         let time = context.currentTime
         let extent = part.outputs.extent
         var target = absolute
         if let motion {
-            let from = context.focus.pointerPosition ?? Point(x: 0, y: 0)
+            let from = position ?? Point(x: 0, y: 0)
             target = Point(x: from.x + motion.x, y: from.y + motion.y)
         }
         if let target, extent.width > 0, extent.height > 0 {
             let clamped = Point(x: min(max(target.x, 0), Double(extent.width) - 1), y: min(max(target.y, 0), Double(extent.height) - 1))
-            context.handle(.pointerMotion(global: clamped, time: time))
-            part.remoteMoved(by: self, to: clamped, time: time)
+            route(.pointerMotion(global: clamped, time: time))
+            if onSeat { part.remoteMoved(by: self, to: clamped, time: time) }
         }
         for (button, state) in buttons {
-            if button == VirtualPointers.leftButton { part.remoteLeftButton(state, by: self, time: time) }
-            context.handle(.pointerButton(button: button, state: state, time: time))
+            if onSeat, button == VirtualPointers.leftButton { part.remoteLeftButton(state, by: self, time: time) }
+            route(.pointerButton(button: button, state: state, time: time))
         }
-        if hasAxis { context.handle(.pointerAxis(axis, time: time)) }
-        if target != nil || !buttons.isEmpty || hasAxis { part.inUse() }
-        (motion, absolute, buttons, axis, hasAxis) = (nil, nil, [], AxisMotion(source: .wheel), false)
+        if hasAxis { route(.pointerAxis(axis, time: time)) }
+        if onSeat, target != nil || !buttons.isEmpty || hasAxis { part.inUse() }
     }
 
     override func resourceDestroyed() {
         part.pointerGone(self)
+        if case .transient(let transient) = seat { transient.pointerCount(-1) }
     }
 
     static let requests = RequestTable(zwlr_virtual_pointer_v1_interface(
@@ -137,6 +157,7 @@ final class VirtualPointers: ServerPart {
     unowned(unsafe) let context: any PartContext
     let outputs: Outputs
     private let seat: Seat
+    private let transientSeats: TransientSeats
     private var global: Global?
     /// The remote touch, and the virtual pointer whose button holds it.
     private var remoteTouch: (pointer: ObjectIdentifier, at: Point)?
@@ -149,10 +170,11 @@ final class VirtualPointers: ServerPart {
     static let remoteTouchID: Int32 = 0x7F00_0000
     static let inUseFor: Int32 = 30_000
 
-    init(display: OpaquePointer, context: any PartContext, outputs: Outputs, seat: Seat) {
+    init(display: OpaquePointer, context: any PartContext, outputs: Outputs, seat: Seat, transientSeats: TransientSeats) {
         self.context = context
         self.outputs = outputs
         self.seat = seat
+        self.transientSeats = transientSeats
         global = Global(display: display, interface: tactile_zwlr_virtual_pointer_manager_v1_interface(), version: VirtualPointer.version,
                         context: self, requests: Self.requests, privilege: .inputInjection)
         idle = EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in self.seat.remoteCursor = false }
@@ -218,16 +240,16 @@ final class VirtualPointers: ServerPart {
     }
 
     private static let requests = RequestTable(zwlr_virtual_pointer_manager_v1_interface(
-        create_virtual_pointer: { client, manager, _, id in
+        create_virtual_pointer: { client, manager, seat, id in
             guard let client, let part = Global.context(of: manager, as: VirtualPointers.self) else { return }
-            VirtualPointer(part: part, output: nil).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
+            VirtualPointer(part: part, output: nil, seat: part.transientSeats.choice(for: seat)).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
                                                          version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
         },
         destroy: destroyResource,
-        create_virtual_pointer_with_output: { client, manager, _, output, id in
+        create_virtual_pointer_with_output: { client, manager, seat, output, id in
             guard let client, let part = Global.context(of: manager, as: VirtualPointers.self) else { return }
             let outputID = output.flatMap { Global.context(of: $0, as: Output.self)?.id }
-            VirtualPointer(part: part, output: outputID).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
+            VirtualPointer(part: part, output: outputID, seat: part.transientSeats.choice(for: seat)).bind(client: client, interface: tactile_zwlr_virtual_pointer_v1_interface(),
                                                               version: wl_resource_get_version(manager), id: id, implementation: VirtualPointer.requests)
         }
     ))

@@ -38,6 +38,8 @@ final class Parts {
     let tablets: Tablets
     let virtualKeyboards: VirtualKeyboards
     let virtualPointers: VirtualPointers
+    /// ext_transient_seat_manager_v1: seats of their own for remote helpers' virtual input.
+    let transientSeats: TransientSeats
     let selections: Selections
     let textInputs: TextInputs
     let xdgOutputs: XdgOutputs
@@ -116,8 +118,6 @@ final class Parts {
         pointerConstraints = PointerConstraints(display: display, context: context, seat: seat)
         pointerGestures = PointerGestures(display: display, seat: seat)
         tablets = Tablets(display: display, seat: seat)
-        virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat)
-        virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs, seat: seat)
         selections = Selections(display: display, context: context, changed: selectionChanged)
         xWindowManager = XWindowManager(context: context, windows: windows, selections: selections, loop: wl_display_get_event_loop(display),
                                         surfaceCreated: surfaceCreated, selectionChanged: selectionChanged)
@@ -133,6 +133,9 @@ final class Parts {
         inputTimestamps = InputTimestampsManager(display: display)
         sessionLocks = SessionLocks(display: display, windows: windows, gestures: gestures, logger: logger)
         touchCalibration = TouchCalibration(display: display, windows: windows, logger: logger)
+        transientSeats = TransientSeats(display: display, context: context, seat: seat) { [unowned sessionLocks] in sessionLocks.admitsFocus(on: $0) }
+        virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat, transientSeats: transientSeats)
+        virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs, seat: seat, transientSeats: transientSeats)
         idleInhibitors = IdleInhibitors(display: display)
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
@@ -220,6 +223,7 @@ final class Parts {
                 tablets,
                 virtualKeyboards,
                 virtualPointers,
+                transientSeats,
             ])
     }
 }

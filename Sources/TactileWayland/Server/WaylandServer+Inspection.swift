@@ -1,3 +1,4 @@
+import CWaylandServer
 import Responder
 
 /// The server as the inspector reads it (`Inspectable`), and the names traces give what they
@@ -38,6 +39,10 @@ extension WaylandServer: Inspectable {
         let surfaceCounts = Dictionary(grouping: surfaces.all, by: { $0.owner.id }).mapValues(\.count)
         for state in clients.byID.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
             lines.append("client \(state.id.rawValue) pid=\(state.pid) \(state.holdings.inspected) surfaces=\(surfaceCounts[state.id] ?? 0) region-rects=\(state.regionRects)")
+        }
+        // A focus as its surface's resource, as a client's protocol log names it.
+        lines += parts.transientSeats.inspected { node in
+            node.flatMap { surface(at: $0)?.resource }.map { "wl_surface@\(wl_resource_get_id($0))" } ?? "none"
         }
         let xdgSurfaces = surfaces.all.compactMap { $0.addon(XdgSurface.self) }
         let configuring = xdgSurfaces.filter { $0.unackedSerial != nil }.count

@@ -3,7 +3,8 @@
 /// family it belongs to (`Global.privilege`); `PrivilegePolicy` says who may bind it.
 public enum Privilege: String, CaseIterable, Sendable {
     /// Typing and clicking as if on the real devices: zwp_virtual_keyboard_manager_v1,
-    /// zwlr_virtual_pointer_manager_v1.
+    /// zwlr_virtual_pointer_manager_v1, and ext_transient_seat_manager_v1 for seats of
+    /// their own.
     case inputInjection = "input-injection"
     /// Reading the screen: zwlr_screencopy_manager_v1.
     case screenCapture = "screen-capture"

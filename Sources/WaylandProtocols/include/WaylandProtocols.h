@@ -1,7 +1,7 @@
 // wayland-scanner output for xdg-shell (stable, unstable v6), viewporter, xdg-output, xdg-decoration,
 // text-input v3, wlr-screencopy, wlr-layer-shell, wlr-foreign-toplevel-management,
 // wlr-virtual-pointer, wlr-output-management, primary selection (zwp and GTK), relative pointer, pointer constraints,
-// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power, data control (wlr, ext), weston touch calibration, wl_fixes, xdg toplevel tag and our protocols, server and client sides (the generated headers and code
+// input-method v2, virtual-keyboard, linux-dmabuf, idle inhibit, idle notify, session lock, wlr-output-power, data control (wlr, ext), weston touch calibration, wl_fixes, xdg toplevel tag, transient seat and our protocols, server and client sides (the generated headers and code
 // come from protocol/generate; this file is not generated).
 #ifndef TACTILE_WAYLAND_PROTOCOLS_H
 #define TACTILE_WAYLAND_PROTOCOLS_H
@@ -112,6 +112,8 @@
 #include "wl-fixes-client-protocol.h"
 #include "xdg-toplevel-tag-v1-server-protocol.h"
 #include "xdg-toplevel-tag-v1-client-protocol.h"
+#include "ext-transient-seat-v1-server-protocol.h"
+#include "ext-transient-seat-v1-client-protocol.h"
 
 /// Swift imports the interface constants by value; these return their real addresses.
 #define TACTILE_PROTOCOL_INTERFACE(name) \
@@ -249,5 +251,7 @@ TACTILE_PROTOCOL_INTERFACE(weston_touch_calibrator)
 TACTILE_PROTOCOL_INTERFACE(weston_touch_coordinate)
 TACTILE_PROTOCOL_INTERFACE(wl_fixes)
 TACTILE_PROTOCOL_INTERFACE(xdg_toplevel_tag_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_transient_seat_manager_v1)
+TACTILE_PROTOCOL_INTERFACE(ext_transient_seat_v1)
 
 #endif
