@@ -201,17 +201,17 @@ import WaylandProtocols
         let server = try TestServer(ServerConfiguration(kioskMode: kiosk))
         let demo = try ClientProcess(["stdbuf", "-oL", "weston-eventdemo", "--log-button", "--log-key"], socket: server.socket, protocolLog: true)
         defer { demo.stop() }
-        var line: String?
+        // Its window as the inspector shows it, window=x,y,wxh, once it has a size (its node
+        // is listed, 0x0, before its first buffer): the helper clicks its middle.
+        var numbers: [Int] = []
         let deadline = Date().addingTimeInterval(30)
-        while line == nil, Date() < deadline {
+        while !(numbers.count == 4 && numbers[2] > 0 && numbers[3] > 0), Date() < deadline {
             usleep(50_000)
-            line = server.inspected().first { $0.contains("role=toplevel") && $0.contains(" window=") }
+            let line = server.inspected().first { $0.contains("role=toplevel") && $0.contains(" window=") }
+            numbers = line.flatMap { $0.split(separator: " ").first { $0.hasPrefix("window=") } }
+                .map { $0.dropFirst("window=".count).split { $0 == "," || $0 == "x" }.compactMap { Int($0) } } ?? []
         }
-        let window = try #require(line, "weston-eventdemo mapped: \(demo.outputSoFar)")
-        // window=x,y,wxh: the helper clicks its middle.
-        let numbers = try #require(window.split(separator: " ").first { $0.hasPrefix("window=") })
-            .dropFirst("window=".count).split { $0 == "," || $0 == "x" }.compactMap { Int($0) }
-        try #require(numbers.count == 4, "\(window)")
+        try #require(numbers.count == 4 && numbers[2] > 0, "weston-eventdemo mapped: \(numbers) \(demo.outputSoFar)")
         let helper = try RemoteSeat(server)
         try helper.makeDevices()
         // The helper waits for the app to take the new seat's devices (a remote viewer's
