@@ -15,6 +15,9 @@ final class TransientSeats: ServerPart {
 
     unowned(unsafe) let context: any PartContext
     private let mainSeat: Seat
+    /// What the seats' sinks are made with (`ProtocolSink`).
+    private let pointerGestures: PointerGestures
+    private let tablets: Tablets
     /// Whether focus on a node is allowed now (not while a lock hides it).
     private let admitsFocus: (NodeID?) -> Bool
     private var global: Global?
@@ -25,9 +28,12 @@ final class TransientSeats: ServerPart {
     private var ended: [Seat] = []
     private var made = 0
 
-    init(display: OpaquePointer, context: any PartContext, seat: Seat, admitsFocus: @escaping (NodeID?) -> Bool) {
+    init(display: OpaquePointer, context: any PartContext, seat: Seat, pointerGestures: PointerGestures, tablets: Tablets,
+         admitsFocus: @escaping (NodeID?) -> Bool) {
         self.context = context
         mainSeat = seat
+        self.pointerGestures = pointerGestures
+        self.tablets = tablets
         self.admitsFocus = admitsFocus
         global = Global(display: display, interface: tactile_ext_transient_seat_manager_v1_interface(), version: Self.version, context: self,
                         requests: Self.requests, privilege: .inputInjection)
@@ -63,7 +69,8 @@ final class TransientSeats: ServerPart {
             context.logger.error("transient seat: libwayland does not say the new wl_seat's name; refused to client \(state.id.rawValue)")
             return ext_transient_seat_v1_send_denied(resource)
         }
-        let transient = TransientSeat(seat: seat, creator: state.id, context: context, admitsFocus: admitsFocus)
+        let transient = TransientSeat(seat: seat, creator: state.id, context: context, pointerGestures: pointerGestures, tablets: tablets,
+                                      admitsFocus: admitsFocus)
         handle.seat = transient
         live.append(transient)
         context.logger.info("transient seat \(seat.name) made for client \(state.id.rawValue) (pid \(state.pid)): wl_seat global \(name)")
@@ -131,6 +138,8 @@ final class TransientSeat {
     let seat: Seat
     let creator: ClientID
     private unowned(unsafe) let context: any PartContext
+    private let pointerGestures: PointerGestures
+    private let tablets: Tablets
     private let admitsFocus: (NodeID?) -> Bool
     private var router = InputRouter()
     private var pointers = 0
@@ -139,10 +148,13 @@ final class TransientSeat {
     private(set) var hasEnded = false
     private var logger: Logger { context.logger }
 
-    init(seat: Seat, creator: ClientID, context: any PartContext, admitsFocus: @escaping (NodeID?) -> Bool) {
+    init(seat: Seat, creator: ClientID, context: any PartContext, pointerGestures: PointerGestures, tablets: Tablets,
+         admitsFocus: @escaping (NodeID?) -> Bool) {
         self.seat = seat
         self.creator = creator
         self.context = context
+        self.pointerGestures = pointerGestures
+        self.tablets = tablets
         self.admitsFocus = admitsFocus
         seat.devicesChanged = { [weak self] client, devices in self?.router.setCapabilities(devices, for: client) }
     }
@@ -212,46 +224,10 @@ final class TransientSeat {
         return "seat \(seat.name) client=\(creator.rawValue) pointer=\(position) pointer-focus=\(naming(router.pointerFocus)) keyboard-focus=\(naming(router.keyboardFocus))"
     }
 
-    private func route(_ step: (inout InputRouter, inout TransientSink) -> Void) {
-        var sink = TransientSink(seat: seat, surfaces: context.surfaces, logger: logger)
+    /// The local seat's sink, writing to this seat's clients (only pointer and keyboard
+    /// deliveries come: no touch, touchpad or pen reaches this seat).
+    private func route(_ step: (inout InputRouter, inout ProtocolSink) -> Void) {
+        var sink = ProtocolSink(seat: seat, pointerGestures: pointerGestures, tablets: tablets, surfaces: context.surfaces, logger: logger, tracing: false)
         step(&router, &sink)
-    }
-}
-
-/// What a transient seat's core decides, written to its clients' wl_pointer and wl_keyboard.
-private struct TransientSink: DeliverySink {
-    let seat: Seat
-    let surfaces: SurfaceIndex
-    let logger: Logger
-
-    mutating func deliver(_ delivery: Delivery) {
-        guard let client = seat.clients[delivery.client] else { return }
-        switch delivery {
-        case .pointerEnter(_, let node, let local):
-            guard let surface = surface(node) else { return }
-            seat.pointerEnter(client, surface: surface, at: local)
-        case .pointerLeave(_, let node):
-            guard let surface = surface(node) else { return }
-            seat.pointerLeave(client, surface: surface)
-        case .pointerMotion(_, _, let local, let time): seat.pointerMotion(client, to: local, time: time)
-        case .pointerButton(_, let button, let state, let time): seat.pointerButton(client, button, state, time: time)
-        case .pointerAxis(_, let motion, let time): seat.pointerAxis(client, motion, time: time)
-        case .pointerFrame: seat.pointerFrame(client)
-        case .keyboardEnter(_, let node, let keys):
-            guard let surface = surface(node) else { return }
-            seat.keyboardEnter(client, surface: surface, keys: keys)
-        case .keyboardLeave(_, let node):
-            guard let surface = surface(node) else { return }
-            seat.keyboardLeave(client, surface: surface)
-        case .key(_, let key, let state, let time): seat.key(client, key, state, time: time)
-        // No touch, touchpad or pen reaches this seat.
-        default: break
-        }
-    }
-
-    private func surface(_ node: NodeID) -> OpaquePointer? { surfaces.surface(at: node)?.resource }
-
-    mutating func report(_ diagnostic: Diagnostic) {
-        if case .ignored(let event, let reason) = diagnostic { logger.debug("transient seat \(seat.name): ignored \(event): \(reason)") }
     }
 }

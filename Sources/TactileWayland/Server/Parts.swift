@@ -133,7 +133,9 @@ final class Parts {
         inputTimestamps = InputTimestampsManager(display: display)
         sessionLocks = SessionLocks(display: display, windows: windows, gestures: gestures, logger: logger)
         touchCalibration = TouchCalibration(display: display, windows: windows, logger: logger)
-        transientSeats = TransientSeats(display: display, context: context, seat: seat) { [unowned sessionLocks] in sessionLocks.admitsFocus(on: $0) }
+        transientSeats = TransientSeats(display: display, context: context, seat: seat, pointerGestures: pointerGestures, tablets: tablets) {
+            [unowned sessionLocks] in sessionLocks.admitsFocus(on: $0)
+        }
         virtualKeyboards = VirtualKeyboards(display: display, context: context, seat: seat, transientSeats: transientSeats)
         virtualPointers = VirtualPointers(display: display, context: context, outputs: outputs, seat: seat, transientSeats: transientSeats)
         idleInhibitors = IdleInhibitors(display: display)
