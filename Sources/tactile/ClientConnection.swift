@@ -23,7 +23,12 @@ final class ClientConnection {
         wl_display_roundtrip(display)
     }
 
-    deinit { wl_display_disconnect(display) }
+    /// The proxies go before the display: disconnecting frees only the display's own memory.
+    deinit {
+        for output in outputs { wl_proxy_destroy(output.proxy) }
+        wl_registry_destroy(registry)
+        wl_display_disconnect(display)
+    }
 
     /// The global of `interface`, bound at version 1, or an error saying why the client
     /// needed it.

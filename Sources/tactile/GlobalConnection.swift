@@ -8,6 +8,7 @@ final class GlobalConnection {
     let display: OpaquePointer
     fileprivate let interface: UnsafePointer<wl_interface>
     fileprivate(set) var global: OpaquePointer?
+    private let registry: OpaquePointer
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -16,7 +17,7 @@ final class GlobalConnection {
     init(socket: String?, interface: UnsafePointer<wl_interface>, missing: String) throws {
         display = try Self.connect(socket)
         self.interface = interface
-        let registry = wl_display_get_registry(display)
+        registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, globalListener, Unmanaged.passUnretained(self).toOpaque())
         wl_display_roundtrip(display)
         guard global != nil else {
@@ -24,7 +25,12 @@ final class GlobalConnection {
         }
     }
 
-    deinit { wl_display_disconnect(display) }
+    /// The proxies go before the display: disconnecting frees only the display's own memory.
+    deinit {
+        if let global { wl_proxy_destroy(global) }
+        wl_registry_destroy(registry)
+        wl_display_disconnect(display)
+    }
 
     /// The display at `socket` (nil: $WAYLAND_DISPLAY), or an error naming where it looked.
     static func connect(_ socket: String?) throws -> OpaquePointer {

@@ -28,7 +28,10 @@ import WaylandProtocols
 
         // The theme's own picture of it (Adwaita here, scripts/setup installs it), at the
         // server's default size: its fully opaque pixels, placed hotspot on the pointer.
-        let xcursor = try #require(names.lazy.compactMap { XcursorLibraryLoadImage($0, nil, 24) }.first, "no Xcursor theme has \(names)")
+        // A loop, not lazy.compactMap(...).first: that calls the loader twice and leaks one image.
+        var found: UnsafeMutablePointer<XcursorImage>?
+        for name in names where found == nil { found = XcursorLibraryLoadImage(name, nil, 24) }
+        let xcursor = try #require(found, "no Xcursor theme has \(names)")
         defer { XcursorImageDestroy(xcursor) }
         let image = xcursor.pointee
         let shot = try Screenshot(socket: server.socket, cursor: true)
