@@ -13,6 +13,8 @@ final class ClientConnection {
     fileprivate var globals: [String: UInt32] = [:]
     /// The outputs in the order announced, each with its name.
     fileprivate(set) var outputs: [(proxy: OpaquePointer, name: String?)] = []
+    /// Every global bound for a caller, which the connection owns.
+    private var bound: [OpaquePointer] = []
 
     init(socket: String?) throws {
         display = try GlobalConnection.connect(socket)
@@ -25,18 +27,19 @@ final class ClientConnection {
 
     /// The proxies go before the display: disconnecting frees only the display's own memory.
     deinit {
-        for output in outputs { wl_proxy_destroy(output.proxy) }
+        for proxy in bound + outputs.map(\.proxy) { wl_proxy_destroy(proxy) }
         wl_registry_destroy(registry)
         wl_display_disconnect(display)
     }
 
-    /// The global of `interface`, bound at version 1, or an error saying why the client
-    /// needed it.
+    /// The global of `interface`, bound at version 1 and owned by the connection, or an error
+    /// saying why the client needed it.
     func bind(_ interface: UnsafePointer<wl_interface>, _ why: String) throws -> OpaquePointer {
         let name = String(cString: interface.pointee.name)
         guard let global = globals[name], let proxy = wl_registry_bind(registry, global, interface, 1) else {
             throw Failure(description: "the compositor offers no \(name) to this client (\(why))")
         }
+        bound.append(OpaquePointer(proxy))
         return OpaquePointer(proxy)
     }
 
