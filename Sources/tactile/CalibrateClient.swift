@@ -117,6 +117,7 @@ final class CalibrateClient {
     }
 
     deinit {
+        for buffer in buffers { wl_buffer_destroy(buffer) }
         if let pixels { munmap(pixels, pixelBytes) }
     }
 
