@@ -106,6 +106,26 @@ import WaylandProtocols
         ])
     }
 
+    /// A client that binds a second wl_pointer and wl_keyboard while it has the focus (GTK
+    /// binds devices as windows come): the new ones hear the enters the first ones heard, with
+    /// the key held and the modifiers, and the first ones hear nothing again.
+    @Test func devicesBoundWhileTheClientHasFocusHearItsEnters() throws {
+        let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
+        try client.inject { input in
+            tactile_test_input_v1_pointer_motion(input, f(30), f(40))
+            tactile_test_input_v1_key(input, 42, 1)  // KEY_LEFTSHIFT, held
+        }
+        _ = client.take()
+        let name = try #require(client.registryNames["wl_seat"])
+        try client.bindSeat(named: name)
+        let surface = client.id(window.surface)
+        #expect(client.seenOnSeat[name] == [
+            .pointerEnter(surface: surface, x: f(30), y: f(40)), .pointerFrame,
+            .keyboardEnter(surface: surface, keys: [42]), .modifiers(depressed: 1, locked: 0),
+        ])
+        #expect(client.take().isEmpty, "the devices bound first heard no second enter")
+    }
+
     @Test func withFocusNewWindowsOffAWindowWaitsForATouchToTakeTheKeyboard() throws {
         let server = try TestServer(.init(newWindowFocus: .never))
         let client = try TestClient(socket: server.socket)

@@ -146,6 +146,25 @@ import WaylandProtocols
         #expect(!server.inspected().contains { $0.hasPrefix("seat transient-") })
     }
 
+    /// An app that binds the helper's seat only after the helper clicked it: its new pointer
+    /// and keyboard hear at once where the seat's focus is, not at the next focus change.
+    @Test func anAppBindingTheSeatAfterTheHelpersClickHearsItsFocus() throws {
+        let server = try TestServer()
+        let app = try TestClient(socket: server.socket)
+        let window = try app.toplevel(width: 200, height: 200)
+        let surface = app.id(window.surface)
+        let helper = try RemoteSeat(server)
+        let name = try #require(helper.name)
+        try helper.makeDevices()
+        try helper.move(to: 50, 60)
+        try helper.click()
+        try app.roundtrip()
+        try app.bindSeat(named: name)
+        #expect(app.seenOnSeat[name]?.filter(Self.isPointerOrKey) == [
+            .pointerEnter(surface: surface, x: f(50), y: f(60)), .keyboardEnter(surface: surface, keys: []),
+        ])
+    }
+
     /// While the session is locked the helper's keys reach nothing but the lock: the app it
     /// focused hears its keyboard leave and no key.
     @Test func theSessionLockKeepsARemoteSeatsKeysFromTheApp() throws {
@@ -218,8 +237,8 @@ import WaylandProtocols
         // person is slower than this).
         let named = try demo.waitForOutput(containing: ".name(\"transient-1\")").split(separator: "\n")
         let seat = try #require(named.first { $0.contains(".name(\"transient-1\")") }.flatMap { Self.text(after: "wl_seat@", in: $0) { $0.isNumber } })
-        // Its keyboard's keymap: the server has taken both devices (a pointer bound after the
-        // helper's pointer entered would hear no enter).
+        // Its keyboard's keymap: the server has taken both devices, so the click and the key
+        // have somewhere to go (a key typed before would reach no keyboard).
         let bound = try demo.waitForOutput(containing: "wl_seat@\(seat).get_keyboard(").split(separator: "\n")
         let keyboard = try #require(bound.first { $0.contains("wl_seat@\(seat).get_keyboard(") }.flatMap { Self.text(after: "new id ", in: $0) { $0 != ")" } })
         _ = try demo.waitForOutput(containing: "\(keyboard).keymap(")

@@ -19,6 +19,13 @@ extension InputRouter {
     /// The surface that receives keys: the toplevel last touched or clicked, or the compositor's choice.
     public var keyboardFocus: NodeID? { keyboard.focus?.node }
 
+    /// The focused surface and the keys held, when `client` has the keyboard focus: what a
+    /// keyboard the client binds now must hear entered, as its others did when focus came.
+    public func keyboardFocus(heldBy client: ClientID) -> (node: NodeID, keys: [UInt32])? {
+        guard let focus = keyboard.focus, focus.client == client else { return nil }
+        return (focus.node, keyboard.pressed)
+    }
+
     /// While set, touches and clicks leave keyboard focus where it is: a surface that holds
     /// it exclusively (a layer-shell panel asking for exclusive keyboard interactivity, a
     /// lock screen) keeps it until the compositor moves it or unpins it.

@@ -15,6 +15,13 @@ extension InputRouter {
     /// Global; nil until the pointer first moves.
     public var pointerPosition: Point? { pointer.position }
 
+    /// The surface under the pointer and the position it last heard, when it is `client`'s:
+    /// what a pointer the client binds now must hear entered.
+    public func pointerFocus(heldBy client: ClientID) -> (node: NodeID, local: Point)? {
+        guard let focus = pointer.focus, focus.client == client, let local = pointer.local else { return nil }
+        return (focus.node, local)
+    }
+
     /// Whether any button is down (the implicit grab, or the compositor's).
     public var pointerButtonsHeld: Bool { !pointer.pressed.isEmpty }
 

@@ -15,6 +15,16 @@ extension Seat {
         sendModifiers(to: client)
     }
 
+    /// A keyboard bound while its client has the focus: the enter and modifiers the client's
+    /// other keyboards heard.
+    func keyboardGreet(_ keyboard: OpaquePointer, of client: SeatClient, surface: OpaquePointer, keys: [UInt32]) {
+        updateKeymap(of: client)
+        let serial = inputSerial(for: client)
+        withArray(keys) { wl_keyboard_send_enter(keyboard, serial, surface, $0) }
+        guard let mods = activeKeymap?.modifiers else { return }
+        wl_keyboard_send_modifiers(keyboard, self.serial(), mods.depressed, mods.latched, mods.locked, mods.group)
+    }
+
     func keyboardLeave(_ client: SeatClient, surface: OpaquePointer) {
         let serial = inputSerial(for: client)
         for keyboard in client.keyboards { wl_keyboard_send_leave(keyboard, serial, surface) }

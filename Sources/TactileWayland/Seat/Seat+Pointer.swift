@@ -10,6 +10,15 @@ extension Seat {
         for pointer in client.pointers { wl_pointer_send_enter(pointer, serial, surface, fixed(local.x), fixed(local.y)) }
     }
 
+    /// A pointer bound while its client has the pointer: the enter the client's other
+    /// pointers heard, with its serial, so wl_pointer.set_cursor takes it from either.
+    func pointerGreet(_ pointer: OpaquePointer, of client: SeatClient, surface: OpaquePointer, at local: Point) {
+        let serial = client.pointerEnterSerial ?? inputSerial(for: client)
+        client.pointerEnterSerial = serial
+        wl_pointer_send_enter(pointer, serial, surface, fixed(local.x), fixed(local.y))
+        if wl_resource_get_version(pointer) >= 5 { wl_pointer_send_frame(pointer) }
+    }
+
     func pointerLeave(_ client: SeatClient, surface: OpaquePointer) {
         let serial = inputSerial(for: client)
         for pointer in client.pointers { wl_pointer_send_leave(pointer, serial, surface) }

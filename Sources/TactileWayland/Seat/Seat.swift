@@ -23,6 +23,8 @@ final class Seat: ServerPart {
     let grabs = InputGrabs()
     /// Tells the core which devices a client listens to.
     var devicesChanged: (ClientID, InputCapabilities) -> Void = { _, _ in }
+    /// The focus a client holds on this seat, as the seat's core has it (`HeldFocus`).
+    var focusHeld: (ClientID) -> HeldFocus = { _ in HeldFocus() }
     /// A client's cursor image or choice changed, or the cursor came or went (composition
     /// follows it).
     let cursorChanged: Signal<Void>
@@ -148,6 +150,14 @@ final class Seat: ServerPart {
             if version >= 4 { wl_keyboard_send_repeat_info(resource, 25, 600) }
         }
         devicesChanged(owner.id, owner.capabilities)
+        // A device bound while its client holds the focus hears the enter its others heard
+        // (wlroots does the same): else it waits, silent, for a focus change.
+        let held = focusHeld(owner.id)
+        switch kind {
+        case .keyboard: if let (surface, keys) = held.keyboard { keyboardGreet(resource, of: owner, surface: surface, keys: keys) }
+        case .pointer: if let (surface, local) = held.pointer { pointerGreet(resource, of: owner, surface: surface, at: local) }
+        case .touch: break
+        }
     }
 
     fileprivate func deviceRemoved(_ device: SeatDevice, _ resource: OpaquePointer) {
@@ -164,6 +174,25 @@ final class Seat: ServerPart {
         get_touch: { client, seat, id in Global.context(of: seat, as: Seat.self)?.deviceAdded(.touch, client!, seat!, id) },
         release: destroyResource
     ))
+}
+
+/// The focus a client holds on a seat: the surfaces its keyboards and pointers were last
+/// entered on, with the keys held and where the pointer is on its surface.
+struct HeldFocus {
+    var keyboard: (surface: OpaquePointer, keys: [UInt32])?
+    var pointer: (surface: OpaquePointer, local: Point)?
+
+    init() {}
+
+    /// What `router` says `client` holds, each surface looked up in `surfaces`.
+    init(of client: ClientID, in router: InputRouter, surfaces: SurfaceIndex) {
+        if let (node, keys) = router.keyboardFocus(heldBy: client), let surface = surfaces.surface(at: node)?.resource {
+            keyboard = (surface, keys)
+        }
+        if let (node, local) = router.pointerFocus(heldBy: client), let surface = surfaces.surface(at: node)?.resource {
+            pointer = (surface, local)
+        }
+    }
 }
 
 /// One client's seat resources (several of each kind may exist; every one gets the events),

@@ -157,6 +157,10 @@ final class TransientSeat {
         self.tablets = tablets
         self.admitsFocus = admitsFocus
         seat.devicesChanged = { [weak self] client, devices in self?.router.setCapabilities(devices, for: client) }
+        seat.focusHeld = { [weak self] client in
+            guard let self else { return HeldFocus() }
+            return HeldFocus(of: client, in: router, surfaces: context.surfaces)
+        }
     }
 
     /// Global; nil until a virtual pointer has moved it.
@@ -211,6 +215,7 @@ final class TransientSeat {
         hasEnded = true
         router = InputRouter()
         seat.devicesChanged = { _, _ in }
+        seat.focusHeld = { _ in HeldFocus() }
         seat.removeGlobal()
     }
 

@@ -66,6 +66,7 @@ public final class WaylandServer {
             tactile_malloc_trim()
         }
         parts.seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
+        parts.seat.focusHeld = { [unowned self] client in HeldFocus(of: client, in: router, surfaces: surfaces) }
         parts.outputManagement.settingsChanged = { [unowned self] in outputSettingsChanged() }
         parts.gestures.install(in: &router) {
             // Not `makeTimer`: that one keeps the server alive, and the server owns this.
