@@ -38,6 +38,19 @@ import Testing
         #expect(desk.send(.key(key: 30, state: .released, time: ms(4))) == [.key(bob, key: 30, state: .released, time: ms(4))])
     }
 
+    /// What a device the client binds now must hear entered: its own focus only, with the
+    /// keys held and where the pointer last was on the surface.
+    @Test mutating func theFocusAClientHoldsIsItsOwnOnly() {
+        let a = desk.add(window(alice, 0, 0, 100, 100))
+        let b = desk.add(window(bob, 200, 0, 100, 100))
+        _ = desk.send(.touchDown(id: 1, global: p(10, 10), time: ms(1)), .key(key: 42, state: .pressed, time: ms(2)))
+        _ = desk.send(.pointerMotion(global: p(230, 40), time: ms(3)))
+        #expect(desk.router.keyboardFocus(heldBy: alice)?.node == a && desk.router.keyboardFocus(heldBy: alice)?.keys == [42])
+        #expect(desk.router.keyboardFocus(heldBy: bob) == nil)
+        #expect(desk.router.pointerFocus(heldBy: bob)?.node == b && desk.router.pointerFocus(heldBy: bob)?.local == p(30, 40))
+        #expect(desk.router.pointerFocus(heldBy: alice) == nil)
+    }
+
     @Test mutating func touchingTheBackgroundKeepsFocus() {
         let w = desk.add(window(alice, 0, 0, 100, 100))
         _ = desk.send(.touchDown(id: 1, global: p(10, 10), time: ms(1)))
