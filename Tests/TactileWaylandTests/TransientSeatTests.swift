@@ -146,15 +146,19 @@ import WaylandProtocols
         #expect(!server.inspected().contains { $0.hasPrefix("seat transient-") })
     }
 
+    /// An app showing a window (its surface's id) and a helper whose seat is ready (its name).
+    static func appAndHelper(_ server: TestServer) throws -> (app: TestClient, surface: UInt32, helper: RemoteSeat, name: UInt32) {
+        let app = try TestClient(socket: server.socket)
+        let window = try app.toplevel(width: 200, height: 200)
+        let helper = try RemoteSeat(server)
+        return (app, app.id(window.surface), helper, try #require(helper.name))
+    }
+
     /// An app that binds the helper's seat only after the helper clicked it: its new pointer
     /// and keyboard hear at once where the seat's focus is, not at the next focus change.
     @Test func anAppBindingTheSeatAfterTheHelpersClickHearsItsFocus() throws {
         let server = try TestServer()
-        let app = try TestClient(socket: server.socket)
-        let window = try app.toplevel(width: 200, height: 200)
-        let surface = app.id(window.surface)
-        let helper = try RemoteSeat(server)
-        let name = try #require(helper.name)
+        let (app, surface, helper, name) = try Self.appAndHelper(server)
         try helper.makeDevices()
         try helper.move(to: 50, 60)
         try helper.click()
@@ -169,11 +173,7 @@ import WaylandProtocols
     /// focused hears its keyboard leave and no key.
     @Test func theSessionLockKeepsARemoteSeatsKeysFromTheApp() throws {
         let server = try TestServer()
-        let app = try TestClient(socket: server.socket)
-        let window = try app.toplevel(width: 200, height: 200)
-        let surface = app.id(window.surface)
-        let helper = try RemoteSeat(server)
-        let name = try #require(helper.name)
+        let (app, surface, helper, name) = try Self.appAndHelper(server)
         try app.roundtrip()
         try app.bindSeat(named: name)
         try helper.makeDevices()
