@@ -13,8 +13,8 @@ final class ClientConnection {
     fileprivate var globals: [String: UInt32] = [:]
     /// The outputs in the order announced, each with its name.
     fileprivate(set) var outputs: [(proxy: OpaquePointer, name: String?)] = []
-    /// Every global bound for a caller, which the connection owns.
-    private var bound: [OpaquePointer] = []
+    /// The globals bound for callers, by interface name, which the connection owns.
+    private var bound: [String: OpaquePointer] = [:]
 
     init(socket: String?) throws {
         display = try GlobalConnection.connect(socket)
@@ -27,19 +27,22 @@ final class ClientConnection {
 
     /// The proxies go before the display: disconnecting frees only the display's own memory.
     deinit {
-        for proxy in bound + outputs.map(\.proxy) { wl_proxy_destroy(proxy) }
+        for proxy in Array(bound.values) + outputs.map(\.proxy) { wl_proxy_destroy(proxy) }
         wl_registry_destroy(registry)
         wl_display_disconnect(display)
     }
 
-    /// The global of `interface`, bound at version 1 and owned by the connection, or an error
-    /// saying why the client needed it.
+    /// The global of `interface`, bound at version 1 on first use and owned by the
+    /// connection, or an error saying why the client needed it. Each caller gets the same
+    /// proxy (a question asked per touchscreen binds nothing new), so a listener goes on it
+    /// once.
     func bind(_ interface: UnsafePointer<wl_interface>, _ why: String) throws -> OpaquePointer {
         let name = String(cString: interface.pointee.name)
+        if let proxy = bound[name] { return proxy }
         guard let global = globals[name], let proxy = wl_registry_bind(registry, global, interface, 1) else {
             throw Failure(description: "the compositor offers no \(name) to this client (\(why))")
         }
-        bound.append(OpaquePointer(proxy))
+        bound[name] = OpaquePointer(proxy)
         return OpaquePointer(proxy)
     }
 
