@@ -34,8 +34,8 @@ final class ClientConnection {
 
     /// The global of `interface`, bound at version 1 on first use and owned by the
     /// connection, or an error saying why the client needed it. Each caller gets the same
-    /// proxy (a question asked per touchscreen binds nothing new), so a listener goes on it
-    /// once.
+    /// proxy (the question shown on each screen in turn binds nothing new), so a listener
+    /// goes on it once.
     func bind(_ interface: UnsafePointer<wl_interface>, _ why: String) throws -> OpaquePointer {
         let name = String(cString: interface.pointee.name)
         if let proxy = bound[name] { return proxy }
