@@ -51,19 +51,3 @@ public struct TouchFilterReport: Hashable, Sendable {
         }
     }
 }
-
-extension TouchFilterReport: CustomStringConvertible {
-    /// The trace's words for it, one line.
-    public var description: String {
-        let head = "touch \(touch) (\(device)) at \(at): \(filter.rawValue): "
-        switch finding {
-        case .bounce(let continues, let gap, let distance):
-            return head + "a bounce, down \(gap.milliseconds) ms after touch \(continues) lifted, \(distance.formatted) px from it: touch \(continues) goes on"
-        case .heldStill(let radius): return head + "moved less than \(radius.formatted) px since its down: its motion is held"
-        case .smoothed: return head + "its motion is smoothed (1€ filter)"
-        case .inDeadZone(let zone): return head + "came down in the dead zone \(zone): goes nowhere"
-        case .ghost(let lasted): return head + "lifted after \(lasted.milliseconds) ms without moving: a ghost, goes nowhere"
-        case .stuck(let still): return head + "still for \(still.milliseconds) ms with nothing else changing on the device: stuck, cancelled"
-        }
-    }
-}

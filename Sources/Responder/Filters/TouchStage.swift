@@ -71,7 +71,7 @@ extension Instant {
     }
 
     /// `self - earlier`, never negative (a clock that went back).
-    func since(_ earlier: Instant) -> Duration {
+    public func since(_ earlier: Instant) -> Duration {
         .microseconds(Int64(clamping: microseconds >= earlier.microseconds ? microseconds - earlier.microseconds : 0))
     }
 }

@@ -26,6 +26,9 @@ public enum TraceEvent {
     /// A winning touchpad recognizer took the touchpad gesture from the client with pointer
     /// focus: ended as cancelled if the client had seen it begin (`seen`), else never heard of.
     case touchpadGestureClaimed(by: GestureID, ClientID, seen: Bool)
+    /// A touchscreen's filter held back, changed or dropped a touch before routing
+    /// (`TouchFilters`); `device` is the device's name.
+    case touchFiltered(TouchFilterReport, device: String)
     case pointerFocus(NodeID?, ClientID?, FocusCause)
     case keyboardFocus(NodeID?, ClientID?, FocusCause)
     /// A window asked for keyboard focus (it mapped, or was activated) and the window policy

@@ -39,12 +39,28 @@ public enum TraceFormatter {
         case .touchpadGestureClaimed(let gesture, let client, let seen):
             let outcome = seen ? "cancelled \(naming.name(client)) (zwp_pointer_gesture end cancelled=1)" : "unseen \(naming.name(client))"
             return ["touchpad gesture claimed gesture=\(naming.name(gesture)) \(outcome)"]
+        case .touchFiltered(let report, let device):
+            return [line(report, device: device, naming: naming)]
         case .pointerFocus(let node, _, let cause):
             return ["pointer focus \(node.map(naming.name) ?? "none") cause=\(word(cause))"]
         case .keyboardFocus(let node, _, let cause):
             return ["keyboard focus \(node.map(naming.name) ?? "none") cause=\(word(cause))"]
         case .keyboardFocusWithheld(let node, _, let reason):
             return ["keyboard withheld \(naming.name(node)) reason=\(reason) (it wants attention)"]
+        }
+    }
+
+    /// `touch N filtered filter=NAME verdict=WORD ...`: what a panel's filter did and why.
+    public static func line(_ report: TouchFilterReport, device: String, naming: some TraceNaming) -> String {
+        let head = "touch \(report.touch) filtered filter=\(report.filter.rawValue) device='\(device)' at=\(naming.place(report.at))"
+        switch report.finding {
+        case .bounce(let continues, let gap, let distance):
+            return "\(head) verdict=bounce continues=\(continues) gap=\(gap.milliseconds)ms distance=\(distance.formatted)px (one touch)"
+        case .heldStill(let radius): return "\(head) verdict=held-still radius=\(radius.formatted)px (no motion until it moves that far)"
+        case .smoothed: return "\(head) verdict=smoothed (1€ filter)"
+        case .inDeadZone(let zone): return "\(head) verdict=dead-zone zone=\(zone) (goes nowhere)"
+        case .ghost(let lasted): return "\(head) verdict=ghost lasted=\(lasted.milliseconds)ms (goes nowhere)"
+        case .stuck(let still): return "\(head) verdict=stuck still=\(still.milliseconds)ms (cancelled)"
         }
     }
 

@@ -24,10 +24,13 @@ public struct DeviceSettings: Sendable, Hashable {
     public var accelerationProfile: AccelerationProfile?
     public var tapToClick: Bool?
     public var naturalScrolling: Bool?
+    /// A touchscreen's repairs before routing (bounces, jitter, ghosts, stuck contacts).
+    public var filters: PanelFilterSettings
 
     public init(
         match: String? = nil, output: String? = nil, calibration: [Float]? = nil, region: Rect? = nil, accelerationSpeed: Double? = nil,
-        accelerationProfile: AccelerationProfile? = nil, tapToClick: Bool? = nil, naturalScrolling: Bool? = nil
+        accelerationProfile: AccelerationProfile? = nil, tapToClick: Bool? = nil, naturalScrolling: Bool? = nil,
+        filters: PanelFilterSettings = PanelFilterSettings()
     ) {
         self.match = match
         self.output = output
@@ -37,6 +40,7 @@ public struct DeviceSettings: Sendable, Hashable {
         self.accelerationProfile = accelerationProfile
         self.tapToClick = tapToClick
         self.naturalScrolling = naturalScrolling
+        self.filters = filters
     }
 
     func matches(deviceName: String) -> Bool {
@@ -54,6 +58,7 @@ public struct DeviceSettings: Sendable, Hashable {
             result.accelerationProfile = entry.accelerationProfile ?? result.accelerationProfile
             result.tapToClick = entry.tapToClick ?? result.tapToClick
             result.naturalScrolling = entry.naturalScrolling ?? result.naturalScrolling
+            result.filters = result.filters.merged(with: entry.filters)
         }
         return result
     }

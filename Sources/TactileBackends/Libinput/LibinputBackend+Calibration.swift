@@ -31,6 +31,7 @@ extension LibinputBackend: TouchscreenControl {
         mappedOutputs[device] = output
         mappingRules[device] = .touch
         logger.info("device \(info.name): mapped to \(output) (by touch)")
+        sendTouchFilters(device)
     }
 
     /// Touches already handed to the seat are cancelled there as calibration takes over: the
@@ -38,9 +39,11 @@ extension LibinputBackend: TouchscreenControl {
     public func capture(_ receiver: ((String, CapturedTouch, Instant) -> Void)?) {
         if receiver != nil, !routedTouches.isEmpty {
             let now = host.currentTime
-            for id in routedTouches.sorted() { host.handle(.touchCancel(id: id, time: now)) }
-            host.handle(.touchFrame)
-            routedTouches = []
+            for (id, device) in routedTouches.sorted(by: { $0.key < $1.key }) {
+                host.handle(.touchCancel(id: id, time: now), from: device)
+                host.handle(.touchFrame, from: device)
+            }
+            routedTouches = [:]
         }
         touchCapture = receiver
     }

@@ -42,27 +42,43 @@ extension LibinputBackend {
 
     private func touch(_ event: OpaquePointer, _ type: libinput_event_type) {
         if let touchCapture { return captured(event, type, by: touchCapture) }
-        guard type != LIBINPUT_EVENT_TOUCH_FRAME else { return host.handle(.touchFrame) }
+        guard let device = libinput_event_get_device(libinput_event_touch_get_base_event(event)), let number = touchscreenIDs[device] else { return }
+        guard type != LIBINPUT_EVENT_TOUCH_FRAME else { return host.handle(.touchFrame, from: number) }
         let time = Instant(microseconds: libinput_event_touch_get_time_usec(event))
         // Seat slots are unique across the seat's devices, so they serve as touch ids.
         let id = libinput_event_touch_get_seat_slot(event)
         switch type {
         case LIBINPUT_EVENT_TOUCH_DOWN:
-            routedTouches.insert(id)
-            host.handle(.touchDown(id: id, global: outputPoint(event), time: time))
+            routedTouches[id] = number
+            if let origin = output(of: device).map({ Position(x: $0.rect.x, y: $0.rect.y) }), origin != filterOrigins[device] { sendTouchFilters(device) }
+            host.handle(.touchDown(id: id, global: outputPoint(event), time: time), from: number)
         case LIBINPUT_EVENT_TOUCH_MOTION:
             // A touch that came down while calibration held the touches is not the seat's.
-            guard routedTouches.contains(id) else { return }
-            host.handle(.touchMotion(id: id, global: outputPoint(event), time: time))
+            guard routedTouches[id] != nil else { return }
+            host.handle(.touchMotion(id: id, global: outputPoint(event), time: time), from: number)
         case LIBINPUT_EVENT_TOUCH_UP:
-            guard routedTouches.remove(id) != nil else { return }
-            host.handle(.touchUp(id: id, time: time))
+            guard routedTouches.removeValue(forKey: id) != nil else { return }
+            host.handle(.touchUp(id: id, time: time), from: number)
         default:
-            guard routedTouches.remove(id) != nil else { return }
+            guard routedTouches.removeValue(forKey: id) != nil else { return }
             // Also what a touch still down on an unplugged device gets: libinput cancels it
             // before it reports the device removed.
-            host.handle(.touchCancel(id: id, time: time))
+            host.handle(.touchCancel(id: id, time: time), from: number)
         }
+    }
+
+    /// Gives the seat the device's filters, its dead zones placed on its output as it is now,
+    /// and logs zones that miss the output with where the file gave them.
+    func sendTouchFilters(_ device: OpaquePointer) {
+        guard let number = touchscreenIDs[device], let info = devices[device] else { return }
+        let output = output(of: device)
+        let rect = output?.rect ?? .empty
+        let (filters, offScreen) = DeviceSettings.merged(settings, for: info.name).filters.touchFilters(on: rect)
+        filterOrigins[device] = Position(x: rect.x, y: rect.y)
+        for zone in offScreen {
+            logger.error("\(zone.origin): the dead zone \(zone.rect) lies off \(info.name)'s screen \(output?.description.name ?? "(none)") (\(rect.width)x\(rect.height)): left out")
+        }
+        host.setTouchFilters(filters, for: number, named: info.name)
     }
 
     /// libinput scales the device's axis range onto 0...1 of the panel (its calibration
@@ -176,7 +192,13 @@ extension LibinputBackend {
         let primary: InputDeviceSummary.Kind = capabilities.contains(.touch) ? .touchscreen : tablet ? .tablet : pad ? .pad
             : touchpad ? .touchpad : capabilities.contains(.pointer) ? .pointer : capabilities.contains(.keyboard) ? .keyboard : .other
         devices[device] = InputDevice(name: name, syspath: Self.syspath(of: device) ?? name, capabilities: capabilities, kind: primary)
-        let applied = configure(device, with: DeviceSettings.merged(settings, for: name))
+        let merged = DeviceSettings.merged(settings, for: name)
+        var applied = configure(device, with: merged)
+        if capabilities.contains(.touch) {
+            touchscreenIDs[device] = InputDeviceID(UInt32(touchscreenNumbering.take()))
+            sendTouchFilters(device)
+            applied.append(merged.filters.summary)
+        }
         if pad { padAdded(device) }
         let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer"
             : pad ? "a tablet pad: its buttons, rings and strips go to the keyboard focus" : capabilities.names
@@ -190,6 +212,8 @@ extension LibinputBackend {
         mappedOutputs[device] = nil
         mappingRules[device] = nil
         mappedRegions[device] = nil
+        filterOrigins[device] = nil
+        if let number = touchscreenIDs.removeValue(forKey: device) { host.setTouchFilters(nil, for: number, named: removed.name) }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_TOOL) != 0
             || libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TABLET_PAD) != 0 { tabletRemoved(device) }
         logger.info("device removed: \(removed.name)")

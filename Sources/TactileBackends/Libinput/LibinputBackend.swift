@@ -30,7 +30,8 @@ public struct LibinputOptions: Sendable {
 public final class LibinputBackend {
     let host: any BackendHost
     let logger: Logger
-    let settings: [DeviceSettings]
+    /// The configuration file's `devices:` entries; a reload replaces them (`reconfigure`).
+    private(set) var settings: [DeviceSettings]
     private let session: Session
     private var udev: OpaquePointer?
     private(set) var context: OpaquePointer!
@@ -60,9 +61,14 @@ public final class LibinputBackend {
     /// Where touches go instead of the seat while a touchscreen is calibrated
     /// (`TouchscreenControl.capture`).
     var touchCapture: ((String, CapturedTouch, Instant) -> Void)?
-    /// The seat slots of touches handed to the seat and not yet lifted: cancelled when
-    /// calibration takes the touches away.
-    var routedTouches: Set<Int32> = []
+    /// The seat slots of touches handed to the seat and not yet lifted, with their device:
+    /// cancelled when calibration takes the touches away.
+    var routedTouches: [Int32: InputDeviceID] = [:]
+    /// Each touchscreen's number for the seat's filters (`TouchFiltering`), and where its
+    /// output was when its dead zones were placed: they follow the output when it moves.
+    var touchscreenIDs: [OpaquePointer: InputDeviceID] = [:]
+    var filterOrigins: [OpaquePointer: Position] = [:]
+    var touchscreenNumbering = DeviceNumbers()
 
     /// Reads the devices of `options.source`, opened through `session` (the DRM backend's,
     /// when there is one), else through a session of its own.
@@ -115,6 +121,17 @@ public final class LibinputBackend {
         }
         // The devices present now; until they come, the seat has no capabilities.
         dispatch()
+    }
+
+    /// The configuration file was read again: each touchscreen's filters follow its new
+    /// `devices:` entries from its next first touch on. libinput's own settings (output,
+    /// calibration, acceleration) keep what they were given at the device's arrival.
+    public func reconfigure(devices entries: [DeviceSettings]) {
+        settings = entries
+        for device in touchscreenIDs.keys {
+            sendTouchFilters(device)
+            if let name = devices[device]?.name { logger.info("device \(name): \(DeviceSettings.merged(entries, for: name).filters.summary)") }
+        }
     }
 
     deinit {

@@ -15,6 +15,14 @@ public protocol BackendHost: AnyObject {
     /// Routes one input event (global layout coordinates) to clients.
     func handle(_ event: InputEvent)
 
+    /// Routes one event of the backend's device `device` to clients, through the filters
+    /// the device was given (`setTouchFilters`).
+    func handle(_ event: InputEvent, from device: InputDeviceID)
+
+    /// `device` (named `name` in the log and the metrics) repairs its touches with
+    /// `settings` from its next first touch on (`TouchFilters`); nil when it is unplugged.
+    func setTouchFilters(_ settings: TouchFilterSettings?, for device: InputDeviceID, named name: String)
+
     /// A mouse or touchpad moved: the server moves the cursor (within the layout, and as
     /// pointer locks and confinement allow) and tells relative-pointer clients.
     func handleRelativeMotion(_ motion: RelativeMotion, time: Instant)

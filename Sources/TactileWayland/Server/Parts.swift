@@ -18,6 +18,9 @@ final class Parts {
     let tracer = Tracer()
     /// Where `tactile record` hears the input the seat takes.
     let recorder = InputRecorder()
+    /// The touchscreens' filters: bounces, jitter, ghosts, dead zones and stuck contacts
+    /// repaired before anything but the recorder sees a touch.
+    let touchFiltering: TouchFiltering
     let compositor: Compositor
     /// wl_fixes: a registry's missing destructor.
     let fixes: Fixes
@@ -98,6 +101,7 @@ final class Parts {
         seat = Seat(display: display, keymap: keymap, cursorPolicy: configuration.cursor, cursorTheme: CursorTheme(logger: logger),
                     cursorChanged: cursorChanged)
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
+        touchFiltering = TouchFiltering(tracer: tracer, logger: logger)
         let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
@@ -163,6 +167,7 @@ final class Parts {
             input: [
                 seat,
                 gestures,
+                touchFiltering,
             ],
             access: [
                 privileges,

@@ -20,6 +20,12 @@ public final class ServerPort: BackendHost {
 
     public func handle(_ event: InputEvent) { server.handle(event) }
 
+    public func handle(_ event: InputEvent, from device: InputDeviceID) { server.handle(event, from: device) }
+
+    public func setTouchFilters(_ settings: TouchFilterSettings?, for device: InputDeviceID, named name: String) {
+        server.parts.touchFiltering.set(settings, for: device, named: name)
+    }
+
     public func handleRelativeMotion(_ motion: RelativeMotion, time: Instant) { server.handleRelativeMotion(motion, time: time) }
 
     /// Tells every client which kinds of device the seat has now.

@@ -19,6 +19,11 @@ public struct ServerStatistics: Sendable, Equatable {
     public var touchDowns = 0
     /// wl_touch.cancel sent: a client's touches taken from it by a gesture that won.
     public var touchesCancelled = 0
+    /// Touches a touchscreen's filter acted on (a bounce joined, a ghost dropped...), by
+    /// device and filter.
+    public var touchesFiltered: [FilteredTouches: Int] = [:]
+    /// Stuck contacts ended, by touchscreen.
+    public var touchesStuck: [String: Int] = [:]
     /// Configured gestures recognized, by name.
     public var gesturesRecognized: [String: Int] = [:]
     public var clients = 0
@@ -66,6 +71,7 @@ extension WaylandServer {
                     asleep: !output.poweredOn || outputs.disabled.contains { $0 === output })
             },
             touchDowns: touchCounts.downs, touchesCancelled: touchCounts.cancelled,
+            touchesFiltered: parts.touchFiltering.counts, touchesStuck: parts.touchFiltering.stuck,
             gesturesRecognized: parts.gestures.recognized, clients: clients.byID.count,
             unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count, inputDevices: inputDevices)
     }
@@ -85,8 +91,8 @@ extension WaylandServer {
 
     /// Why the kiosk is not healthy, a line each; none when it is: an awake output whose
     /// frame was not shown within `frameLimit` (a display that stopped completing flips), a
-    /// configured touchscreen that is not present, a client that answers no ping (with
-    /// `startPinging`).
+    /// configured touchscreen that is not present, a touchscreen that had a stuck contact in
+    /// the last minute, a client that answers no ping (with `startPinging`).
     public var healthProblems: [HealthProblem] {
         let now = currentTime
         var problems: [HealthProblem] = []
@@ -99,6 +105,10 @@ extension WaylandServer {
         for expected in configuration.expectedTouchscreens where !touchscreens.contains(where: { $0.name.contains(expected.nameContains) }) {
             let subject = "device \(expected.label)"
             problems.append(HealthProblem(subject: subject, description: "\(subject): no touchscreen matching '\(expected.nameContains)' is present"))
+        }
+        for device in parts.touchFiltering.devicesWithStuckContacts(now: now) {
+            let subject = "touchscreen '\(device)'"
+            problems.append(HealthProblem(subject: subject, description: "\(subject): a stuck contact was ended in the last minute (its panel may need a reset)"))
         }
         let naming = self.naming
         for (client, waited) in parts.xdgShell.pings.unresponsive(now: now) {

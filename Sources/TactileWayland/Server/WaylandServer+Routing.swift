@@ -23,10 +23,22 @@ extension WaylandServer {
     }
 
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
-    /// Keys also drive the XKB state, so the focused client hears about modifier changes; a
-    /// key the core refuses does not touch it.
     public func handle(_ event: InputEvent) {
         parts.recorder.sees(event)
+        routeInput(event)
+    }
+
+    /// Routes one event of a device the backend numbers, through the device's filters
+    /// first (`TouchFiltering`); `tactile record` hears it as the device said it.
+    public func handle(_ event: InputEvent, from device: InputDeviceID) {
+        parts.recorder.sees(event)
+        parts.touchFiltering.filter(event, from: device, now: currentTime) { routeInput($0) }
+    }
+
+    /// Routes an event as filtered: idle, show-touches and the grabs see it, then the core.
+    /// Keys also drive the XKB state, so the focused client hears about modifier changes; a
+    /// key the core refuses does not touch it.
+    func routeInput(_ event: InputEvent) {
         parts.idle.sees(event)
         if case .touchDown = event { touchCounts.downs += 1 }
         parts.virtualPointers.sees(event)

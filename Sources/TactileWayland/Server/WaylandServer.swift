@@ -75,6 +75,11 @@ public final class WaylandServer {
                 route { router, sink in router.fireGestureDeadlines(at: currentTime, sink: &sink) }
             }
         }
+        parts.touchFiltering.start(
+            timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
+                parts.touchFiltering.fire(now: currentTime) { routeInput($0) }
+            },
+            naming: { [unowned self] in naming })
         if configuration.trace { parts.tracer.output = Tracer.writeToStandardError }
         if configuration.showTouches || configuration.showInputRegions {
             let marks = TouchMarks(showsInputRegions: configuration.showInputRegions)
@@ -131,6 +136,12 @@ public final class WaylandServer {
                 handle.terminate()
             }
         }
+    }
+
+    /// Calls `fire` on the loop each time `signal` comes (SIGHUP: read the configuration
+    /// again), for as long as the returned source is kept.
+    public func onSignal(_ signal: Int32, _ fire: @escaping () -> Void) -> EventSource {
+        EventSource.signal(signal, on: wl_display_get_event_loop(display), loopOwner: self, fire)
     }
 
     /// The server as backends, embedders and gesture actions see it.
