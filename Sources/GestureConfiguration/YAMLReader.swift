@@ -17,8 +17,13 @@ package struct YAMLReader {
 
         package func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+        /// Refuses the first unknown key in the file's order (a dictionary's order would name
+        /// a different one from run to run).
         package func only(_ allowed: [String]) throws {
-            for (name, entry) in entries where !allowed.contains(name) {
+            let unknown = entries.filter { !allowed.contains($0.key) }.min { a, b in
+                (a.value.key.mark?.line ?? 0, a.value.key.mark?.column ?? 0) < (b.value.key.mark?.line ?? 0, b.value.key.mark?.column ?? 0)
+            }
+            if let (name, entry) = unknown {
                 throw reader.error(entry.key, keyPath(name), "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
             }
         }
@@ -67,6 +72,13 @@ package struct YAMLReader {
 
         package func milliseconds(_ key: String) throws -> Duration? {
             try scalar(key, "a whole number of milliseconds from 1 to 60000") { node in node.int.flatMap { (1...60000).contains($0) ? .milliseconds($0) : nil } }
+        }
+
+        /// Whole milliseconds in `range`; a range from 0 lets 0 turn something off.
+        package func milliseconds(_ key: String, in range: ClosedRange<Int>) throws -> Duration? {
+            try scalar(key, "a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound)") { node in
+                node.int.flatMap { range.contains($0) ? .milliseconds($0) : nil }
+            }
         }
 
         package func choice<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws -> T? where T.RawValue == String {

@@ -5,6 +5,9 @@ import TactileServer
 import TactileWayland
 import Testing
 
+/// The touch filters' keys, as every unknown key's message lists them after the rest.
+private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cutoff, beta, dead-zones, min-contact, stuck-after"
+
 /// The configuration file: what it sets, and that every mistake names its line, column and key.
 @Suite struct ConfigurationFileTests {
     func error(_ yaml: String) -> String {
@@ -83,6 +86,40 @@ import Testing
         #expect(DeviceSettings.merged(file.devices, for: "eGalax Inc. USB TouchController")
             == DeviceSettings(output: "HEADLESS-1", calibration: [0, 1, 0, -1, 0, 1], accelerationProfile: .adaptive, naturalScrolling: true))
         #expect(DeviceSettings.merged(file.devices, for: "Wacom Intuos S Pen").region == Rect(x: 800, y: 500, width: 400, height: 250))
+    }
+
+    /// A touchscreen's filters: later entries win setting by setting, 0 turns one off, stuck
+    /// contacts end after 30 s unless an entry says otherwise, and dead zones are placed on
+    /// the touchscreen's output.
+    @Test func touchFiltersMergeAndLandOnTheOutput() throws {
+        let file = try ConfigurationFile.parse("""
+            devices:
+              - {debounce: 40, jitter: 6, smoothing: one-euro, beta: 0.05}
+              - match: ILITEK
+                debounce: 0
+                debounce-radius: 30
+                dead-zones: [[0, 0, 40, 40], [1240, 0, 40, 40]]
+                min-contact: 25
+                stuck-after: 10
+              - match: eGalax
+                smoothing: off
+                stuck-after: 0
+            """, file: "kiosk.yaml")
+        let output = Rect(x: 1280, y: 0, width: 1280, height: 800)
+        let ilitek = DeviceSettings.merged(file.devices, for: "ILITEK Multi-Touch").filters.touchFilters(on: output)
+        #expect(ilitek.settings == TouchFilterSettings(
+            debounce: nil, debounceRadius: 30, jitter: 6, smoothing: OneEuroSettings(beta: 0.05),
+            deadZones: [Rect(x: 1280, y: 0, width: 40, height: 40), Rect(x: 2520, y: 0, width: 40, height: 40)],
+            minimumContact: .milliseconds(25), stuckAfter: .seconds(10)))
+        #expect(ilitek.offScreen.isEmpty)
+        let egalax = DeviceSettings.merged(file.devices, for: "eGalax Inc.").filters.touchFilters(on: output).settings
+        #expect(egalax == TouchFilterSettings(debounce: .milliseconds(40), jitter: 6))
+        let other = DeviceSettings.merged([], for: "Goodix Capacitive TouchScreen").filters.touchFilters(on: output).settings
+        #expect(other == TouchFilterSettings(stuckAfter: .seconds(30)))
+        // A zone beyond a smaller screen is left out, named with where the file gave it.
+        let small = DeviceSettings.merged(file.devices, for: "ILITEK").filters.touchFilters(on: Rect(x: 0, y: 0, width: 800, height: 480))
+        #expect(small.settings.deadZones == [Rect(x: 0, y: 0, width: 40, height: 40)])
+        #expect(small.offScreen.map(\.origin) == ["kiosk.yaml:6:34 devices[1].dead-zones[1]"])
     }
 
     @Test func outputSettingsMergeInOrderForTheScreensTheyName() throws {
@@ -196,7 +233,20 @@ import Testing
         ("devices:\n  - calibration: [1, 0, 0, 0, 1, x]\n", "kiosk.yaml:2:34: devices[0].calibration[5]: expected a number, got 'x'"),
         ("devices:\n  - accel-speed: 2\n", "kiosk.yaml:2:18: devices[0].accel-speed: expected a number from -1 to 1, got '2'"),
         ("devices:\n  - accel-profile: sticky\n", "kiosk.yaml:2:20: devices[0].accel-profile: expected one of flat, adaptive, got 'sticky'"),
-        ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, region, accel-speed, accel-profile, tap-to-click, natural-scroll)"),
+        ("devices:\n  - tap: true\n", "kiosk.yaml:2:5: devices[0].tap: unknown key (expected one of: match, output, calibration, region, accel-speed, accel-profile, tap-to-click, natural-scroll, \(filterKeys))"),
+        ("devices:\n  - {zzz: 1, tap: true, aaa: 2}\n", "kiosk.yaml:2:6: devices[0].zzz: unknown key (expected one of: match, output, calibration, region, accel-speed, accel-profile, tap-to-click, natural-scroll, \(filterKeys))"),
+        ("devices:\n  - debounce: -40\n", "kiosk.yaml:2:15: devices[0].debounce: expected a whole number of milliseconds from 0 to 500, got '-40'"),
+        ("devices:\n  - debounce: 40ms\n", "kiosk.yaml:2:15: devices[0].debounce: expected a whole number of milliseconds from 0 to 500, got '40ms'"),
+        ("devices:\n  - jitter: lots\n", "kiosk.yaml:2:13: devices[0].jitter: expected a number from 0 to 200, got 'lots'"),
+        ("devices:\n  - smoothing: kalman\n", "kiosk.yaml:2:16: devices[0].smoothing: expected one-euro or off, got 'kalman'"),
+        ("devices:\n  - beta: 0.5\n", "kiosk.yaml:2:5: devices[0].beta: beta tunes smoothing: one-euro, which this entry does not set"),
+        ("devices:\n  - dead-zones: [[0, 0, 10]]\n", "kiosk.yaml:2:18: devices[0].dead-zones[0]: expected [x, y, width, height], four whole numbers of pixels"),
+        ("devices:\n  - dead-zones: [[-50, 0, 10, 10]]\n",
+         "kiosk.yaml:2:18: devices[0].dead-zones[0]: the dead zone starts left of or above its screen (x and y are from the screen's top-left corner, at least 0)"),
+        ("devices:\n  - dead-zones: [[0, 0, 0, 10]]\n", "kiosk.yaml:2:18: devices[0].dead-zones[0]: the dead zone's width and height must be at least 1"),
+        ("devices:\n  - dead-zones: [0, 0, 10, 10]\n", "kiosk.yaml:2:18: devices[0].dead-zones[0]: expected [x, y, width, height], four whole numbers of pixels"),
+        ("devices:\n  - min-contact: 1000\n", "kiosk.yaml:2:18: devices[0].min-contact: expected a whole number of milliseconds from 0 to 500, got '1000'"),
+        ("devices:\n  - stuck-after: 2.5\n", "kiosk.yaml:2:18: devices[0].stuck-after: expected a whole number of seconds from 0 (off) to 3600, got '2.5'"),
         ("devices:\n  - region: [0, 0, 0, 100]\n", "kiosk.yaml:2:13: devices[0].region: expected [x, y, width, height], whole pixels, width and height at least 1"),
         ("devices:\n  - region: [0, 0, 100]\n", "kiosk.yaml:2:13: devices[0].region: expected a list of 4 numbers"),
         ("gestures:\n  - name: a\n    kind: edge-swipe\n    edge: left\n    distanse: 80\n",
