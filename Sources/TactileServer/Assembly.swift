@@ -39,6 +39,7 @@ public final class Assembly {
     public private(set) var nested: WaylandBackend?
     private var screens: DRMBackend?
     private var input: LibinputBackend?
+    private let logger: Logger
     private var actions: GestureActions?
 
     /// Starts one of Tactile's own commands beside the app, as a gesture's command starts
@@ -54,6 +55,7 @@ public final class Assembly {
     /// apps (a server without a socket has none); one that cannot be had is logged, not fatal.
     public init(configuration: ServerConfiguration, backend: Backend, socket: Socket, actions: Bool = true, xwayland: XwaylandMode = .off,
                 logger: Logger = Logger(label: "tactile")) throws {
+        self.logger = logger
         server = try WaylandServer(configuration: configuration, logger: logger)
         socketName = switch socket {
         case .named(let name): try server.addSocket(named: name)
@@ -100,6 +102,20 @@ public final class Assembly {
         case named(String)
         case automatic
         case none
+    }
+
+    /// Reads the configuration file at `path` again (SIGHUP) and applies what can change
+    /// under a running app: the touchscreens' filters. A file with a mistake changes
+    /// nothing; the error, with its line and column, is logged.
+    public func reloadConfiguration(from path: String) {
+        let file: ConfigurationFile
+        do {
+            file = try ConfigurationFile.load(path)
+        } catch {
+            return logger.error("reload: \(error); the settings in use stay")
+        }
+        logger.notice("reload: \(path) read; the touchscreens' filters apply from each one's next touch")
+        input?.reconfigure(devices: file.devices)
     }
 
     /// Runs the server's loop until it is stopped, then gives the console its modes back

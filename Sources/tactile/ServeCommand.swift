@@ -95,7 +95,10 @@ struct ServeCommand: ParsableCommand {
         logger.info("listening on \(name), \(Self.describe(backend, options, parent: parent))\(options.testInput ? ", test input enabled" : "")")
         // Unbuffered, so a script reading our output learns the socket before we block.
         Unbuffered.write("WAYLAND_DISPLAY=\(name)\n", to: STDOUT_FILENO)
-        let signals = server.stopOnTerminationSignals()
+        var signals = server.stopOnTerminationSignals()
+        if let path = options.config {
+            signals.append(server.onSignal(SIGHUP) { [unowned tactile] in tactile.reloadConfiguration(from: path) })
+        }
         let session: SessionCommand?
         do {
             session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, x11Display: tactile.xwayland?.displayName, restart: file?.appRestart ?? .never, logger: logger)

@@ -38,6 +38,13 @@ final class MetricsExposition {
         count("tactile_touch_downs_total", [:], statistics.touchDowns, help: "Fingers put on a touchscreen, whoever got the touch.")
         count("tactile_touches_cancelled_total", [:], statistics.touchesCancelled,
               help: "wl_touch.cancel sent: a client's touches taken by a system gesture that won.")
+        for (key, filtered) in statistics.touchesFiltered {
+            count("tactile_touches_filtered_total", ["device": key.device, "filter": key.filter.rawValue], filtered,
+                  help: "Touches a touchscreen's filter acted on: a bounce joined, jitter held, motion smoothed, a dead-zone touch or a ghost dropped, a stuck contact ended.")
+        }
+        for (device, stuck) in statistics.touchesStuck {
+            count("tactile_touches_stuck_total", ["device": device], stuck, help: "Contacts a touchscreen never let go of, ended after stuck-after.")
+        }
         for (gesture, recognized) in statistics.gesturesRecognized {
             count("tactile_gestures_recognized_total", ["gesture": gesture], recognized, help: "Configured gestures recognized, by name.")
         }
