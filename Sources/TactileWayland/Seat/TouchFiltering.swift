@@ -120,6 +120,11 @@ final class TouchFiltering: ServerPart {
 public struct FilteredTouches: Hashable, Sendable {
     public var device: String
     public var filter: TouchFilterReport.Filter
+
+    public init(device: String, filter: TouchFilterReport.Filter) {
+        self.device = device
+        self.filter = filter
+    }
 }
 
 extension TouchFilterSettings {
