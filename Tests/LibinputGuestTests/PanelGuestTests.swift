@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import TactileTestSupport
+
+/// Touch panels that misbehave (panels.py): a uinput touchscreen scripted to bounce, jitter,
+/// ghost, fire in a dead corner and stick, each played with the panel's filters off and
+/// then on (the file rewritten, SIGHUP), as weston-simple-touch's WAYLAND_DEBUG transcript
+/// shows it.
+@Suite struct PanelGuestTests {
+    static let run = Guest.once(scenario: "panels.py", folder: "guest-panels", modules: ["bochs"])
+
+    static func touches(_ fault: String, _ play: String) throws -> [TouchEvent] {
+        TouchEvent.all(inWaylandDebug: try run.get().read("\(fault)-\(play).txt"))
+    }
+
+    static func downs(_ events: [TouchEvent]) -> [Point] {
+        events.compactMap { if case .down(_, let p) = $0 { p } else { nil } }
+    }
+
+    static func distance(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+
+    static func ups(_ events: [TouchEvent]) -> Int {
+        events.filter { if case .up = $0 { true } else { false } }.count
+    }
+
+    /// Without debounce the bounced tap is two taps; with it one, and so it stays after a
+    /// reload of a file with a mistake, which the log names by line and column.
+    @Test func aBouncingPanelTapsOnceWithDebounce() throws {
+        let without = try Self.touches("bounce", "without"), with = try Self.touches("bounce", "with")
+        #expect(Self.downs(without).count == 2 && Self.ups(without) == 2, "\(without)")
+        #expect(Self.downs(with).count == 1 && Self.ups(with) == 1, "\(with)")
+        let after = try Self.touches("bounce", "after-bad-reload")
+        #expect(Self.downs(after).count == 1 && Self.ups(after) == 1, "\(after)")
+        let log = try Self.run.get().read("tactile.log")
+        #expect(log.contains("reload: "), "\(log.suffix(2000))")
+        #expect(log.contains("panels.yaml:3:15: devices[0].debounce: expected a whole number of milliseconds from 0 to 500, got '-5'; the settings in use stay"))
+    }
+
+    /// Without a jitter threshold a finger held still sends motion; with `jitter: 8` the
+    /// first motion the app hears is the drag's, at least 8 px from the down.
+    @Test func aJitteringPanelHoldsStillWithAThreshold() throws {
+        let without = try Self.touches("jitter", "without"), with = try Self.touches("jitter", "with")
+        func motions(_ events: [TouchEvent]) -> [Point] { events.compactMap { if case .motion(_, let p) = $0 { p } else { nil } } }
+        let down = try #require(Self.downs(with).first)
+        let noise = motions(without).filter { Self.distance($0, Point(x: 200, y: 300)) <= 4 }
+        #expect(!noise.isEmpty, "the noise reached the app: \(without)")
+        let moved = motions(with)
+        #expect(!moved.isEmpty && moved.allSatisfy { Self.distance($0, down) >= 8 }, "\(with)")
+        #expect(Self.ups(with) == 1)
+    }
+
+    /// One-frame contacts in a corner reach the app without min-contact, and only the real
+    /// tap does with it.
+    @Test func aGhostingPanelIsQuietWithMinContact() throws {
+        let without = try Self.touches("ghost", "without"), with = try Self.touches("ghost", "with")
+        #expect(Self.downs(without).count == 4, "\(without)")
+        #expect(Self.downs(with) == [Point(x: 400, y: 250)], "\(with)")
+    }
+
+    /// A tap in a dead zone goes nowhere; the one beside it arrives.
+    @Test func aDeadCornerTakesNoTouch() throws {
+        let without = try Self.touches("dead-zone", "without"), with = try Self.touches("dead-zone", "with")
+        #expect(Self.downs(without) == [Point(x: 550, y: 450), Point(x: 450, y: 450)], "\(without)")
+        #expect(Self.downs(with) == [Point(x: 450, y: 450)], "\(with)")
+    }
+
+    /// A contact that never lifts holds the app's touch for as long as it stays without
+    /// stuck-after; with it the app gets wl_touch.cancel after 2 s, the health answer and the
+    /// metrics name the panel, and its next tap arrives.
+    @Test func aStuckContactIsEndedWithStuckAfter() throws {
+        let run = try Self.run.get()
+        let without = try Self.touches("stick", "without"), with = try Self.touches("stick", "with")
+        #expect(!without.contains(.cancel) && Self.downs(without).count == 2 && Self.ups(without) == 2, "\(without)")
+        #expect(with.filter { $0 == .cancel }.count == 1 && Self.downs(with).count == 2 && Self.ups(with) == 1, "\(with)")
+        #expect(run.read("health-stuck.txt") == "503\ntouchscreen 'Tactile Faulty Panel': a stuck contact was ended in the last minute (its panel may need a reset)\n",
+                "\(run.read("health-stuck.txt"))")
+        #expect(run.read("metrics-stuck.txt").contains("tactile_touches_stuck_total{device=\"Tactile Faulty Panel\"} 1"), "\(run.read("metrics-stuck.txt").suffix(1500))")
+        #expect(run.read("tactile.log").contains("touchscreen 'Tactile Faulty Panel': a contact at (100, 100) has not moved for 2 s"))
+    }
+}

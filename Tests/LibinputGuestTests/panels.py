@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""Touch panels that misbehave: runs inside the QEMU guest (scripts/guest/run), as root.
+
+One uinput touchscreen, scripted to fail as panels in the field do, under `tactile serve
+--backend drm --kiosk --config panels.yaml -- weston-simple-touch` (WAYLAND_DEBUG=client).
+Each fault is played twice: with the file's filters for the panel off, then, after the file
+is rewritten and Tactile is sent SIGHUP, on:
+
+- bounce: a 40 ms tap, a 15 ms gap, a 60 ms re-touch 2 px away (debounce: 80);
+- jitter: a finger held still with +-3 px of noise, then a real drag (jitter: 8);
+- ghost: one-frame contacts in a corner, then a real 150 ms tap (min-contact: 30);
+- dead-zone: a tap in the bottom right corner, then one beside it (dead-zones);
+- stick: a contact that never lifts (stuck-after: 2), then a tap.
+
+simple-touch's wl_touch lines of each play go to FAULT-without.txt and FAULT-with.txt; the
+health answer and the metrics after the stuck contact to health-stuck.txt and
+metrics-stuck.txt. Last, a file with a mistake is loaded by SIGHUP: the log names its line,
+and a bounce is still one tap (bounce-after-bad-reload.txt). PanelGuestTests (on the host)
+reads and checks it all.
+
+Usage: panels.py OUTDIR TACTILE_EXECUTABLE
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from guest_input import Journal, Touchscreen, eventually, read, wait_for
+
+OUT, TACTILE = sys.argv[1], sys.argv[2]
+NAME = "Tactile Faulty Panel"
+SOCKET = "wayland-panels"
+CONFIG = os.path.join(OUT, "panels.yaml")
+LOG = os.path.join(OUT, "tactile.log")
+
+journal = Journal(OUT)
+log = journal.log
+
+# The filters that repair each fault; "off" settings keep them out of the way (stuck-after
+# is on by default).
+OFF = "stuck-after: 0"
+FIXES = {
+    "bounce": "debounce: 80",
+    "jitter": "jitter: 8",
+    "ghost": "min-contact: 30",
+    "dead-zone": "dead-zones: [[500, 400, 100, 100]]",
+    "stick": "stuck-after: 2",
+}
+
+
+def raw(x, y):
+    """The panel's reading (0...4095 on both axes) under layout point (x, y) of 1280x800;
+    every place used is on simple-touch's 600x500 window."""
+    return round(x * 4096 / 1280), round(y * 4096 / 800)
+
+
+def get(path):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:9464{path}", timeout=5) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+    except OSError as error:
+        return 0, str(error)
+
+
+def configure(setting, reloads):
+    """Writes the file with `setting` for the panel and, past the first, has Tactile read it."""
+    with open(CONFIG, "w") as f:
+        f.write(f"metrics:\n  listen: 127.0.0.1:9464\ndevices:\n  - match: {NAME}\n    {setting}\n")
+    if reloads:
+        tactile.send_signal(signal.SIGHUP)
+        wait_for(LOG, "reload: ", count=reloads)
+
+
+def tap(touch, x, y, hold):
+    touch.down(0, *raw(x, y)); touch.frame()
+    time.sleep(hold)
+    touch.up(0); touch.frame()
+
+
+def bounce(touch):
+    x, y = 300, 200
+    touch.down(0, *raw(x, y)); touch.frame()
+    time.sleep(0.040)
+    touch.up(0); touch.frame()
+    time.sleep(0.015)
+    touch.down(0, *raw(x + 2, y)); touch.frame()
+    time.sleep(0.060)
+    touch.up(0); touch.frame()
+
+
+def jitter(touch):
+    x, y = 200, 300
+    touch.down(0, *raw(x, y)); touch.frame()
+    for dx, dy in [(3, 0), (-3, 2), (2, -3), (-2, 3), (3, 1), (0, -3), (-3, 0), (1, 2)]:
+        time.sleep(0.016)
+        touch.move(0, *raw(x + dx, y + dy)); touch.frame()
+    for step in range(1, 11):
+        time.sleep(0.016)
+        touch.move(0, *raw(x + 12 * step, y)); touch.frame()
+    touch.up(0); touch.frame()
+
+
+def ghost(touch):
+    for _ in range(3):
+        touch.down(0, *raw(580, 480)); touch.frame()
+        touch.up(0); touch.frame()
+        time.sleep(0.5)
+    tap(touch, 400, 250, 0.150)
+
+
+def dead_zone(touch):
+    tap(touch, 550, 450, 0.100)
+    time.sleep(0.2)
+    tap(touch, 450, 450, 0.100)
+
+
+def stick(touch):
+    touch.down(0, *raw(100, 100)); touch.frame()
+    time.sleep(3.5)
+    if FIXES["stick"] in read(CONFIG):
+        status, body = get("/healthz")
+        with open(os.path.join(OUT, "health-stuck.txt"), "w") as f:
+            f.write(f"{status}\n{body}")
+        with open(os.path.join(OUT, "metrics-stuck.txt"), "w") as f:
+            f.write(get("/metrics")[1])
+    touch.up(0); touch.frame()
+    time.sleep(0.2)
+    tap(touch, 120, 100, 0.100)
+
+
+FAULTS = [("bounce", bounce), ("jitter", jitter), ("ghost", ghost), ("dead-zone", dead_zone), ("stick", stick)]
+
+
+def play(name, fault, touch, suffix):
+    """Plays `fault`, then keeps simple-touch's wl_touch lines of it in NAME-SUFFIX.txt."""
+    start = len(read(LOG))
+    fault(touch)
+    time.sleep(1.0)  # every held lift let go, every line written
+    lines = [line for line in read(LOG)[start:].splitlines() if "wl_touch@" in line]
+    with open(os.path.join(OUT, f"{name}-{suffix}.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    log(f"{name} {suffix}: {len(lines)} wl_touch lines")
+
+
+def main():
+    global tactile
+    with open("/dev/tty1", "w") as tty:
+        tty.write("\033[2J\033[H\033[?25l")
+    touch = Touchscreen(NAME)
+    subprocess.run(["udevadm", "settle"], check=True)
+    configure(OFF, 0)
+    with open(LOG, "w") as stream:
+        tactile = subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", CONFIG, "--socket", SOCKET, "--", "weston-simple-touch"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+    wait_for(LOG, "array[8])", timeout=120)
+    reloads = 0
+    for name, fault in FAULTS:
+        play(name, fault, touch, "without")
+        reloads += 1
+        configure(FIXES[name], reloads)
+        play(name, fault, touch, "with")
+        reloads += 1
+        configure(OFF, reloads)
+    # A mistake in the file: the log says where, and the debounce in use stays.
+    reloads += 1
+    configure(FIXES["bounce"], reloads)
+    with open(CONFIG, "w") as f:
+        f.write(f"devices:\n  - match: {NAME}\n    debounce: -5\n")
+    tactile.send_signal(signal.SIGHUP)
+    wait_for(LOG, "the settings in use stay")
+    play("bounce", bounce, touch, "after-bad-reload")
+    tactile.send_signal(signal.SIGTERM)
+    tactile.wait(timeout=60)
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
