@@ -68,6 +68,15 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        if options.config != nil {
+            // SIGHUP reads the file again (below). Blocked before any thread starts, so every
+            // thread inherits the block and only the loop's signalfd takes it: a thread
+            // without it would die of the default action, and the kiosk with it.
+            var hangup = sigset_t()
+            sigemptyset(&hangup)
+            sigaddset(&hangup, SIGHUP)
+            pthread_sigmask(SIG_BLOCK, &hangup, nil)
+        }
         let logger = options.makeLogger()
         let file = try options.configurationFile()
         // Chosen before our own socket exists, so it is never the socket tried.

@@ -37,7 +37,7 @@ final class MetricsExposition {
         }
         count("tactile_touch_downs_total", [:], statistics.touchDowns, help: "Fingers put on a touchscreen, whoever got the touch.")
         count("tactile_touches_cancelled_total", [:], statistics.touchesCancelled,
-              help: "wl_touch.cancel sent: a client's touches taken by a system gesture that won.")
+              help: "wl_touch.cancel sent: a client's touches taken by a system gesture that won, or ended with a stuck contact.")
         for (key, filtered) in statistics.touchesFiltered {
             count("tactile_touches_filtered_total", ["device": key.device, "filter": key.filter.rawValue], filtered,
                   help: "Touches a touchscreen's filter acted on: a bounce joined, jitter held, motion smoothed, a dead-zone touch or a ghost dropped, a stuck contact ended.")

@@ -17,7 +17,8 @@ public struct ServerStatistics: Sendable, Equatable {
     public var outputs: [Output] = []
     /// Fingers put on the glass, whoever got them (an app, a gesture, a grab, nobody).
     public var touchDowns = 0
-    /// wl_touch.cancel sent: a client's touches taken from it by a gesture that won.
+    /// wl_touch.cancel sent: a client's touches taken from it by a gesture that won, or ended
+    /// with a stuck contact (`stuck-after`).
     public var touchesCancelled = 0
     /// Touches a touchscreen's filter acted on (a bounce joined, a ghost dropped...), by
     /// device and filter.
