@@ -24,13 +24,16 @@ import Testing
     }
 
     /// Without debounce the bounced tap is two taps; with it one, and so it stays after a
-    /// reload of a file with a mistake, which the log names by line and column.
+    /// reload of a file with a mistake, which the log names by line and column, and in a
+    /// Tactile that is no kiosk.
     @Test func aBouncingPanelTapsOnceWithDebounce() throws {
         let without = try Self.touches("bounce", "without"), with = try Self.touches("bounce", "with")
         #expect(Self.downs(without).count == 2 && Self.ups(without) == 2, "\(without)")
         #expect(Self.downs(with).count == 1 && Self.ups(with) == 1, "\(with)")
         let after = try Self.touches("bounce", "after-bad-reload")
         #expect(Self.downs(after).count == 1 && Self.ups(after) == 1, "\(after)")
+        let desktop = try Self.touches("bounce", "desktop")
+        #expect(Self.downs(desktop).count == 1 && Self.ups(desktop) == 1, "not a kiosk: \(desktop)")
         let log = try Self.run.get().read("tactile.log")
         #expect(log.contains("reload: "), "\(log.suffix(2000))")
         #expect(log.contains("panels.yaml:3:15: devices[0].debounce: expected a whole number of milliseconds from 0 to 500, got '-5'; the settings in use stay"))

@@ -14,9 +14,11 @@ is rewritten and Tactile is sent SIGHUP, on:
 
 simple-touch's wl_touch lines of each play go to FAULT-without.txt and FAULT-with.txt; the
 health answer and the metrics after the stuck contact to health-stuck.txt and
-metrics-stuck.txt. Last, a file with a mistake is loaded by SIGHUP: the log names its line,
-and a bounce is still one tap (bounce-after-bad-reload.txt). PanelGuestTests (on the host)
-reads and checks it all.
+metrics-stuck.txt. Then a file with a mistake is loaded by SIGHUP: the log names its line,
+and a bounce is still one tap (bounce-after-bad-reload.txt). Last, Tactile starts again
+without --kiosk (simple-touch a window of its own size, not full screen) with the debounce
+in its file from the start, and the bounce is one tap there too (bounce-desktop.txt).
+PanelGuestTests (on the host) reads and checks it all.
 
 Usage: panels.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -28,7 +30,7 @@ import time
 import urllib.error
 import urllib.request
 
-from guest_input import Journal, Touchscreen, eventually, read, wait_for
+from guest_input import Journal, Touchscreen, read, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 NAME = "Tactile Faulty Panel"
@@ -147,6 +149,13 @@ def play(name, fault, touch, suffix):
     log(f"{name} {suffix}: {len(lines)} wl_touch lines")
 
 
+def start(*mode):
+    with open(LOG, "a") as stream:
+        return subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", *mode, "--config", CONFIG, "--socket", SOCKET, "--", "weston-simple-touch"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+
+
 def main():
     global tactile
     with open("/dev/tty1", "w") as tty:
@@ -154,10 +163,7 @@ def main():
     touch = Touchscreen(NAME)
     subprocess.run(["udevadm", "settle"], check=True)
     configure(OFF, 0)
-    with open(LOG, "w") as stream:
-        tactile = subprocess.Popen(
-            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", CONFIG, "--socket", SOCKET, "--", "weston-simple-touch"],
-            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+    tactile = start("--kiosk")
     wait_for(LOG, "array[8])", timeout=120)
     reloads = 0
     for name, fault in FAULTS:
@@ -175,6 +181,17 @@ def main():
     tactile.send_signal(signal.SIGHUP)
     wait_for(LOG, "the settings in use stay")
     play("bounce", bounce, touch, "after-bad-reload")
+    tactile.send_signal(signal.SIGTERM)
+    tactile.wait(timeout=60)
+
+    configure(FIXES["bounce"], 0)
+    with open(LOG, "a") as f:
+        f.write("== not a kiosk\n")
+    tactile = start()
+    # Hit once its first buffer is committed; a second for the server to take it.
+    wait_for_after(LOG, "== not a kiosk", ".attach(wl_buffer", timeout=120)
+    time.sleep(1)
+    play("bounce", bounce, touch, "desktop")
     tactile.send_signal(signal.SIGTERM)
     tactile.wait(timeout=60)
     log("done")
