@@ -57,7 +57,7 @@ let package = Package(
         // nested (a wayland-client window in a parent compositor).
         .target(
             name: "TactileBackends",
-            dependencies: ["Responder", "TactileWayland", "TactileRender", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", "CDRM", "CGBM", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "GestureConfiguration", "TactileWayland", "TactileRender", "CWaylandServer", "CWaylandClient", "WaylandProtocols", "CLibinput", "CLibseat", "CDRM", "CGBM", .product(name: "Logging", package: "swift-log")]
         ),
         // System libraries, each with a small C header for what Swift cannot call directly.
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),

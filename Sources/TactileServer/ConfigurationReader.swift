@@ -104,7 +104,7 @@ struct ConfigurationReader {
     }
 
     private func device(_ d: YAMLReader.Table) throws -> DeviceSettings {
-        try d.only(["match", "output", "calibration", "region", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"] + Self.filterKeys)
+        try d.only(["match", "output", "calibration", "region", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"] + PanelFilterSettings.keys)
         let region = try d.numbers("region", count: 4).map { r in
             guard r.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }), r[2] >= 1, r[3] >= 1 else {
                 throw error(d.entries["region"]!.node, "\(d.path).region", "expected [x, y, width, height], whole pixels, width and height at least 1")
@@ -116,44 +116,8 @@ struct ConfigurationReader {
             region: region,
             accelerationSpeed: try d.number("accel-speed", in: -1...1), accelerationProfile: try d.choice("accel-profile", DeviceSettings.AccelerationProfile.self),
             tapToClick: try d.bool("tap-to-click"), naturalScrolling: try d.bool("natural-scroll"),
-            filters: try panelFilters(d)
+            filters: try d.touchFilters()
         )
-    }
-
-    static let filterKeys = ["debounce", "debounce-radius", "jitter", "smoothing", "min-cutoff", "beta", "dead-zones", "min-contact", "stuck-after"]
-
-    /// A touchscreen's filters; 0 (or `smoothing: off`) turns one off that an earlier entry
-    /// turned on.
-    private func panelFilters(_ d: YAMLReader.Table) throws -> PanelFilterSettings {
-        let smoothing = try d.scalar("smoothing", "one-euro or off") { node in node.string == "one-euro" ? true : node.bool == false ? false : nil }
-        for key in ["min-cutoff", "beta"] where smoothing != true {
-            if let entry = d.entries[key] { throw error(entry.key, d.keyPath(key), "\(key) tunes smoothing: one-euro, which this entry does not set") }
-        }
-        let zones = try d.entries["dead-zones"].map { entry in
-            guard let list = entry.node.sequence else { throw error(entry.node, d.keyPath("dead-zones"), "expected a list of [x, y, width, height]") }
-            return try list.enumerated().map { j, item in try deadZone(item, "\(d.keyPath("dead-zones"))[\(j)]") }
-        }
-        let stuckAfter = try d.scalar("stuck-after", "a whole number of seconds from 0 (off) to 3600") { node in
-            node.int.flatMap { (0...3600).contains($0) ? Duration.seconds($0) : nil }
-        }
-        return PanelFilterSettings(
-            debounce: try d.milliseconds("debounce", in: 0...500), debounceRadius: try d.number("debounce-radius", in: 1...1000),
-            jitter: try d.number("jitter", in: 0...200), smoothing: smoothing, minimumCutoff: try d.number("min-cutoff", in: 0.01...60),
-            beta: try d.number("beta", in: 0...10), deadZones: zones, minimumContact: try d.milliseconds("min-contact", in: 0...500), stuckAfter: stuckAfter)
-    }
-
-    /// `[x, y, width, height]` in the output's layout pixels: whole, on the screen's side of
-    /// its top-left corner (a zone that misses its screen otherwise is logged when the
-    /// touchscreen comes, since only then is its screen known).
-    private func deadZone(_ node: ConfigNode, _ path: String) throws -> PanelFilterSettings.DeadZone {
-        let r = node.sequence?.compactMap { $0.scalar != nil ? $0.float : nil } ?? []
-        guard node.sequence?.count == 4, r.count == 4, r.allSatisfy({ $0.isFinite && $0 == $0.rounded() && abs($0) <= 1_000_000 }) else {
-            throw error(node, path, "expected [x, y, width, height], four whole numbers of pixels")
-        }
-        guard r[0] >= 0, r[1] >= 0 else { throw error(node, path, "the dead zone starts left of or above its screen (x and y are from the screen's top-left corner, at least 0)") }
-        guard r[2] >= 1, r[3] >= 1 else { throw error(node, path, "the dead zone's width and height must be at least 1") }
-        let mark = node.mark.map { "\(yaml.file):\($0.line):\($0.column)" } ?? yaml.file
-        return PanelFilterSettings.DeadZone(rect: Rect(x: Int(r[0]), y: Int(r[1]), width: Int(r[2]), height: Int(r[3])), origin: "\(mark) \(path)")
     }
 
     private func output(_ o: YAMLReader.Table) throws -> OutputSettings {

@@ -1,3 +1,4 @@
+import GestureConfiguration
 import Responder
 
 /// libinput settings for the devices whose name contains `match` (every device when nil).

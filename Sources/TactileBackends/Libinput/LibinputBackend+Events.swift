@@ -1,3 +1,4 @@
+import GestureConfiguration
 import CLibinput
 import Responder
 import TactileWayland

@@ -1,8 +1,9 @@
 import Responder
 
-/// A `devices:` entry's touch filters, as the configuration file gives them: what is not
-/// given is nil (an earlier matching entry's value, or the default, applies), and zero turns
-/// a filter off. `touchFilters(on:)` makes the core's settings of them for one touchscreen.
+/// A `devices:` entry's touch filters, as the configuration file (or libtactile's
+/// `tactile_device_set_touch_filters_yaml`) gives them: what is not given is nil (an earlier
+/// matching entry's value, or the default, applies), and zero turns a filter off.
+/// `touchFilters(on:)` makes the core's settings of them for one touchscreen.
 public struct PanelFilterSettings: Sendable, Hashable {
     public var debounce: Duration?
     public var debounceRadius: Double?
@@ -27,6 +28,9 @@ public struct PanelFilterSettings: Sendable, Hashable {
         }
     }
 
+    /// The keys of a `devices:` entry these settings come from (`YAMLReader.Table.touchFilters`).
+    public static let keys = ["debounce", "debounce-radius", "jitter", "smoothing", "min-cutoff", "beta", "dead-zones", "min-contact", "stuck-after"]
+
     /// A touchscreen whose entries say nothing of stuck contacts ends one after this long
     /// without a change (docs/behaviour.md says why 30 s).
     public static let defaultStuckAfter = Duration.seconds(30)
@@ -45,7 +49,7 @@ public struct PanelFilterSettings: Sendable, Hashable {
     }
 
     /// `later`'s settings over these, setting by setting.
-    func merged(with later: PanelFilterSettings) -> PanelFilterSettings {
+    package func merged(with later: PanelFilterSettings) -> PanelFilterSettings {
         PanelFilterSettings(
             debounce: later.debounce ?? debounce, debounceRadius: later.debounceRadius ?? debounceRadius, jitter: later.jitter ?? jitter,
             smoothing: later.smoothing ?? smoothing, minimumCutoff: later.minimumCutoff ?? minimumCutoff, beta: later.beta ?? beta,
@@ -69,7 +73,7 @@ public struct PanelFilterSettings: Sendable, Hashable {
 
 extension PanelFilterSettings {
     /// What a touchscreen's filters are, for the device's line in the log.
-    var summary: String {
+    package var summary: String {
         let (s, _) = touchFilters(on: .empty)
         var on: [String] = []
         if let d = s.debounce { on.append("debounce \(d.milliseconds) ms within \(s.debounceRadius.formatted) px") }
