@@ -31,6 +31,10 @@ public struct PanelFilterSettings: Sendable, Hashable {
     /// The keys of a `devices:` entry these settings come from (`YAMLReader.Table.touchFilters`).
     public static let keys = ["debounce", "debounce-radius", "jitter", "smoothing", "min-cutoff", "beta", "dead-zones", "min-contact", "stuck-after"]
 
+    /// Every key of a `devices:` entry: libinput's settings (which only the server applies),
+    /// then the filters.
+    public static let deviceEntryKeys = ["match", "output", "calibration", "region", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"] + keys
+
     /// A touchscreen whose entries say nothing of stuck contacts ends one after this long
     /// without a change (docs/behaviour.md says why 30 s).
     public static let defaultStuckAfter = Duration.seconds(30)

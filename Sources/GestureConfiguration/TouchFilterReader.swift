@@ -37,3 +37,25 @@ extension YAMLReader {
         return PanelFilterSettings.DeadZone(rect: Rect(x: Int(r[0]), y: Int(r[1]), width: Int(r[2]), height: Int(r[3])), origin: "\(mark) \(path)")
     }
 }
+
+extension YAMLReader {
+    /// The filters a Tactile configuration's `devices:` entries give the device named `name`:
+    /// those of every entry whose `match` its name contains (every entry without one), merged
+    /// in order, as the server merges them. Every entry is checked, matching or not.
+    /// libtactile's loader; the server reads the same entries with libinput's settings.
+    public static func touchFilters(fromYAML text: String, file: String, device name: String) throws -> PanelFilterSettings {
+        var merged = PanelFilterSettings()
+        guard let root = try ConfigNode.compose(yaml: text, file: file) else { return merged }
+        let reader = YAMLReader(file: file)
+        guard let list = try reader.table(root, "").entries["devices"] else { return merged }
+        guard let items = list.node.sequence else { throw reader.error(list.node, "devices", "expected a list of device settings") }
+        for (k, item) in items.enumerated() {
+            let entry = try reader.table(item, "devices[\(k)]")
+            try entry.only(PanelFilterSettings.deviceEntryKeys)
+            let filters = try entry.touchFilters()
+            if let match = try entry.string("match"), !name.contains(match) { continue }
+            merged = merged.merged(with: filters)
+        }
+        return merged
+    }
+}

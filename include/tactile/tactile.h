@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define TACTILE_VERSION_MAJOR 0
-#define TACTILE_VERSION_MINOR 1
+#define TACTILE_VERSION_MINOR 2
 
 typedef struct tactile_router tactile_router;
 /* A node of the scene (see "Handles" above); 0 is none. */
@@ -372,8 +372,65 @@ struct tactile_gesture_event {
 typedef void (*tactile_gesture_fn)(void *data, const struct tactile_gesture_event *event);
 tactile_status tactile_router_set_gesture_callback(tactile_router *router, tactile_gesture_fn callback, void *data);
 
-/* Recognizers wait (a long press, a tap's second tap): when the earliest wants to be woken,
- * in the clock of the events' times, or 0 when none waits. Arm a timer for it, then call
+/* ---- Touchscreens' filters (0.2) ------------------------------------------------- */
+/* A touchscreen's touches may pass filters before routing that repair what panels do in
+ * the field: bounces, jitter, ghost and stuck contacts, dead corners (docs/behaviour.md,
+ * "Touch on real panels"). Touches given with tactile_device_touch_* name their device, a
+ * number the embedder chooses (its libinput device's index, say); the plain tactile_touch_*
+ * calls are touches of no device, and pass no filter. Ids are the device's own: the
+ * callbacks may number a touch otherwise while a filter keeps an id alive that the device
+ * let go of (a held lift), so no id is ever down twice. Held events are let go by
+ * tactile_fire_deadlines, which tactile_next_deadline counts them in. What a filter did is
+ * told to the trace callback, a line per touch and filter (`touch 3 filtered
+ * filter=debounce ... verdict=bounce`). */
+typedef uint32_t tactile_device;
+
+struct tactile_touch_filters {
+    /* A lift and a touch-down within this many ms and within debounce_radius px of it are
+     * one touch: the panel bounced. Every lift waits this long. 0: off. */
+    uint32_t debounce_ms;
+    double debounce_radius;
+    /* A finger sends no motion until it has moved this many px from its down. 0: off. */
+    double jitter;
+    /* 1: every motion goes through the 1€ filter with these; 0: off. */
+    int32_t smoothing;
+    double min_cutoff_hz;
+    double beta;
+    /* Touches that come down inside one of these (in the touches' coordinates) go nowhere. */
+    const struct tactile_rect *dead_zones;
+    size_t dead_zone_count;
+    /* A contact that lifts within this many ms without moving is a ghost and goes nowhere;
+     * every touch-down waits up to this long. 0: off. */
+    uint32_t min_contact_ms;
+    /* Contacts on a device where nothing changed for this many ms end, cancelled. 0: off. */
+    uint32_t stuck_after_ms;
+};
+
+/* Fills `filters` with what a devices: entry without filter keys gives: everything off but
+ * stuck_after_ms (30000), debounce_radius 24, min_cutoff_hz 1, beta 0.02. */
+void tactile_touch_filters_init(struct tactile_touch_filters *filters);
+/* Gives `device` these filters (NULL: none, and what they held is forgotten: a device
+ * unplugged). A device with touches down keeps its old filters until they have ended. The
+ * dead zones are copied. Negative or non-finite values, a zone narrower than 1 px or more
+ * than 1024 zones answer TACTILE_ERROR_INVALID. */
+tactile_status tactile_device_set_touch_filters(tactile_router *router, tactile_device device, const struct tactile_touch_filters *filters);
+/* As the server does: the filters the `devices:` entries of a Tactile configuration give a
+ * device named `device_name` (every entry whose `match` the name contains, later entries
+ * winning, docs/configuration.md), its dead zones placed on `output` (the device's output
+ * in the touches' coordinates; NULL: from 0,0). A mistake in any entry, or a dead zone off
+ * the output, answers TACTILE_ERROR_CONFIGURATION with the line, column and key. */
+tactile_status tactile_device_load_touch_filters_yaml(tactile_router *router, tactile_device device, const char *device_name,
+                                                      const struct tactile_rect *output, const char *text, size_t length, const char *file);
+
+tactile_status tactile_device_touch_down(tactile_router *router, tactile_device device, int32_t id, double x, double y, uint64_t time_usec);
+tactile_status tactile_device_touch_motion(tactile_router *router, tactile_device device, int32_t id, double x, double y, uint64_t time_usec);
+tactile_status tactile_device_touch_up(tactile_router *router, tactile_device device, int32_t id, uint64_t time_usec);
+tactile_status tactile_device_touch_cancel(tactile_router *router, tactile_device device, int32_t id, uint64_t time_usec);
+tactile_status tactile_device_touch_frame(tactile_router *router, tactile_device device);
+
+/* Recognizers wait (a long press, a tap's second tap), and so do touch filters (a held
+ * lift): when the earliest wants to be woken, in the clock of the events' times, or 0 when
+ * none waits. Arm a timer for it, then call
  * tactile_fire_deadlines with the time it fired. */
 uint64_t tactile_next_deadline(const tactile_router *router);
 tactile_status tactile_fire_deadlines(tactile_router *router, uint64_t now_usec);
