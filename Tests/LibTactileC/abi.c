@@ -1068,6 +1068,121 @@ static void check_unlisted_fields_zero(void)
     EXPECT(!seen.unlisted[0], "%s", seen.unlisted);
 }
 
+/* ---- Touch filters (0.2) ------------------------------------------------------------ */
+
+/* A device's touch, libinput's way: each event its own group. */
+static void panel(tactile_router *r, int kind, int32_t id, double x, double y, uint64_t t)
+{
+    const tactile_device PANEL = 7;
+    switch (kind) {
+    case TACTILE_EVENT_TOUCH_DOWN: tactile_device_touch_down(r, PANEL, id, x, y, t); break;
+    case TACTILE_EVENT_TOUCH_MOTION: tactile_device_touch_motion(r, PANEL, id, x, y, t); break;
+    default: tactile_device_touch_up(r, PANEL, id, t); break;
+    }
+    tactile_device_touch_frame(r, PANEL);
+}
+
+/* The bounce of issue 61 (a 40 ms tap, a 15 ms gap, a 60 ms re-touch 2 px away) through a
+ * device given debounce from a struct: one down, a motion, and the lift once the window
+ * after the last lift has passed, which tactile_next_deadline names. */
+static void check_touch_filters_struct(void)
+{
+    tactile_router *r = desk();
+    add(r, 0, ALICE, 0, 0, 500, 500, 0, &marks[0]);
+    struct tactile_touch_filters f;
+    tactile_touch_filters_init(&f);
+    EXPECT(f.debounce_ms == 0 && f.debounce_radius == 24 && f.min_cutoff_hz == 1 && f.beta == 0.02 && f.stuck_after_ms == 30000 &&
+               f.dead_zones == NULL && f.smoothing == 0,
+           "tactile_touch_filters_init: debounce %u radius %g cutoff %g beta %g stuck %u", f.debounce_ms, f.debounce_radius,
+           f.min_cutoff_hz, f.beta, f.stuck_after_ms);
+    f.debounce_ms = 50;
+    EXPECT_OK(tactile_device_set_touch_filters(r, 7, &f));
+    const uint64_t t0 = 1000000;
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 100, 100, t0);
+    panel(r, TACTILE_EVENT_TOUCH_UP, 0, 0, 0, t0 + 40000);
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 102, 100, t0 + 55000);
+    panel(r, TACTILE_EVENT_TOUCH_UP, 0, 0, 0, t0 + 115000);
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_DOWN, TACTILE_EVENT_TOUCH_FRAME, TACTILE_EVENT_TOUCH_MOTION, TACTILE_EVENT_TOUCH_FRAME);
+    EXPECT(ev(2)->x == 102 && ev(2)->touch_id == 0, "the re-touch as motion to %g of touch %d", ev(2)->x, ev(2)->touch_id);
+    EXPECT(tactile_next_deadline(r) == t0 + 165000, "deadline %llu, expected the last lift's time + 50 ms",
+           (unsigned long long)tactile_next_deadline(r));
+    forget_seen();
+    EXPECT_OK(tactile_fire_deadlines(r, t0 + 165000));
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_UP, TACTILE_EVENT_TOUCH_FRAME);
+    EXPECT(ev(0)->time_usec == t0 + 115000, "the lift keeps its own time, not %llu", (unsigned long long)ev(0)->time_usec);
+    /* The plain calls pass no filter: a touch of no device lifts at once. */
+    forget_seen();
+    touch_down(r, 5, 300, 300, t0 + 200000);
+    touch_up(r, 5, t0 + 240000);
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_DOWN, TACTILE_EVENT_TOUCH_FRAME, TACTILE_EVENT_TOUCH_UP, TACTILE_EVENT_TOUCH_FRAME);
+    /* Bad values: each refused, the filters in use kept. */
+    struct tactile_touch_filters bad = f;
+    bad.jitter = -1;
+    EXPECT_STATUS(tactile_device_set_touch_filters(r, 7, &bad), TACTILE_ERROR_INVALID);
+    bad = f;
+    bad.smoothing = 1;
+    bad.min_cutoff_hz = 0.0 / 0.0;
+    EXPECT_STATUS(tactile_device_set_touch_filters(r, 7, &bad), TACTILE_ERROR_INVALID);
+    bad = f;
+    bad.dead_zone_count = 3;
+    EXPECT_STATUS(tactile_device_set_touch_filters(r, 7, &bad), TACTILE_ERROR_INVALID);
+    struct tactile_rect thin = {0, 0, 0, 10};
+    bad.dead_zones = &thin;
+    bad.dead_zone_count = 1;
+    EXPECT_STATUS(tactile_device_set_touch_filters(r, 7, &bad), TACTILE_ERROR_INVALID);
+    bad.dead_zone_count = 100000;
+    EXPECT_STATUS(tactile_device_set_touch_filters(r, 7, &bad), TACTILE_ERROR_INVALID);
+    forget_seen();
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 100, 100, t0 + 300000);
+    panel(r, TACTILE_EVENT_TOUCH_UP, 0, 0, 0, t0 + 340000);
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_DOWN, TACTILE_EVENT_TOUCH_FRAME);
+    EXPECT_OK(tactile_device_set_touch_filters(r, 7, NULL));
+    tactile_router_destroy(r);
+}
+
+/* The server's YAML: the devices: entries that match the device's name, the dead zone placed
+ * on its output; a mistake names its line and column and changes nothing; the trace says
+ * why a touch went nowhere. */
+static void check_touch_filters_yaml(void)
+{
+    tactile_router *r = desk();
+    tactile_router_set_trace_callback(r, on_trace, NULL);
+    add(r, 0, ALICE, 0, 0, 1000, 1000, 0, &marks[0]);
+    static const char yaml[] = "devices:\n"
+                               "  - match: eGalax\n"
+                               "    dead-zones: [[0, 0, 50, 50]]\n"
+                               "    min-contact: 30\n"
+                               "  - match: Other\n"
+                               "    jitter: 4\n";
+    struct tactile_rect output = {500, 0, 500, 500};
+    EXPECT_OK(tactile_device_load_touch_filters_yaml(r, 7, "eGalax Inc. USB TouchController", &output, yaml, strlen(yaml), "kiosk.yaml"));
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 520, 20, 1000000);
+    panel(r, TACTILE_EVENT_TOUCH_UP, 0, 0, 0, 1100000);
+    EXPECT_NO_EVENTS();
+    EXPECT(seen.trace_lines == 1, "%d trace lines for a touch in a dead zone, expected one", seen.trace_lines);
+    /* min-contact holds the down; a one-frame contact goes nowhere, a longer one arrives. */
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 300, 300, 2000000);
+    panel(r, TACTILE_EVENT_TOUCH_UP, 0, 0, 0, 2010000);
+    EXPECT_NO_EVENTS();
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 300, 300, 3000000);
+    EXPECT_NO_EVENTS();
+    EXPECT_OK(tactile_fire_deadlines(r, 3030000));
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_DOWN, TACTILE_EVENT_TOUCH_FRAME);
+    EXPECT(ev(0)->time_usec == 3000000, "the down keeps its own time, not %llu", (unsigned long long)ev(0)->time_usec);
+    panel(r, TACTILE_EVENT_TOUCH_UP, 0, 0, 0, 3100000);
+    static const char wrong[] = "devices:\n  - match: eGalax\n    debounce: 40ms\n";
+    EXPECT_STATUS(tactile_device_load_touch_filters_yaml(r, 7, "eGalax", NULL, wrong, strlen(wrong), "kiosk.yaml"), TACTILE_ERROR_CONFIGURATION);
+    EXPECT(strstr(tactile_router_error(r), "kiosk.yaml:3:15: devices[0].debounce"), "message \"%s\"", tactile_router_error(r));
+    static const char off[] = "devices:\n  - dead-zones: [[900, 0, 50, 50]]\n";
+    EXPECT_STATUS(tactile_device_load_touch_filters_yaml(r, 7, "eGalax", &output, off, strlen(off), "kiosk.yaml"), TACTILE_ERROR_CONFIGURATION);
+    EXPECT(strstr(tactile_router_error(r), "kiosk.yaml:2:18 devices[0].dead-zones[0]"), "message \"%s\"", tactile_router_error(r));
+    forget_seen();
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 0, 520, 20, 4000000);
+    EXPECT_NO_EVENTS();
+    tactile_router_destroy(r);
+}
+
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -1103,6 +1218,8 @@ static const struct {
     {"gesture-event-fields-finite", check_gesture_fields_finite},
     {"routers-on-threads", check_routers_on_threads},
     {"unlisted-event-fields-zero", check_unlisted_fields_zero},
+    {"touch-filters-struct", check_touch_filters_struct},
+    {"touch-filters-yaml", check_touch_filters_yaml},
 };
 
 /* The first line the child wrote to its stderr (the Swift runtime's reason for a trap). */

@@ -887,6 +887,134 @@ static void fuzz_touch(void)
     expect(st, allowed_for(&a, faults, went_back(a.rec, t), input_ok), &a);
 }
 
+/* A device's touches: through whatever filters the device was given. */
+static void fuzz_device_touch(void)
+{
+    struct router_arg a = pick_router();
+    unsigned faults = 0;
+    tactile_device device = r(8) ? r(3) : (tactile_device)next64();
+    int32_t id = pick_touch_id();
+    uint64_t t = pick_time(a.rec);
+    tactile_status st;
+    switch (r(5)) {
+    case 0: {
+        double x = pick_coord(&faults), y = pick_coord(&faults);
+        beyond_screens(x, y, &faults);
+        describe("tactile_device_touch_down(%p, %u, %d, %g, %g, %" PRIu64 ")", (void *)a.r, device, id, x, y, t);
+        CALL(a, st, tactile_device_touch_down(a.r, device, id, x, y, t));
+        break;
+    }
+    case 1: {
+        double x = pick_coord(&faults), y = pick_coord(&faults);
+        beyond_screens(x, y, &faults);
+        describe("tactile_device_touch_motion(%p, %u, %d, %g, %g, %" PRIu64 ")", (void *)a.r, device, id, x, y, t);
+        CALL(a, st, tactile_device_touch_motion(a.r, device, id, x, y, t));
+        break;
+    }
+    case 2:
+        describe("tactile_device_touch_up(%p, %u, %d, %" PRIu64 ")", (void *)a.r, device, id, t);
+        CALL(a, st, tactile_device_touch_up(a.r, device, id, t));
+        break;
+    case 3:
+        describe("tactile_device_touch_cancel(%p, %u, %d, %" PRIu64 ")", (void *)a.r, device, id, t);
+        CALL(a, st, tactile_device_touch_cancel(a.r, device, id, t));
+        break;
+    default:
+        describe("tactile_device_touch_frame(%p, %u)", (void *)a.r, device);
+        CALL(a, st, tactile_device_touch_frame(a.r, device));
+    }
+    expect(st, allowed_for(&a, faults, went_back(a.rec, t), input_ok), &a);
+}
+
+/* A distance for a filter: refused unless finite, from 0, and at most 2^40 px. */
+static double pick_distance(unsigned *faults)
+{
+    switch (r(12)) {
+    case 0: *faults |= BIT(TACTILE_ERROR_INVALID); return NAN;
+    case 1: *faults |= BIT(TACTILE_ERROR_INVALID); return INFINITY;
+    case 2: *faults |= BIT(TACTILE_ERROR_INVALID); return -1;
+    case 3: *faults |= BIT(TACTILE_ERROR_INVALID); return 1e300;
+    case 4: return 0;
+    default: return (double)r(64);
+    }
+}
+
+static uint32_t pick_milliseconds(void)
+{
+    switch (r(8)) {
+    case 0: return UINT32_MAX;
+    case 1: return 0;
+    default: return r(200);
+    }
+}
+
+static void fuzz_touch_filters(void)
+{
+    struct router_arg a = pick_router();
+    tactile_device device = r(3);
+    unsigned faults = 0;
+    tactile_status st;
+    if (one_in(6)) {
+        describe("tactile_device_set_touch_filters(%p, %u, NULL)", (void *)a.r, device);
+        CALL(a, st, tactile_device_set_touch_filters(a.r, device, NULL));
+        expect(st, allowed_for(&a, 0, 0, BIT(TACTILE_OK)), &a);
+        return;
+    }
+    if (one_in(4)) {
+        static const char *texts[] = {
+            "devices:\n  - {debounce: 40, jitter: 3, min-contact: 20, stuck-after: 1}\n",
+            "devices:\n  - {smoothing: one-euro, beta: 0.1, dead-zones: [[0, 0, 40, 40]]}\n",
+            "devices:\n  - {debounce: -4}\n",
+            "devices: {}\n",
+        };
+        int k = (int)r(4);
+        struct tactile_rect output = {pick_position(), pick_position(), (int32_t)r(3000), (int32_t)r(3000)};
+        int with_output = (int)r(2);
+        unsigned allowed = BIT(TACTILE_OK) | BIT(TACTILE_ERROR_CONFIGURATION);
+        if (with_output && (output.width < 1 || output.height < 1)) allowed |= BIT(TACTILE_ERROR_INVALID);
+        describe("tactile_device_load_touch_filters_yaml(%p, %u, \"Panel\", %s, text %d)", (void *)a.r, device, with_output ? "output" : "NULL", k);
+        CALL(a, st, tactile_device_load_touch_filters_yaml(a.r, device, "Panel", with_output ? &output : NULL, texts[k], strlen(texts[k]), "fuzz.yaml"));
+        expect(st, allowed_for(&a, 0, allowed, BIT(TACTILE_OK)), &a);
+        return;
+    }
+    struct tactile_touch_filters f;
+    tactile_touch_filters_init(&f);
+    f.debounce_ms = pick_milliseconds();
+    f.debounce_radius = pick_distance(&faults);
+    f.jitter = pick_distance(&faults);
+    f.min_contact_ms = pick_milliseconds();
+    f.stuck_after_ms = pick_milliseconds();
+    switch (r(6)) {
+    case 0: f.smoothing = 2; faults |= BIT(TACTILE_ERROR_INVALID); break;
+    case 1: f.smoothing = 1; f.min_cutoff_hz = one_in(2) ? 0 : NAN; faults |= BIT(TACTILE_ERROR_INVALID); break;
+    case 2: f.smoothing = 1; f.beta = -1; faults |= BIT(TACTILE_ERROR_INVALID); break;
+    case 3: f.smoothing = 1; f.min_cutoff_hz = 0.5 + r(10); f.beta = r(100) / 1000.0; break;
+    default: f.smoothing = 0;
+    }
+    static struct tactile_rect zones[8];
+    size_t count = r(4);
+    for (size_t i = 0; i < count; i++) {
+        zones[i] = (struct tactile_rect){pick_position(), pick_position(), (int32_t)r(300) - 10, (int32_t)r(300) - 10};
+        if (zones[i].width < 1 || zones[i].height < 1) faults |= BIT(TACTILE_ERROR_INVALID);
+    }
+    f.dead_zones = count ? zones : NULL;
+    f.dead_zone_count = count;
+    if (one_in(20)) {
+        f.dead_zones = NULL;
+        f.dead_zone_count = 1 + r(5);
+        faults |= BIT(TACTILE_ERROR_INVALID);
+    } else if (one_in(40)) {
+        f.dead_zone_count = 1025 + r(100000);
+        faults |= BIT(TACTILE_ERROR_INVALID);
+    }
+    describe("tactile_device_set_touch_filters(%p, %u, {debounce %u radius %g jitter %g smoothing %d cutoff %g beta %g zones %zu "
+             "min-contact %u stuck %u})",
+             (void *)a.r, device, f.debounce_ms, f.debounce_radius, f.jitter, f.smoothing, f.min_cutoff_hz, f.beta,
+             f.dead_zone_count, f.min_contact_ms, f.stuck_after_ms);
+    CALL(a, st, tactile_device_set_touch_filters(a.r, device, &f));
+    expect(st, allowed_for(&a, faults, 0, BIT(TACTILE_OK)), &a);
+}
+
 static void fuzz_pointer(void)
 {
     struct router_arg a = pick_router();
@@ -1156,7 +1284,7 @@ static const struct {
     {fuzz_hit_test, 6},         {fuzz_capabilities, 3},      {fuzz_disconnect, 1},     {fuzz_pointer_emulation, 1},
     {fuzz_touch, 22},           {fuzz_pointer, 10},          {fuzz_key, 4},            {fuzz_deadlines, 5},
     {fuzz_gesture_add, 2},      {fuzz_gesture_relation, 1},  {fuzz_yaml, 1},           {fuzz_callbacks, 1},
-    {fuzz_queries, 1},
+    {fuzz_queries, 1},          {fuzz_device_touch, 12},     {fuzz_touch_filters, 2},
 };
 
 int main(int argc, char **argv)
