@@ -12,6 +12,10 @@
 //   caps CLIENT MASK | gone CLIENT
 //   down ID X Y T | motion ID X Y T | up ID T | cancel ID T | frame
 //   pointer X Y T | button CODE PRESSED T | key CODE PRESSED T | deadline T
+//   devices LENGTH                    followed by LENGTH bytes of YAML: tactile_device_load_touch_filters_yaml
+//                                     for device 1, named "Panel", with no output
+//   ddown DEV ID X Y T | dmotion DEV ID X Y T | dup DEV ID T | dcancel DEV ID T | dframe DEV
+//                                     touches of device DEV, through its filters
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +103,24 @@ int main(int argc, char **argv) {
                 return 1;
             }
             free(text);
+        } else if (strcmp(op, "devices") == 0 && fscanf(in, "%d", &count) == 1 && fgetc(in) != EOF) {
+            char *text = malloc((size_t)count + 1);
+            size_t got = fread(text, 1, (size_t)count, in);
+            if (tactile_device_load_touch_filters_yaml(router, 1, "Panel", NULL, text, got, "stream") != TACTILE_OK) {
+                fprintf(stderr, "replay: %s\n", tactile_router_error(router));
+                return 1;
+            }
+            free(text);
+        } else if (strcmp(op, "ddown") == 0 && fscanf(in, "%u %d %lf %lf %" SCNu64, &code, &id, &fx, &fy, &t) == 5) {
+            tactile_device_touch_down(router, code, id, fx, fy, t);
+        } else if (strcmp(op, "dmotion") == 0 && fscanf(in, "%u %d %lf %lf %" SCNu64, &code, &id, &fx, &fy, &t) == 5) {
+            tactile_device_touch_motion(router, code, id, fx, fy, t);
+        } else if (strcmp(op, "dup") == 0 && fscanf(in, "%u %d %" SCNu64, &code, &id, &t) == 3) {
+            tactile_device_touch_up(router, code, id, t);
+        } else if (strcmp(op, "dcancel") == 0 && fscanf(in, "%u %d %" SCNu64, &code, &id, &t) == 3) {
+            tactile_device_touch_cancel(router, code, id, t);
+        } else if (strcmp(op, "dframe") == 0 && fscanf(in, "%u", &code) == 1) {
+            tactile_device_touch_frame(router, code);
         } else if (strcmp(op, "add") == 0 && fscanf(in, "%d %" SCNu64 " %d %d %d %d %u", &n, &client, &x, &y, &w, &h, &flags) == 7) {
             struct tactile_node_desc d = {client, x, y, w, h, flags, 1.0, (void *)(intptr_t)node_count};
             tactile_node made = 0;

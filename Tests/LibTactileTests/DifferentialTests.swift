@@ -15,6 +15,14 @@ import Testing
         try Self.compare(seed: seed)
     }
 
+    /// The same with every touch a touchscreen's, through the filters of `streamFilters`:
+    /// held downs and lifts, bounces joined, ghosts and dead-zone touches dropped, smoothed
+    /// motion, stuck contacts cancelled, all let go by the same deadlines in both.
+    @Test(arguments: [7, 8, 9] as [UInt64])
+    func aFilteredStreamGivesTheSameDecisionsThroughC(seed: UInt64) throws {
+        try Self.compare(seed: seed, filtered: true)
+    }
+
     /// Between them the streams make every kind of decision the C face reports.
     @Test func theStreamsReachEveryDecision() throws {
         var kinds: Set<String> = []
@@ -33,8 +41,20 @@ import Testing
         }
     }
 
-    static func compare(seed: UInt64) throws {
-        var generator = StreamGenerator(seed: seed)
+    /// Between them the filtered streams make every filter act.
+    @Test func theFilteredStreamsReachEveryFilter() {
+        var seen: Set<TouchFilterReport.Filter> = []
+        for seed: UInt64 in 7...9 {
+            var generator = StreamGenerator(seed: seed, filtered: true)
+            var replay = SwiftReplay()
+            _ = replay.run(generator.stream(steps: 4000))
+            seen.formUnion(replay.filtersSeen)
+        }
+        #expect(seen == Set(TouchFilterReport.Filter.allCases), "no stream made \(Set(TouchFilterReport.Filter.allCases).subtracting(seen))")
+    }
+
+    static func compare(seed: UInt64, filtered: Bool = false) throws {
+        var generator = StreamGenerator(seed: seed, filtered: filtered)
         let stream = generator.stream(steps: 4000)
         var replay = SwiftReplay()
         let swift = replay.run(stream)
@@ -58,6 +78,19 @@ import Testing
         print("differential: seed \(seed): \(stream.count) stream lines, \(swift.count) decisions, equal through C and Swift")
     }
 }
+
+/// The filters of the filtered streams' touchscreen, as a kiosk's configuration file gives
+/// them: each acts often at the streams' pace (a step every 0 to 40 ms).
+let streamFilters = """
+    devices:
+      - match: Panel
+        debounce: 30
+        jitter: 3
+        smoothing: one-euro
+        dead-zones: [[0, 0, 60, 60], [900, 700, 100, 100]]
+        min-contact: 15
+        stuck-after: 1
+    """
 
 /// The gestures of the streams, as a kiosk's configuration file gives them.
 let streamGestures = """
@@ -91,26 +124,47 @@ struct StreamGenerator {
     var buttons = false
     var keys = false
     var now: UInt64 = 1000
+    /// Every touch is device 1's, through `streamFilters`.
+    let filtered: Bool
 
-    init(seed: UInt64) { random = SplitMix64(state: seed) }
+    init(seed: UInt64, filtered: Bool = false) {
+        random = SplitMix64(state: seed)
+        self.filtered = filtered
+    }
+
+    /// A touch line (`down ID X Y T`...), as the device's when the stream is filtered.
+    func touch(_ line: String) -> String {
+        guard filtered else { return line }
+        return line.split(separator: "\n").map { $0 == "frame" ? "dframe 1" : "d" + $0.replacingOccurrences(of: " ", with: " 1 ", options: [], range: $0.range(of: " ")) }
+            .joined(separator: "\n") + "\n"
+    }
 
     mutating func r(_ n: Int) -> Int { random.draw(n) }
+
+    /// Where each finger is, for the small moves of filtered streams.
+    var positions: [Int32: (x: Double, y: Double)] = [:]
 
     mutating func point() -> String {
         // One touch in four starts at the left edge, where the edge swipe takes it.
         let x = r(4) == 0 ? r(20) : r(1000)
-        return "\(x).\(r(10)) \(r(800)).\(r(10))"
+        let (xd, y, yd) = (r(10), r(800), r(10))
+        last = (Double(x) + Double(xd) / 10, Double(y) + Double(yd) / 10)
+        return "\(x).\(xd) \(y).\(yd)"
     }
+
+    /// The point `point()` gave last.
+    var last = (x: 0.0, y: 0.0)
 
     mutating func stream(steps: Int) -> [String] {
         var out = ["root 1000 800\n", "yaml \(streamGestures.utf8.count)\n\(streamGestures)\n"]
+        if filtered { out.append("devices \(streamFilters.utf8.count)\n\(streamFilters)\n") }
         for client in 1...3 { out.append("caps \(client) \(client == 3 ? 3 : 7)\n") }
         for _ in 0..<8 { out.append(add()) }
         for _ in 0..<steps {
             now += UInt64(r(40_000))
             out.append(step())
         }
-        for id in fingers.sorted() { out.append("up \(id) \(now)\nframe\n") }
+        for id in fingers.sorted() { out.append(touch("up \(id) \(now)\nframe\n")) }
         out.append("deadline \(now + 2_000_000)\n")
         return out
     }
@@ -140,14 +194,18 @@ struct StreamGenerator {
         case 8...10 where fingers.count < 4:
             nextFinger += 1
             fingers.insert(nextFinger)
-            return "down \(nextFinger) \(point()) \(now)\nframe\n"
+            let line = touch("down \(nextFinger) \(point()) \(now)\nframe\n")
+            positions[nextFinger] = last
+            return line
         case 11...15 where !fingers.isEmpty:
             let id = fingers.sorted()[r(fingers.count)]
-            return "motion \(id) \(point()) \(now)\nframe\n"
+            let line = touch("motion \(id) \(point()) \(now)\nframe\n")
+            positions[id] = last
+            return line
         case 16...17 where !fingers.isEmpty:
             let id = fingers.sorted()[r(fingers.count)]
             fingers.remove(id)
-            return (r(8) == 0 ? "cancel" : "up") + " \(id) \(now)\nframe\n"
+            return touch((r(8) == 0 ? "cancel" : "up") + " \(id) \(now)\nframe\n")
         // With no finger down: a deliberate double tap, or a finger held still past the long
         // press's deadline, so the recognizers that need calm also win now and then.
         case 21 where fingers.isEmpty:
@@ -155,12 +213,23 @@ struct StreamGenerator {
             nextFinger += 2
             let (a, b, t) = (nextFinger - 1, nextFinger, now)
             now += 200_000
-            return "down \(a) \(at) \(t)\nframe\nup \(a) \(t + 50_000)\nframe\ndown \(b) \(at) \(t + 120_000)\nframe\nup \(b) \(t + 170_000)\nframe\n"
+            return touch("down \(a) \(at) \(t)\nframe\nup \(a) \(t + 50_000)\nframe\ndown \(b) \(at) \(t + 120_000)\nframe\nup \(b) \(t + 170_000)\nframe\n")
         case 22 where fingers.isEmpty:
             nextFinger += 1
             let t = now
             now += 700_000
-            return "down \(nextFinger) \(100 + r(800)) \(100 + r(600)) \(t)\nframe\ndeadline \(t + 650_000)\nup \(nextFinger) \(t + 700_000)\nframe\n"
+            return touch("down \(nextFinger) \(100 + r(800)) \(100 + r(600)) \(t)\nframe\n") + "deadline \(t + 650_000)\n" + touch("up \(nextFinger) \(t + 700_000)\nframe\n")
+        // Filtered streams only: a finger's jitter, and a contact the device never lets go of
+        // while nothing else on it changes.
+        case 23 where filtered && !fingers.isEmpty:
+            let id = fingers.sorted()[r(fingers.count)]
+            let at = positions[id] ?? (0, 0)
+            return touch("motion \(id) \(at.x + Double(r(5) - 2)) \(at.y + Double(r(5) - 2)) \(now)\nframe\n")
+        case 24 where filtered && fingers.isEmpty:
+            nextFinger += 1
+            let t = now
+            now += 1_300_000
+            return touch("down \(nextFinger) \(100 + r(800)) \(100 + r(600)) \(t)\nframe\n") + "deadline \(t + 1_200_000)\n" + touch("up \(nextFinger) \(t + 1_300_000)\nframe\n")
         case 18: return "pointer \(point()) \(now)\n"
         case 19:
             buttons.toggle()
@@ -176,6 +245,9 @@ struct StreamGenerator {
 /// The stream routed by the core from Swift, printed as replay.c prints libtactile's.
 struct SwiftReplay {
     var router = InputRouter()
+    var filters = TouchFilters()
+    /// The filters that acted, for `theFilteredStreamsReachEveryFilter`.
+    var filtersSeen: Set<TouchFilterReport.Filter> = []
     var nodes: [NodeID?] = []
     var names: [NodeID: Int] = [:]
     var gestureNames: [GestureID: String] = [:]
@@ -204,6 +276,18 @@ struct SwiftReplay {
                 for (binding, id) in zip(bindings, router.install(bindings).ids) { gestureNames[id] = binding.name }
                 let yamlWords = yaml.split(whereSeparator: \.isWhitespace).count
                 words = words.dropFirst(yamlWords)
+            case "devices":
+                let count = int()
+                let start = text.range(of: "devices \(count)\n")!.upperBound
+                let yaml = String(text.utf8[start...].prefix(count))!
+                let panel = try! YAMLReader.touchFilters(fromYAML: yaml, file: "stream", device: "Panel")
+                filters.setFilters(panel.touchFilters(on: Rect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max))).settings, for: InputDeviceID(1))
+                words = words.dropFirst(yaml.split(whereSeparator: \.isWhitespace).count)
+            case "ddown": filter(device: int(), .touchDown(id: Int32(int()), global: Point(x: double(), y: double()), time: time()))
+            case "dmotion": filter(device: int(), .touchMotion(id: Int32(int()), global: Point(x: double(), y: double()), time: time()))
+            case "dup": filter(device: int(), .touchUp(id: Int32(int()), time: time()))
+            case "dcancel": filter(device: int(), .touchCancel(id: Int32(int()), time: time()))
+            case "dframe": filter(device: int(), .touchFrame)
             case "add":
                 let (parent, client, x, y, w, h, flags) = (int(), UInt64(int()), int(), int(), int(), int(), int())
                 var made: NodeID?
@@ -253,7 +337,14 @@ struct SwiftReplay {
             case "pointer": handle(.pointerMotion(global: Point(x: double(), y: double()), time: time()))
             case "button": handle(.pointerButton(button: UInt32(int()), state: int() != 0 ? .pressed : .released, time: time()))
             case "key": handle(.key(key: UInt32(int()), state: int() != 0 ? .pressed : .released, time: time()))
-            case "deadline": let t = time(); routed { $0.fireGestureDeadlines(at: t, sink: &$1) }
+            case "deadline":
+                // As tactile_fire_deadlines: what the filters held first, then the recognizers.
+                let t = time()
+                var output = RecordingFilterOutput()
+                filters.fireDeadlines(at: t, into: &output)
+                filtersSeen.formUnion(output.reports.map(\.filter))
+                for event in output.events { handle(event) }
+                routed { $0.fireGestureDeadlines(at: t, sink: &$1) }
             default: Issue.record("unknown stream word \(op)")
             }
         }
@@ -261,6 +352,13 @@ struct SwiftReplay {
     }
 
     mutating func handle(_ event: InputEvent) { routed { $0.handle(event, sink: &$1) } }
+
+    mutating func filter(device: Int, _ event: InputEvent) {
+        var output = RecordingFilterOutput()
+        filters.filter(event, from: InputDeviceID(UInt32(device)), into: &output)
+        filtersSeen.formUnion(output.reports.map(\.filter))
+        for event in output.events { handle(event) }
+    }
 
     @discardableResult
     mutating func change<R>(_ body: (inout Scene) -> R) -> R {
