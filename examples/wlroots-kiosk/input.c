@@ -27,6 +27,8 @@
 
 struct kiosk_touch {
 	struct kiosk *kiosk;
+	/* Its number for the router: its touches pass the filters its devices: entries give. */
+	tactile_device device;
 	struct wl_listener down, up, motion, cancel, frame, destroy;
 };
 
@@ -267,7 +269,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data)
 	if (!touch_position(k, event->x, event->y, &x, &y))
 		return;
 	refresh_capabilities(k);
-	kiosk_route(k, tactile_touch_down(k->router, event->touch_id, x, y, event_usec(event->time_msec)),
+	kiosk_route(k, tactile_device_touch_down(k->router, touch->device, event->touch_id, x, y, event_usec(event->time_msec)),
 		    "touch down");
 }
 
@@ -279,7 +281,7 @@ static void handle_touch_motion(struct wl_listener *listener, void *data)
 	double x, y;
 	if (!touch_position(k, event->x, event->y, &x, &y))
 		return;
-	kiosk_route(k, tactile_touch_motion(k->router, event->touch_id, x, y, event_usec(event->time_msec)),
+	kiosk_route(k, tactile_device_touch_motion(k->router, touch->device, event->touch_id, x, y, event_usec(event->time_msec)),
 		    "touch motion");
 }
 
@@ -287,7 +289,7 @@ static void handle_touch_up(struct wl_listener *listener, void *data)
 {
 	struct kiosk_touch *touch = wl_container_of(listener, touch, up);
 	struct wlr_event_touch_up *event = data;
-	kiosk_route(touch->kiosk, tactile_touch_up(touch->kiosk->router, event->touch_id, event_usec(event->time_msec)),
+	kiosk_route(touch->kiosk, tactile_device_touch_up(touch->kiosk->router, touch->device, event->touch_id, event_usec(event->time_msec)),
 		    "touch up");
 }
 
@@ -296,19 +298,20 @@ static void handle_touch_cancel(struct wl_listener *listener, void *data)
 	struct kiosk_touch *touch = wl_container_of(listener, touch, cancel);
 	struct wlr_event_touch_cancel *event = data;
 	kiosk_route(touch->kiosk,
-		    tactile_touch_cancel(touch->kiosk->router, event->touch_id, event_usec(event->time_msec)),
+		    tactile_device_touch_cancel(touch->kiosk->router, touch->device, event->touch_id, event_usec(event->time_msec)),
 		    "touch cancel");
 }
 
 static void handle_touch_frame(struct wl_listener *listener, void *data)
 {
 	struct kiosk_touch *touch = wl_container_of(listener, touch, frame);
-	kiosk_route(touch->kiosk, tactile_touch_frame(touch->kiosk->router), "touch frame");
+	kiosk_route(touch->kiosk, tactile_device_touch_frame(touch->kiosk->router, touch->device), "touch frame");
 }
 
 static void handle_touch_destroy(struct wl_listener *listener, void *data)
 {
 	struct kiosk_touch *touch = wl_container_of(listener, touch, destroy);
+	tactile_device_set_touch_filters(touch->kiosk->router, touch->device, NULL);
 	wl_list_remove(&touch->down.link);
 	wl_list_remove(&touch->up.link);
 	wl_list_remove(&touch->motion.link);
@@ -324,6 +327,18 @@ static void add_touch(struct kiosk *k, struct wlr_input_device *device)
 	if (touch == NULL)
 		return;
 	touch->kiosk = k;
+	touch->device = ++k->next_touch_device;
+	if (k->config_text != NULL) {
+		/* Dead zones are the output's: the touch's coordinates are the layout's. */
+		struct wlr_box *box = k->output != NULL ? wlr_output_layout_get_box(k->layout, k->output) : NULL;
+		struct tactile_rect output = box != NULL ? (struct tactile_rect){box->x, box->y, box->width, box->height}
+							 : (struct tactile_rect){0};
+		if (tactile_device_load_touch_filters_yaml(k->router, touch->device, device->name,
+							   box != NULL && box->width > 0 ? &output : NULL, k->config_text,
+							   k->config_length, k->config_path) != TACTILE_OK)
+			fprintf(stderr, "tactile-wlr-kiosk: %s: no filters: %s\n", device->name,
+				tactile_router_error(k->router));
+	}
 	touch->down.notify = handle_touch_down;
 	wl_signal_add(&device->touch->events.down, &touch->down);
 	touch->motion.notify = handle_touch_motion;

@@ -33,6 +33,12 @@ struct kiosk {
 
 	tactile_router *router;
 	struct wl_event_source *deadline_timer;
+	/* --config's text, kept for each touchscreen's devices: entries (its filters), and the
+	 * number the next touchscreen is given for tactile_device_touch_*. */
+	char *config_text;
+	size_t config_length;
+	const char *config_path;
+	tactile_device next_touch_device;
 	struct wl_event_source *signals[3];
 
 	struct wl_list views;    /* kiosk_view.link */

@@ -208,11 +208,19 @@ static bool load_gestures(struct kiosk *k, const char *path)
 		return false;
 	}
 	tactile_status status = tactile_gestures_load_yaml(k->router, text, length, path);
-	free(text);
+	/* Every devices: entry is checked now, whatever device it will match, so that a mistake
+	 * stops the kiosk at start rather than at a touchscreen's arrival. */
+	if (status == TACTILE_OK)
+		status = tactile_device_load_touch_filters_yaml(k->router, 0, "", NULL, text, length, path);
 	if (status != TACTILE_OK) {
 		fprintf(stderr, "tactile-wlr-kiosk: %s\n", tactile_router_error(k->router));
+		free(text);
 		return false;
 	}
+	tactile_device_set_touch_filters(k->router, 0, NULL);
+	k->config_text = text;
+	k->config_length = length;
+	k->config_path = path;
 	return true;
 }
 
@@ -585,5 +593,6 @@ int main(int argc, char *argv[])
 	wlr_allocator_destroy(k->allocator);
 	wlr_renderer_destroy(k->renderer);
 	tactile_router_destroy(k->router);
+	free(k->config_text);
 	return k->exit_status;
 }
