@@ -104,7 +104,7 @@ struct ConfigurationReader {
     }
 
     private func device(_ d: YAMLReader.Table) throws -> DeviceSettings {
-        try d.only(["match", "output", "calibration", "region", "accel-speed", "accel-profile", "tap-to-click", "natural-scroll"] + PanelFilterSettings.keys)
+        try d.only(PanelFilterSettings.deviceEntryKeys)
         let region = try d.numbers("region", count: 4).map { r in
             guard r.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }), r[2] >= 1, r[3] >= 1 else {
                 throw error(d.entries["region"]!.node, "\(d.path).region", "expected [x, y, width, height], whole pixels, width and height at least 1")
