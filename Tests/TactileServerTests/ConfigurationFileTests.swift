@@ -42,7 +42,11 @@ private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cuto
         #expect(DeviceSettings.merged(file.devices, for: "Wacom One by Wacom S Pen").region == Rect(x: 400, y: 300, width: 480, height: 300))
         #expect(configuration.keyboardLayout.layout == "de", "the command line wins over the file")
         #expect(configuration.newWindowFocus == .never)
-        #expect(DeviceSettings.merged(file.devices, for: "eGalax Touch") == DeviceSettings(output: "HEADLESS-1", calibration: [-1, 0, 1, 0, -1, 1], naturalScrolling: false))
+        let egalax = DeviceSettings.merged(file.devices, for: "eGalax Touch")
+        #expect(egalax.output == "HEADLESS-1" && egalax.calibration == [-1, 0, 1, 0, -1, 1] && egalax.naturalScrolling == false)
+        #expect(egalax.filters.touchFilters(on: Rect(x: 0, y: 0, width: 1280, height: 800)).settings == TouchFilterSettings(
+            debounce: .milliseconds(60), debounceRadius: 24, jitter: 6, smoothing: OneEuroSettings(minimumCutoff: 1, beta: 0.02),
+            deadZones: [Rect(x: 0, y: 0, width: 40, height: 40)], minimumContact: .milliseconds(20), stuckAfter: .seconds(30)))
         #expect(OutputSettings.merged(file.outputs, for: "DSI-1") == OutputSettings(name: "DSI-1", scale: 2, transform: .rotated90, position: Position(x: 1920, y: 0)))
         #expect(file.outputs.map(\.name) == ["HDMI-A-1", "DSI-1", "HDMI-A-2"])
     }
