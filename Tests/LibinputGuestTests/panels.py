@@ -8,13 +8,14 @@ is rewritten and Tactile is sent SIGHUP, on:
 
 - bounce: a 40 ms tap, a 15 ms gap, a 60 ms re-touch 2 px away (debounce: 80);
 - jitter: a finger held still with +-3 px of noise, then a real drag (jitter: 8);
-- ghost: one-frame contacts in a corner, then a real 150 ms tap (min-contact: 30);
+- ghost: one-frame contacts in a corner, each followed by a real 150 ms tap (min-contact: 30);
 - dead-zone: a tap in the bottom right corner, then one beside it (dead-zones);
 - stick: a contact that never lifts (stuck-after: 2), then a tap.
 
 simple-touch's wl_touch lines of each play go to FAULT-without.txt and FAULT-with.txt; the
 health answer and the metrics after the stuck contact to health-stuck.txt and
-metrics-stuck.txt. Then a file with a mistake is loaded by SIGHUP: the log names its line,
+metrics-stuck.txt. costs.txt says what debounce adds to each lift and min-contact to each
+down, on the guest's clocks (Tactile is the release build, as a kiosk runs it). Then a file with a mistake is loaded by SIGHUP: the log names its line,
 and a bounce is still one tap (bounce-after-bad-reload.txt). Last, Tactile starts again
 without --kiosk (simple-touch a window of its own size, not full screen) with the debounce
 in its file from the start, and the bounce is one tap there too (bounce-desktop.txt).
@@ -23,6 +24,7 @@ PanelGuestTests (on the host) reads and checks it all.
 Usage: panels.py OUTDIR TACTILE_EXECUTABLE
 """
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -111,8 +113,9 @@ def ghost(touch):
     for _ in range(3):
         touch.down(0, *raw(580, 480)); touch.frame()
         touch.up(0); touch.frame()
-        time.sleep(0.5)
-    tap(touch, 400, 250, 0.150)
+        time.sleep(0.3)
+        tap(touch, 400, 250, 0.150)
+        time.sleep(0.3)
 
 
 def dead_zone(touch):
@@ -136,6 +139,28 @@ def stick(touch):
 
 
 FAULTS = [("bounce", bounce), ("jitter", jitter), ("ghost", ghost), ("dead-zone", dead_zone), ("stick", stick)]
+
+
+def delays(name, kind, at=None):
+    """How long after its own time (the device's clock) simple-touch read each `kind` event of
+    the transcript NAME.txt (on its clock, WAYLAND_DEBUG's): the clocks differ by a constant,
+    so only differences between these mean anything."""
+    found = []
+    for line in read(os.path.join(OUT, f"{name}.txt")).splitlines():
+        match = re.match(r"\[\s*([0-9.]+)\] wl_touch@\d+\.(down|up)\((\d+), (\d+)(?:, wl_surface@\d+, \d+, ([0-9.]+), ([0-9.]+))?", line)
+        if match and match.group(2) == kind and (at is None or (float(match.group(5)), float(match.group(6))) == at):
+            found.append(float(match.group(1)) - int(match.group(4)))
+    return found
+
+
+def cost(kind, without, with_, at=None):
+    """What a filter adds to each `kind` event (at `at`, for downs): the mean delay with it
+    less the mean without."""
+    before = [d for name in without for d in delays(name, kind, at)]
+    after = [d for name in with_ for d in delays(name, kind, at)]
+    if not before or not after:
+        return f"no {kind} events to compare"
+    return f"{sum(after) / len(after) - sum(before) / len(before):.1f} ms ({len(after)} against {len(before)})"
 
 
 def play(name, fault, touch, suffix):
@@ -183,6 +208,10 @@ def main():
     play("bounce", bounce, touch, "after-bad-reload")
     tactile.send_signal(signal.SIGTERM)
     tactile.wait(timeout=60)
+    with open(os.path.join(OUT, "costs.txt"), "w") as f:
+        f.write(f"tactile: {TACTILE}\n")
+        f.write(f"debounce 80 ms, each lift: {cost('up', ['bounce-without'], ['bounce-with', 'bounce-after-bad-reload'])}\n")
+        f.write(f"min-contact 30 ms, each down: {cost('down', ['ghost-without'], ['ghost-with'], at=(400.0, 250.0))}\n")
 
     configure(FIXES["bounce"], 0)
     with open(LOG, "a") as f:
