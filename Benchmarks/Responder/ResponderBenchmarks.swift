@@ -94,6 +94,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    filterBenchmarks()
+
     for holes in [1_000, 30_000] {
         let cuts = checkerboardHoles(holes)
         Benchmark("region subtract \(holes) holes", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))) { benchmark in
