@@ -34,10 +34,12 @@ final class CalibrateClient {
     fileprivate var events: [Event] = []
     fileprivate var conversions: [Int: Point] = [:]
 
-    /// What the calibrator heard, in order.
+    /// What the calibrator heard, in order; positions as fractions of the panel, times in the
+    /// panel's milliseconds.
     enum Event: Equatable {
-        case down(id: Int32, Point)
-        case up(id: Int32)
+        case down(id: Int32, Point, time: UInt32)
+        case motion(id: Int32, Point, time: UInt32)
+        case up(id: Int32, time: UInt32)
         /// A touch on another touchscreen, or off this one's screen.
         case invalid
         /// The touches down are void.
@@ -176,10 +178,16 @@ final class CalibrateClient {
 
     fileprivate var coordinateTags: [OpaquePointer: Int] = [:]
 
-    /// The next event the calibrator hears.
-    func nextEvent() throws -> Event {
-        try dispatch { !events.isEmpty }
-        return events.removeFirst()
+    /// The next event the calibrator hears; nil when none came before `deadline` (seconds
+    /// on the monotonic clock, as `ClientConnection.dispatch` counts them).
+    func nextEvent(before deadline: Double? = nil) throws -> Event? {
+        try dispatch(until: { !events.isEmpty }, deadline: deadline)
+        return events.isEmpty ? nil : events.removeFirst()
+    }
+
+    /// Shows the surface white, with no cross.
+    func showNothing() {
+        show(crossAt: (-100, -100), refused: false)
     }
 
     /// Sets the matrix (it applies once the calibrator goes) and gives the touchscreen back.
@@ -274,9 +282,9 @@ nonisolated(unsafe) private let calibratorListener: UnsafeMutablePointer<weston_
         configure: { data, _, width, height in client(data).size = (width, height) },
         cancel_calibration: { data, _ in client(data).events.append(.cancelCalibration) },
         invalid_touch: { data, _ in client(data).events.append(.invalid) },
-        down: { data, _, _, id, x, y in client(data).events.append(.down(id: id, fraction(x, y))) },
-        up: { data, _, _, id in client(data).events.append(.up(id: id)) },
-        motion: { _, _, _, _, _, _ in },
+        down: { data, _, time, id, x, y in client(data).events.append(.down(id: id, fraction(x, y), time: time)) },
+        up: { data, _, time, id in client(data).events.append(.up(id: id, time: time)) },
+        motion: { data, _, time, id, x, y in client(data).events.append(.motion(id: id, fraction(x, y), time: time)) },
         frame: { _, _ in },
         cancel: { data, _ in client(data).events.append(.cancel) }
     ))

@@ -51,7 +51,7 @@ struct CalibrateCommand: ParsableCommand {
         let client = try CalibrateClient(socket: socket)
         if map { return try mapByTouch(client) }
         try client.listCalibratable()
-        let (syspath, output) = try chosen(client.touchscreens)
+        let (syspath, output) = try Self.chosen(client.touchscreens, device: device)
         let name = Self.deviceName(syspath: syspath)
         say("calibrating \(name) (\(syspath)) on \(output): touch each cross where its lines meet")
         let size = try client.take(syspath)
@@ -85,7 +85,7 @@ struct CalibrateCommand: ParsableCommand {
         let entry = DeviceEntry.calibration(device: name, matrix: matrix)
         say("applied; to keep it, the configuration file needs:\n\(entry.section)", terminator: "")
         if let write {
-            try writeEntries([(entry, { entries in
+            try DeviceEntry.write([(entry, { entries in
                 entries.last { $0.calibration != nil }?.calibration.map { zip($0, matrix).allSatisfy { abs($0 - $1) < 1e-5 } } ?? false
             })], to: write)
         }
@@ -135,7 +135,7 @@ struct CalibrateCommand: ParsableCommand {
         let entries = mapped.map { DeviceEntry.output(device: $0.touchscreen, output: $0.output) }
         say("applied; to keep it, the configuration file needs:\n\(DeviceEntry.section(entries))", terminator: "")
         if let write {
-            try writeEntries(zip(entries, mapped).map { entry, pair in (entry, { $0.last { $0.output != nil }?.output == pair.output }) }, to: write)
+            try DeviceEntry.write(zip(entries, mapped).map { entry, pair in (entry, { $0.last { $0.output != nil }?.output == pair.output }) }, to: write)
         }
     }
 
@@ -145,55 +145,39 @@ struct CalibrateCommand: ParsableCommand {
         var first: Point?, down: Set<Int32> = [], spoiled = false
         while true {
             switch try client.nextEvent() {
-            case .down(let id, let at):
+            case .down(let id, let at, _)?:
                 if first == nil, down.isEmpty { first = at } else { spoiled = true }
                 down.insert(id)
-            case .up(let id):
+            case .up(let id, _)?:
                 down.remove(id)
                 if down.isEmpty, first != nil || spoiled { return spoiled ? nil : first }
-            case .invalid:
+            case .invalid?:
                 spoiled = true
                 if down.isEmpty { return nil }
-            case .cancel:
+            case .cancel?:
                 first = nil
                 down = []
                 spoiled = false
-            case .cancelCalibration:
+            case .cancelCalibration?:
                 throw CalibrateClient.Failure(description: "the touchscreen or its screen went during calibration; nothing was changed")
+            case .motion?, nil:
+                break
             }
         }
     }
 
     /// The touchscreen named (by name or syspath), or the only one.
-    private func chosen(_ touchscreens: [(syspath: String, output: String)]) throws -> (String, String) {
-        let listed = touchscreens.map { "  \(Self.deviceName(syspath: $0.syspath)) (\($0.syspath)) on \($0.output)" }.joined(separator: "\n")
+    static func chosen(_ touchscreens: [(syspath: String, output: String)], device: String?) throws -> (String, String) {
+        let listed = touchscreens.map { "  \(deviceName(syspath: $0.syspath)) (\($0.syspath)) on \($0.output)" }.joined(separator: "\n")
         guard !touchscreens.isEmpty else { throw CalibrateClient.Failure(description: "the compositor has no touchscreen that can be calibrated") }
         if let device {
-            guard let found = touchscreens.first(where: { $0.syspath == device || Self.deviceName(syspath: $0.syspath) == device }) else {
+            guard let found = touchscreens.first(where: { $0.syspath == device || deviceName(syspath: $0.syspath) == device }) else {
                 throw CalibrateClient.Failure(description: "no touchscreen \(device); the touchscreens:\n\(listed)")
             }
             return found
         }
         guard touchscreens.count == 1 else { throw CalibrateClient.Failure(description: "several touchscreens: name one with --device\n\(listed)") }
         return touchscreens[0]
-    }
-
-    /// Writes each entry into the file, each checked by reading the file back (`takes`:
-    /// do the device's entries, in order, give it the setting?), or nothing when one cannot be.
-    private func writeEntries(_ entries: [(DeviceEntry, takes: ([DeviceSettings]) -> Bool)], to path: String) throws {
-        var text: String
-        switch TextFile.read(path) {
-        case .success(let old): text = old
-        case .failure(let failure) where errno == ENOENT: _ = failure; text = ""
-        case .failure(let failure): throw CalibrateClient.Failure(description: "cannot read \(path): \(failure)")
-        }
-        for (entry, takes) in entries {
-            text = try entry.written(into: text) { candidate in
-                try takes(ConfigurationFile.parse(candidate, file: path).devices.filter { $0.match == entry.device })
-            }
-        }
-        try TextFile.replace(path, with: text)
-        say("written to \(path)")
     }
 
     /// The kernel's name for the input device at `syspath` (/sys/…/eventN), as
