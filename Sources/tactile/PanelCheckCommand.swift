@@ -48,6 +48,8 @@ struct PanelCheckCommand: ParsableCommand {
         let name = CalibrateCommand.deviceName(syspath: syspath)
         say("checking \(name) (\(syspath)) on \(output): each step is asked here, and shown on its screen")
         let size = try client.take(syspath)
+        // Shown before the conversion, which the protocol answers only for a surface shown.
+        client.showNothing()
         let screen = try ScreenMap(client, width: Int(size.width), height: Int(size.height))
         var check = PanelCheck(quiet: .seconds(quiet))
         var asked: PanelCheck.Step?
@@ -94,7 +96,8 @@ struct PanelCheckCommand: ParsableCommand {
         let entries = fixes.map { DeviceEntry(device: name, key: $0.key, value: $0.value) }
         say("to repair it, the configuration file needs:\n\(DeviceEntry.section(entries))", terminator: "")
         guard let write else { return }
-        try DeviceEntry.write(entries.map { entry in (entry, { devices in Self.gives(devices, entry) }) }, to: write)
+        // Each is written just under the device's match line: last first, so the file reads as printed.
+        try DeviceEntry.write(entries.reversed().map { entry in (entry, { devices in Self.gives(devices, entry) }) }, to: write)
     }
 
     /// Whether the file's entries for the device (those that match it by its name), merged,
@@ -120,11 +123,14 @@ private struct ScreenMap {
     let inverse: (a: Double, b: Double, c: Double, d: Double)
 
     init(_ client: CalibrateClient, width: Int, height: Int) throws {
-        let f = try client.convert([(0, 0), (width, 0), (0, height)])
+        guard width > 1, height > 1 else { throw CalibrateClient.Failure(description: "the touchscreen's screen is \(width)x\(height)") }
+        // The last pixel's corner is as far as the protocol converts: a point inside the surface.
+        let (w, h) = (width - 1, height - 1)
+        let f = try client.convert([(0, 0), (w, 0), (0, h)])
         origin = f[0]
         // fraction = origin + A · (sx, sy), with A's columns the fractions per pixel along x and y.
-        let (a, c) = ((f[1].x - f[0].x) / Double(width), (f[1].y - f[0].y) / Double(width))
-        let (b, d) = ((f[2].x - f[0].x) / Double(height), (f[2].y - f[0].y) / Double(height))
+        let (a, c) = ((f[1].x - f[0].x) / Double(w), (f[1].y - f[0].y) / Double(w))
+        let (b, d) = ((f[2].x - f[0].x) / Double(h), (f[2].y - f[0].y) / Double(h))
         let det = a * d - b * c
         guard det != 0, det.isFinite else { throw CalibrateClient.Failure(description: "the compositor's conversion of the screen is degenerate") }
         inverse = (d / det, -b / det, -c / det, a / det)

@@ -19,6 +19,8 @@ down, on the guest's clocks (Tactile is the release build, as a kiosk runs it). 
 and a bounce is still one tap (bounce-after-bad-reload.txt). Last, Tactile starts again
 without --kiosk (simple-touch a window of its own size, not full screen) with the debounce
 in its file from the start, and the bounce is one tap there too (bounce-desktop.txt).
+Before that, `tactile panel-check` measures the kiosk's panel while it misbehaves at each
+step, and writes the settings that repair it (panel_check below).
 PanelGuestTests (on the host) reads and checks it all.
 
 Usage: panels.py OUTDIR TACTILE_EXECUTABLE
@@ -174,6 +176,61 @@ def play(name, fault, touch, suffix):
     log(f"{name} {suffix}: {len(lines)} wl_touch lines")
 
 
+def panel_check(touch):
+    """`tactile panel-check --quiet 5 --write checked.yaml` against the kiosk, the panel scripted
+    to misbehave at each step it asks for: noise on the still finger, three of the ten taps
+    bounced, a line at 125 Hz, three one-frame ghosts in a corner and a contact that stays
+    down. Its output goes to panel-check.txt; the file it wrote is checked.yaml."""
+    written = os.path.join(OUT, "checked.yaml")
+    with open(written, "w") as f:
+        f.write("# the kiosk's own file\ndevices:\n  - match: Other Panel\n    jitter: 2\n")
+    check = subprocess.Popen([TACTILE, "panel-check", "--quiet", "5", "--write", written, "--socket", SOCKET],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    transcript = []
+
+    def until(text):
+        while True:
+            line = check.stdout.readline()
+            if not line:
+                raise SystemExit(f"panel-check ended before {text!r}:\n" + "".join(transcript))
+            transcript.append(line)
+            if text in line:
+                time.sleep(0.5)  # its screen shown
+                return
+
+    until("step 1 of 4")
+    touch.down(0, *raw(640, 400)); touch.frame()
+    for dx, dy in [(3, 2), (-2, 3), (1, -3), (-3, -1), (2, 2)] * 5:
+        time.sleep(0.1)
+        touch.move(0, *raw(640 + dx, 400 + dy)); touch.frame()
+    touch.up(0); touch.frame()
+    until("step 2 of 4")
+    for k in range(10):
+        tap(touch, 640, 400, 0.060)
+        if k < 3:
+            time.sleep(0.015)
+            tap(touch, 642, 400, 0.040)
+        time.sleep(0.3)
+    until("step 3 of 4")
+    touch.down(0, *raw(320, 400)); touch.frame()
+    for k in range(1, 51):
+        time.sleep(0.008)
+        touch.move(0, *raw(320 + 6 * k, 400)); touch.frame()
+    touch.up(0); touch.frame()
+    until("step 4 of 4")
+    for _ in range(3):
+        touch.down(0, *raw(1250, 780)); touch.frame()
+        touch.up(0); touch.frame()
+        time.sleep(0.5)
+    touch.down(0, *raw(100, 700)); touch.frame()
+    rest, _ = check.communicate(timeout=120)
+    transcript.append(rest)
+    touch.up(0); touch.frame()
+    with open(os.path.join(OUT, "panel-check.txt"), "w") as f:
+        f.write("".join(transcript))
+    log(f"panel-check: status {check.returncode}")
+
+
 def start(*mode):
     with open(LOG, "a") as stream:
         return subprocess.Popen(
@@ -206,6 +263,7 @@ def main():
     tactile.send_signal(signal.SIGHUP)
     wait_for(LOG, "the settings in use stay")
     play("bounce", bounce, touch, "after-bad-reload")
+    panel_check(touch)
     tactile.send_signal(signal.SIGTERM)
     tactile.wait(timeout=60)
     with open(os.path.join(OUT, "costs.txt"), "w") as f:
