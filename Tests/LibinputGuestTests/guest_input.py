@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
@@ -105,6 +107,18 @@ def eventually(holds, what, journal, timeout=30):
             return False
         time.sleep(0.1)
     return True
+
+
+def metrics(path):
+    """GET `path` of the kiosk's metrics endpoint (`metrics.listen: 127.0.0.1:9464`): the
+    status and the body, or 0 and why when nothing answers."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:9464{path}", timeout=5) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+    except OSError as error:
+        return 0, str(error)
 
 
 def read(path):

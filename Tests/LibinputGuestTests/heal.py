@@ -16,10 +16,8 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
-from guest_input import Journal, Touchscreen, eventually, wait_for
+from guest_input import Journal, Touchscreen, eventually, metrics, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 NAME = "Tactile Test Touchscreen"
@@ -31,19 +29,9 @@ journal = Journal(OUT)
 log = journal.log
 
 
-def get(path):
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:9464{path}", timeout=5) as reply:
-            return reply.status, reply.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-    except OSError as error:
-        return 0, str(error)
-
-
 def sample(name):
     """The value of the series `name` (with its labels), or None."""
-    for line in get("/metrics")[1].splitlines():
+    for line in metrics("/metrics")[1].splitlines():
         if line.startswith(name + " "):
             return float(line.split()[-1])
     return None
@@ -51,8 +39,8 @@ def sample(name):
 
 def record(step):
     with open(os.path.join(OUT, f"metrics-{step}.txt"), "w") as f:
-        f.write(get("/metrics")[1])
-    status, body = get("/healthz")
+        f.write(metrics("/metrics")[1])
+    status, body = metrics("/healthz")
     with open(os.path.join(OUT, f"health-{step}.txt"), "w") as f:
         f.write(f"{status}\n{body}")
     log(f"{step}: health {status}")
@@ -88,20 +76,20 @@ def main():
     # activated too (two states). Its first commit has no buffer, and a tap that comes
     # before the buffer touches nothing, which a loaded machine made happen.
     wait_for(tactile_log, "array[8])", timeout=120)
-    eventually(lambda: get("/healthz")[0] == 200, "health 200 at the start", journal)
+    eventually(lambda: metrics("/healthz")[0] == 200, "health 200 at the start", journal)
     tap(touch, tactile_log, 1)
     eventually(lambda: sample("tactile_touch_downs_total") == 1, "one touch down counted", journal)
     record("start")
 
     touch.device.close()
     wait_for(tactile_log, f"device removed: {NAME}")
-    eventually(lambda: get("/healthz")[0] == 503, "health 503 with the touchscreen gone", journal)
+    eventually(lambda: metrics("/healthz")[0] == 503, "health 503 with the touchscreen gone", journal)
     record("unplugged")
 
     touch = Touchscreen(NAME)
     subprocess.run(["udevadm", "settle"], check=True)
     wait_for(tactile_log, f"device added: {NAME}", count=2)
-    eventually(lambda: get("/healthz")[0] == 200, "health 200 with the touchscreen back", journal)
+    eventually(lambda: metrics("/healthz")[0] == 200, "health 200 with the touchscreen back", journal)
     tap(touch, tactile_log, 2)
     record("replugged")
 

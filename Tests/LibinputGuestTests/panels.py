@@ -31,10 +31,8 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
-from guest_input import Journal, Touchscreen, read, wait_for, wait_for_after
+from guest_input import Journal, Touchscreen, metrics, read, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 NAME = "Tactile Faulty Panel"
@@ -61,16 +59,6 @@ def raw(x, y):
     """The panel's reading (0...4095 on both axes) under layout point (x, y) of 1280x800;
     every place used is on simple-touch's 600x500 window."""
     return round(x * 4096 / 1280), round(y * 4096 / 800)
-
-
-def get(path):
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:9464{path}", timeout=5) as reply:
-            return reply.status, reply.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-    except OSError as error:
-        return 0, str(error)
 
 
 def configure(setting, reloads):
@@ -130,11 +118,11 @@ def stick(touch):
     touch.down(0, *raw(100, 100)); touch.frame()
     time.sleep(3.5)
     if FIXES["stick"] in read(CONFIG):
-        status, body = get("/healthz")
+        status, body = metrics("/healthz")
         with open(os.path.join(OUT, "health-stuck.txt"), "w") as f:
             f.write(f"{status}\n{body}")
         with open(os.path.join(OUT, "metrics-stuck.txt"), "w") as f:
-            f.write(get("/metrics")[1])
+            f.write(metrics("/metrics")[1])
     touch.up(0); touch.frame()
     time.sleep(0.2)
     tap(touch, 120, 100, 0.100)
