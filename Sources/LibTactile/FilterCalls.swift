@@ -62,7 +62,10 @@ public func tactile_touch_filters_init(_ filters: UnsafeMutablePointer<tactile_t
 public func tactile_device_set_touch_filters(_ handle: OpaquePointer?, _ device: tactile_device, _ filters: UnsafePointer<tactile_touch_filters>?) -> tactile_status {
     withRouter(handle) { router in
         guard let f = filters?.pointee else {
-            router.filters.forget(InputDeviceID(device))
+            router.busy = true
+            defer { router.busy = false }
+            var output = FilteredOutput(router: router)
+            router.filters.forget(InputDeviceID(device), into: &output)
             return TACTILE_OK
         }
         switch TouchFilterSettings.from(f) {

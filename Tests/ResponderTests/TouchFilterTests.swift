@@ -106,6 +106,18 @@ private func up(_ id: Int32) -> (Instant) -> InputEvent { { .touchUp(id: id, tim
         ])
     }
 
+    /// A panel unplugged while a lift is held: the lift goes on at once, so the app's touch
+    /// ends; the device's filters go with it.
+    @Test func anUnpluggedPanelsHeldLiftGoesOn() {
+        var panel = Panel(TouchFilterSettings(debounce: .milliseconds(50)))
+        panel.at(0, down(0, 100, 100))
+        panel.at(40, up(0))
+        _ = panel.routed()
+        panel.filters.forget(panel.device, into: &panel.output)
+        #expect(panel.output.events == [.touchUp(id: 0, time: ms(40)), .touchFrame])
+        #expect(panel.filters.nextDeadline == nil && panel.filters.settings(of: panel.device) == nil)
+    }
+
     // MARK: jitter and smoothing
 
     /// ±3 px of noise on a held finger under `jitter: 8`: no motion at all; then a real drag

@@ -82,10 +82,17 @@ public struct TouchFilters {
         applyPendingSettings(d)
     }
 
-    /// The device was unplugged: what its stages held is forgotten (libinput has cancelled
-    /// its touches already).
-    public mutating func forget(_ device: InputDeviceID) {
-        devices.removeAll { $0.id == device }
+    /// The device was unplugged (libinput has cancelled its touches already): lifts its
+    /// debounce still held go on now, so that no app is left with a touch that never ends,
+    /// and the rest of what its stages kept is forgotten.
+    public mutating func forget(_ device: InputDeviceID, into output: inout some TouchFilterOutput) {
+        guard let d = devices.firstIndex(where: { $0.id == device }) else { return }
+        var released: [InputEvent] = []
+        devices[d].debounce?.fire(at: Instant(microseconds: .max), into: &released, &notes)
+        for event in released { run(event, from: .jitter, d, &output) }
+        notes.findings.removeAll(keepingCapacity: true)
+        endFrame(&output)
+        devices.remove(at: d)
         touchIDs.removeAll { $0.device == device }
     }
 

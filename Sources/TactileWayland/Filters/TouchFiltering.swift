@@ -37,10 +37,12 @@ final class TouchFiltering: ServerPart {
     func stop() { timer = nil }
 
     /// `device` filters its touches with `settings` from its next first touch on; nil: the
-    /// device is gone.
-    func set(_ settings: TouchFilterSettings?, for device: InputDeviceID, named name: String) {
+    /// device is gone, and what its filters held goes to `route` now.
+    func set(_ settings: TouchFilterSettings?, for device: InputDeviceID, named name: String, now: Instant, route: (InputEvent) -> Void) {
         guard let settings else {
-            filters.forget(device)
+            var output = spare
+            filters.forget(device, into: &output)
+            finish(&output, now: now, route)
             names[device] = nil
             return
         }
