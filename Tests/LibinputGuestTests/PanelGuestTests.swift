@@ -81,10 +81,15 @@ import Testing
         let run = try Self.run.get()
         let report = run.read("panel-check.txt")
         print(report)
-        for line in ["step 4 of 4: touch nothing", "taps: 10; bounces seen: 3 (", "ghost contacts while nothing touched it for 5 s: 3 (",
+        for line in ["step 4 of 4: touch nothing", "taps: 10; bounces seen: 3 (", "ghost contacts while nothing touched it for 8 s: 3 (",
                      "stuck contacts: 1 (100,700, down ", "report rate: ", "jitter at rest: 3.", "written to "] {
             #expect(report.contains(line), "\(line): \(report)")
         }
+        // On its screen, over the app: a black cross on white where a step asks for one, and
+        // white alone while nothing may touch it.
+        let cross = try run.dump("panel-check-cross"), blank = try run.dump("panel-check-blank")
+        #expect(cross.colour(at: 639, 399) == 0x00_0000 && cross.colour(at: 620, 399) == 0x00_0000 && cross.colour(at: 100, 100) == 0xFF_FFFF)
+        #expect(blank.colours() == [0xFF_FFFF], "\(blank.colours())")
         let written = run.read("checked.yaml")
         #expect(written.hasPrefix("# the kiosk's own file\ndevices:\n  - match: Other Panel\n    jitter: 2\n  - match: \"Tactile Faulty Panel\"\n"), "\(written)")
         for setting in ["jitter: 5", "smoothing: one-euro", "debounce: ", "min-contact: 10", "dead-zones: [[1200, 720, 80, 80]]", "stuck-after: 30"] {

@@ -165,14 +165,15 @@ def play(name, fault, touch, suffix):
 
 
 def panel_check(touch):
-    """`tactile panel-check --quiet 5 --write checked.yaml` against the kiosk, the panel scripted
+    """`tactile panel-check --quiet 8 --write checked.yaml` against the kiosk, the panel scripted
     to misbehave at each step it asks for: noise on the still finger, three of the ten taps
     bounced, a line at 125 Hz, three one-frame ghosts in a corner and a contact that stays
-    down. Its output goes to panel-check.txt; the file it wrote is checked.yaml."""
+    down. Its output goes to panel-check.txt; the file it wrote is checked.yaml; what the
+    screen shows, its cross and its blank, to panel-check-cross.ppm and panel-check-blank.ppm."""
     written = os.path.join(OUT, "checked.yaml")
     with open(written, "w") as f:
         f.write("# the kiosk's own file\ndevices:\n  - match: Other Panel\n    jitter: 2\n")
-    check = subprocess.Popen([TACTILE, "panel-check", "--quiet", "5", "--write", written, "--socket", SOCKET],
+    check = subprocess.Popen([TACTILE, "panel-check", "--quiet", "8", "--write", written, "--socket", SOCKET],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     transcript = []
 
@@ -187,6 +188,7 @@ def panel_check(touch):
                 return
 
     until("step 1 of 4")
+    journal.screendump_when("panel-check-cross", lambda p: p.colour(639, 399) == 0x000000)
     touch.down(0, *raw(640, 400)); touch.frame()
     for dx, dy in [(3, 2), (-2, 3), (1, -3), (-3, -1), (2, 2)] * 5:
         time.sleep(0.1)
@@ -210,6 +212,7 @@ def panel_check(touch):
         touch.down(0, *raw(1250, 780)); touch.frame()
         touch.up(0); touch.frame()
         time.sleep(0.5)
+    journal.screendump_when("panel-check-blank", lambda p: p.colour(639, 399) == 0xFFFFFF)
     touch.down(0, *raw(100, 700)); touch.frame()
     rest, _ = check.communicate(timeout=120)
     transcript.append(rest)
