@@ -66,7 +66,8 @@ public struct TouchFilters {
         routed.reserveCapacity(16)
     }
 
-    /// What `device`'s touches pass; nil when it has no filters.
+    /// The filters `device` was last given (those waiting for its touches to end, if any);
+    /// nil for a device never given any, or forgotten.
     public func settings(of device: InputDeviceID) -> TouchFilterSettings? {
         devices.first { $0.id == device }.map { $0.pending ?? $0.settings }
     }
