@@ -17,7 +17,8 @@ final class TouchFiltering: ServerPart {
     private var timer: EventSource?
     private var naming: () -> ServerNaming = { fatalError("TouchFiltering.start was not called") }
     private var armed: Instant?
-    /// Kept between calls so that passing an event through allocates nothing.
+    /// Kept between calls so that passing an event through allocates nothing: taken out
+    /// (`takeSpare`) while in use, so that its buffers have one owner and grow in place.
     private var spare = Output()
     private let tracer: Tracer
     private let logger: Logger
@@ -40,7 +41,7 @@ final class TouchFiltering: ServerPart {
     /// device is gone, and what its filters held goes to `route` now.
     func set(_ settings: TouchFilterSettings?, for device: InputDeviceID, named name: String, now: Instant, route: (InputEvent) -> Void) {
         guard let settings else {
-            var output = spare
+            var output = takeSpare()
             filters.forget(device, into: &output)
             finish(&output, now: now, route)
             names[device] = nil
@@ -54,7 +55,7 @@ final class TouchFiltering: ServerPart {
 
     /// Runs `event` through `device`'s stages; `route` gets what comes out, in order.
     func filter(_ event: InputEvent, from device: InputDeviceID, now: Instant, route: (InputEvent) -> Void) {
-        var output = spare
+        var output = takeSpare()
         filters.filter(event, from: device, into: &output)
         finish(&output, now: now, route)
     }
@@ -62,7 +63,7 @@ final class TouchFiltering: ServerPart {
     /// The timer fired: what is due now goes on.
     func fire(now: Instant, route: (InputEvent) -> Void) {
         armed = nil
-        var output = spare
+        var output = takeSpare()
         filters.fireDeadlines(at: now, into: &output)
         finish(&output, now: now, route)
     }
@@ -72,8 +73,14 @@ final class TouchFiltering: ServerPart {
         lastStuck.filter { now.since($0.value) <= .seconds(60) }.keys.sorted()
     }
 
+    /// The spare output, left empty in its place (an empty one holds no buffer): appending to
+    /// a copy that `spare` still shared would copy the buffer each time.
+    private func takeSpare() -> Output {
+        defer { spare = Output() }
+        return spare
+    }
+
     private func finish(_ output: inout Output, now: Instant, _ route: (InputEvent) -> Void) {
-        spare = Output()
         for event in output.events { route(event) }
         if !output.reports.isEmpty { reported(output.reports, now: now) }
         output.events.removeAll(keepingCapacity: true)
