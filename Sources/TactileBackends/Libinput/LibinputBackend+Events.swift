@@ -69,17 +69,21 @@ extension LibinputBackend {
     }
 
     /// Gives the seat the device's filters, its dead zones placed on its output as it is now,
-    /// and logs zones that miss the output with where the file gave them.
-    func sendTouchFilters(_ device: OpaquePointer) {
-        guard let number = touchscreenIDs[device], let info = devices[device] else { return }
+    /// and logs zones that miss the output with where the file gave them. Returns the
+    /// device's entries' filters, for the log; nil for a device that is no touchscreen.
+    @discardableResult
+    func sendTouchFilters(_ device: OpaquePointer) -> PanelFilterSettings? {
+        guard let number = touchscreenIDs[device], let info = devices[device] else { return nil }
         let output = output(of: device)
         let rect = output?.rect ?? .empty
-        let (filters, offScreen) = DeviceSettings.merged(settings, for: info.name).filters.touchFilters(on: rect)
+        let panel = DeviceSettings.merged(settings, for: info.name).filters
+        let (filters, offScreen) = panel.touchFilters(on: rect)
         filterOrigins[device] = Position(x: rect.x, y: rect.y)
         for zone in offScreen {
             logger.error("\(zone.origin): the dead zone \(zone.rect) lies off \(info.name)'s screen \(output?.description.name ?? "(none)") (\(rect.width)x\(rect.height)): left out")
         }
         host.setTouchFilters(filters, for: number, named: info.name)
+        return panel
     }
 
     /// libinput scales the device's axis range onto 0...1 of the panel (its calibration
@@ -193,12 +197,10 @@ extension LibinputBackend {
         let primary: InputDeviceSummary.Kind = capabilities.contains(.touch) ? .touchscreen : tablet ? .tablet : pad ? .pad
             : touchpad ? .touchpad : capabilities.contains(.pointer) ? .pointer : capabilities.contains(.keyboard) ? .keyboard : .other
         devices[device] = InputDevice(name: name, syspath: Self.syspath(of: device) ?? name, capabilities: capabilities, kind: primary)
-        let merged = DeviceSettings.merged(settings, for: name)
-        var applied = configure(device, with: merged)
+        var applied = configure(device, with: DeviceSettings.merged(settings, for: name))
         if capabilities.contains(.touch) {
             touchscreenIDs[device] = InputDeviceID(UInt32(touchscreenNumbering.take()))
-            sendTouchFilters(device)
-            applied.append(merged.filters.summary)
+            if let filters = sendTouchFilters(device) { applied.append(filters.summary) }
         }
         if pad { padAdded(device) }
         let kind = tablet ? "a tablet: its pens are tablet tools, or the pointer"

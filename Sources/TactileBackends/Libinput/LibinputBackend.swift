@@ -130,8 +130,7 @@ public final class LibinputBackend {
     public func reconfigure(devices entries: [DeviceSettings]) {
         settings = entries
         for device in touchscreenIDs.keys {
-            sendTouchFilters(device)
-            if let name = devices[device]?.name { logger.info("device \(name): \(DeviceSettings.merged(entries, for: name).filters.summary)") }
+            if let filters = sendTouchFilters(device), let name = devices[device]?.name { logger.info("device \(name): \(filters.summary)") }
         }
     }
 
