@@ -69,7 +69,7 @@ struct Desk {
             router.fireGestureDeadlines(at: due, sink: &sink)
         }
         (self.clock, self.router, self.sink) = (clock, router, sink)
-        let (deliveries, diagnostics) = sink.take()
+        let (deliveries, diagnostics) = self.sink.take()
         reported = diagnostics
         return deliveries
     }

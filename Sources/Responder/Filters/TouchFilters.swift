@@ -198,7 +198,8 @@ public struct TouchFilters {
     private mutating func report(_ device: InputDeviceID, _ output: inout some TouchFilterOutput) {
         guard !notes.findings.isEmpty else { return }
         for f in notes.findings {
-            output.report(TouchFilterReport(device: device, touch: f.touch, finding: f.finding, at: f.at, time: f.time))
+            guard case .filter(let finding) = f.finding else { continue }
+            output.report(TouchFilterReport(device: device, touch: f.touch, finding: finding, at: f.at, time: f.time))
         }
         notes.findings.removeAll(keepingCapacity: true)
     }

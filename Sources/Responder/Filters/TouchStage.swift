@@ -27,10 +27,19 @@ enum StageResult {
 
 /// Findings a stage makes while it runs; the pipeline stamps them with the device.
 struct TouchStageNotes {
-    var findings: [(touch: Int32, finding: TouchFilterReport.Finding, at: Point, time: Instant)] = []
+    enum Finding {
+        case filter(TouchFilterReport.Finding)
+        case accommodation(AccommodationReport.Finding)
+    }
+
+    var findings: [(touch: Int32, finding: Finding, at: Point, time: Instant)] = []
 
     mutating func note(_ touch: Int32, _ finding: TouchFilterReport.Finding, at: Point, time: Instant) {
-        findings.append((touch, finding, at, time))
+        findings.append((touch, .filter(finding), at, time))
+    }
+
+    mutating func note(_ touch: Int32, _ finding: AccommodationReport.Finding, at: Point, time: Instant) {
+        findings.append((touch, .accommodation(finding), at, time))
     }
 }
 

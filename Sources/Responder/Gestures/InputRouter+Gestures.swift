@@ -63,8 +63,11 @@ extension InputRouter {
 
     /// The earliest time a recognizer wants to be woken at: the event loop arms a timer for
     /// it and then calls `fireGestureDeadlines(at:sink:)`.
+    /// A long press's secondary click (`InputRouter+SecondaryClick`) waits on the same timer.
     public var nextGestureDeadline: Instant? {
-        gestures.lazy.filter { $0.state.isLive }.compactMap { $0.recognizer.deadline }.min()
+        let gesture = gestures.lazy.filter { $0.state.isLive }.compactMap { $0.recognizer.deadline }.min()
+        guard let press = longPress?.deadline else { return gesture }
+        return min(gesture ?? press, press)
     }
 
     /// Hands every recognizer whose deadline has passed a `.deadline` input, then settles
@@ -75,8 +78,18 @@ extension InputRouter {
             guard let deadline = gestures[k].recognizer.deadline, deadline <= now else { continue }
             feed(k, .deadline(now), time: now, &sink)
         }
+        fireSecondaryClick(at: now, &sink)
         settleGestures(time: now, &sink)
         endTouchGroup(&sink)
+    }
+
+    /// Whether a touch coming down at `global` now would be offered to a system edge swipe:
+    /// the touch accommodations leave such a touch as it is (`AccommodationExemption`).
+    public func systemEdgeGestureStarts(at global: Point) -> Bool {
+        gestures.contains { slot in
+            slot.node == scene.root && slot.device == .touchscreen && slot.state.isLive && slot.recognizer.systemEdge != nil
+                && slot.recognizer.wantsTouch(at: global, in: scene.absoluteFrame(of: scene.root) ?? .empty)
+        }
     }
 
     // MARK: The touch path's hooks
@@ -230,6 +243,7 @@ extension InputRouter {
         guard let k = touches.firstIndex(where: { $0.id == id && $0.contenders.contains(winner) }) else { return }
         if touches[k].owner == .emulatedPointer {
             touches[k].owner = .nobody
+            if longPress?.touch == id { longPress = nil }
             if sink.isTracing, let client = pointer.focus?.client { sink.trace(.touchClaimed(touch: id, by: winner, .pressAbandoned(client))) }
             return abandonEmulatedPress(&sink)
         }

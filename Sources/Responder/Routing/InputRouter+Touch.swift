@@ -92,8 +92,7 @@ extension InputRouter {
             send(.touchDown(client, surface: node, id: id, local: touches[k].local, time: time), forTouchAt: k, client: client, &sink)
         case .emulatedPointer:
             if let emulatedFor { sink.report(.touchEmulatesPointer(id: id, emulatedFor)) }
-            movePointer(to: global, time, &sink)
-            pressPointer(Self.leftButton, .pressed, time, &sink)
+            beginEmulatedPress(id, at: global, time, &sink)
         case .nobody:
             break
         }
@@ -146,7 +145,7 @@ extension InputRouter {
             touches[k].local = local
             send(.touchMotion(client, surface: node, id: id, local: local, time: time), forTouchAt: k, client: client, &sink)
         case .emulatedPointer:
-            movePointer(to: global, time, &sink)
+            if emulatedMotionMovesPointer(id, to: global, time, &sink) { movePointer(to: global, time, &sink) }
         case .nobody:
             break
         }
@@ -174,7 +173,7 @@ extension InputRouter {
             }
         case .emulatedPointer:
             touches.remove(at: k)
-            pressPointer(Self.leftButton, .released, time, &sink)
+            endEmulatedPress(id, time, &sink)
         case .nobody:
             touches.remove(at: k)
         }
@@ -194,7 +193,7 @@ extension InputRouter {
         case .surface(_, let client) where touch.delivered:
             cancelTouches(of: client, &sink)
         case .emulatedPointer:
-            pressPointer(Self.leftButton, .released, time, &sink)
+            cancelEmulatedPress(id, time, &sink)
         case .surface, .nobody:
             break
         }

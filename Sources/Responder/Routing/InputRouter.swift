@@ -34,6 +34,8 @@ public struct InputRouter {
     var touchpadGesture: ActiveTouchpadGesture?
     /// Pens in proximity (`InputRouter+Pen`).
     var pens: [PenState] = []
+    /// The emulated touch that may yet be a right click (`InputRouter+SecondaryClick`).
+    var longPress: EmulatedLongPress?
 
     public init(scene: Scene = Scene(), policy: RoutingPolicy = RoutingPolicy()) {
         self.scene = scene
@@ -156,11 +158,15 @@ public struct RoutingPolicy: Sendable {
     /// While a pen hovers over a client, that client's new touches wait: the hand resting on
     /// the screen as it signs (`InputRouter+Palms`).
     public var rejectsPalms: Bool
+    /// In the pointer emulation, a finger held still this long right-clicks where it is,
+    /// and sends no left button (`InputRouter+SecondaryClick`); nil: off.
+    public var secondaryClick: Duration?
 
-    public init(emulatesPointerForTouch: Bool = true, edgeDeferralLimit: Double = 200, rejectsPalms: Bool = true) {
+    public init(emulatesPointerForTouch: Bool = true, edgeDeferralLimit: Double = 200, rejectsPalms: Bool = true, secondaryClick: Duration? = nil) {
         self.emulatesPointerForTouch = emulatesPointerForTouch
         self.edgeDeferralLimit = edgeDeferralLimit
         self.rejectsPalms = rejectsPalms
+        self.secondaryClick = secondaryClick
     }
 }
 

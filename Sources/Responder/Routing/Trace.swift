@@ -29,6 +29,11 @@ public enum TraceEvent {
     /// A touchscreen's filter held back, changed or dropped a touch before routing
     /// (`TouchFilters`); `device` is the device's name.
     case touchFiltered(TouchFilterReport, device: String)
+    /// A touch accommodation held back, moved or dropped a touch before routing
+    /// (`TouchAccommodations`).
+    case touchAccommodated(AccommodationReport)
+    /// An emulated touch held still for `held` right-clicked its client (nil: nobody under it).
+    case secondaryClick(touch: Int32, ClientID?, held: Duration)
     case pointerFocus(NodeID?, ClientID?, FocusCause)
     case keyboardFocus(NodeID?, ClientID?, FocusCause)
     /// A window asked for keyboard focus (it mapped, or was activated) and the window policy

@@ -41,6 +41,10 @@ public enum TraceFormatter {
             return ["touchpad gesture claimed gesture=\(naming.name(gesture)) \(outcome)"]
         case .touchFiltered(let report, let device):
             return [line(report, device: device, naming: naming)]
+        case .touchAccommodated(let report):
+            return [line(report, naming: naming)]
+        case .secondaryClick(let touch, let client, let held):
+            return ["touch \(touch) secondary-click \(client.map(naming.name) ?? "nobody") held=\(held.milliseconds)ms (right button, no left)"]
         case .pointerFocus(let node, _, let cause):
             return ["pointer focus \(node.map(naming.name) ?? "none") cause=\(word(cause))"]
         case .keyboardFocus(let node, _, let cause):
@@ -61,6 +65,22 @@ public enum TraceFormatter {
         case .inDeadZone(let zone): return "\(head) verdict=dead-zone zone=\(zone) (goes nowhere)"
         case .ghost(let lasted): return "\(head) verdict=ghost lasted=\(lasted.milliseconds)ms (goes nowhere)"
         case .stuck(let still): return "\(head) verdict=stuck still=\(still.milliseconds)ms (cancelled)"
+        }
+    }
+
+    /// `touch N accommodated by=NAME verdict=WORD ...`: what a touch accommodation did and why.
+    public static func line(_ report: AccommodationReport, naming: some TraceNaming) -> String {
+        let head = "touch \(report.touch) accommodated by=\(report.accommodation.rawValue) at=\(naming.place(report.at))"
+        switch report.finding {
+        case .counted(let held): return "\(head) verdict=counted held=\(held.milliseconds)ms (its down goes on now)"
+        case .liftedTooSoon(let lasted): return "\(head) verdict=too-short lasted=\(lasted.milliseconds)ms (goes nowhere)"
+        case .movedAway(let distance): return "\(head) verdict=moved-away distance=\(distance.formatted)px (goes nowhere)"
+        case .repeatOf(let first, let after, let distance):
+            return "\(head) verdict=repeat of=\(first) after=\(after.milliseconds)ms distance=\(distance.formatted)px (goes nowhere)"
+        case .tap(let place, let lasted, let slid):
+            return "\(head) verdict=tap place=\(place.rawValue) lasted=\(lasted.milliseconds)ms slid=\(slid.formatted)px"
+        case .delayed(let delay): return "\(head) verdict=delayed by=\(delay.milliseconds)ms (a touch, not a tap)"
+        case .exempt(let reason): return "\(head) verdict=exempt reason=\(reason.rawValue)"
         }
     }
 
