@@ -1,5 +1,6 @@
 import GestureConfiguration
 import Logging
+import Responder
 import TactileBackends
 import TactileWayland
 
@@ -114,8 +115,10 @@ public final class Assembly {
         } catch {
             return logger.error("reload: \(error); the settings in use stay")
         }
-        logger.notice("reload: \(path) read; the touchscreens' filters apply from each one's next touch")
+        logger.notice("reload: \(path) read; the touchscreens' filters apply from each one's next touch, the accommodations once no finger is down")
         input?.reconfigure(devices: file.devices)
+        server.setAccommodations(file.accommodations ?? AccommodationSettings(), exempting: file.windows)
+        server.setSecondaryClick(file.secondaryClick == .zero ? nil : file.secondaryClick)
     }
 
     /// Runs the server's loop until it is stopped, then gives the console its modes back

@@ -20,6 +20,10 @@ public struct ConfigurationFile: Sendable {
     public var touchFeedback: TouchFeedbackStyle?
     /// `touch.map`.
     public var touchMap: TouchMapChoice?
+    /// `touch.secondary-click` (zero: off).
+    public var secondaryClick: Duration?
+    /// `accessibility`: the touch accommodations.
+    public var accommodations: AccommodationSettings?
     /// `pen.palm-rejection`.
     public var palmRejection: Bool?
     public var keyboardLayout = KeyboardLayout()
@@ -81,6 +85,8 @@ public struct ConfigurationFile: Sendable {
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
         if let edgeDeferralLimit { result.routingPolicy.edgeDeferralLimit = edgeDeferralLimit }
         if let palmRejection { result.routingPolicy.rejectsPalms = palmRejection }
+        if let secondaryClick { result.routingPolicy.secondaryClick = secondaryClick == .zero ? nil : secondaryClick }
+        if let accommodations { result.accommodations = accommodations }
         if let focusNewWindows { result.newWindowFocus = focusNewWindows }
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }

@@ -17,7 +17,7 @@ struct ConfigurationReader {
 
     func read(_ root: ConfigNode, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "windows", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "windows", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics", "accessibility"])
         config.trace = try top.bool("trace")
         // true and false, as for focus-new-windows, are lazy and off.
         if let flag = top.entries["xwayland"]?.node.bool {
@@ -31,12 +31,17 @@ struct ConfigurationReader {
         config.showTouches = try top.bool("show-touches")
         config.showInputRegions = try top.bool("show-input-regions")
         if let touch = try top.table("touch") {
-            try touch.only(["pointer-emulation", "edge-deferral-limit", "feedback", "map"])
+            try touch.only(["pointer-emulation", "edge-deferral-limit", "feedback", "map", "secondary-click"])
+            config.secondaryClick = try touch.scalar("secondary-click", "0 (off) or a whole number of milliseconds from 200 to 4000") { node -> Duration? in
+                if node.bool == false || node.string == "off" || node.int == 0 { return .zero }
+                return node.int.flatMap { (200...4000).contains($0) ? .milliseconds($0) : nil }
+            }
             config.touchMap = try touch.choice("map", TouchMapChoice.self)
             config.pointerEmulation = try touch.bool("pointer-emulation")
             config.touchFeedback = try touch.choice("feedback", TouchFeedbackStyle.self)
             config.edgeDeferralLimit = try touch.number("edge-deferral-limit", atLeast: 0)
         }
+        if let accessibility = try top.table("accessibility") { config.accommodations = try accessibility.accommodations() }
         if let pen = try top.table("pen") {
             try pen.only(["palm-rejection"])
             config.palmRejection = try pen.bool("palm-rejection")
@@ -95,11 +100,13 @@ struct ConfigurationReader {
     }
 
     private func windowRule(_ w: YAMLReader.Table) throws -> WindowRule {
-        try w.only(["app-id", "tag", "output", "fullscreen"])
+        try w.only(["app-id", "tag", "output", "fullscreen", "accommodations"])
         let rule = WindowRule(appID: try w.string("app-id"), tag: try w.string("tag"), output: try w.string("output"), fullscreen: try w.bool("fullscreen"),
-                              label: w.path)
+                              accommodations: try w.bool("accommodations"), label: w.path)
         guard rule.appID != nil || rule.tag != nil else { throw error(w.node, w.path, "a window rule names the windows it is for: app-id, tag or both") }
-        guard rule.output != nil || rule.fullscreen != nil else { throw error(w.node, w.path, "a window rule says where they go: output, fullscreen or both") }
+        guard rule.places || rule.accommodations != nil else {
+            throw error(w.node, w.path, "a window rule says where they go (output, fullscreen) or how their touches are taken (accommodations)")
+        }
         return rule
     }
 

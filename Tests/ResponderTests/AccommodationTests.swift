@@ -207,6 +207,17 @@ private func up(_ id: Int32) -> (Instant) -> InputEvent { { .touchUp(id: id, tim
     }
 }
 
+/// What the server exempts: a touch where a system edge swipe would take it.
+@Suite struct SystemEdgeExemptionTests {
+    @Test func aTouchOnAnEdgeSwipesBandIsExemptAndOneInsideIsNot() {
+        var desk = Desk()
+        desk.router.addGesture(EdgeSwipe(edge: .left, startBand: 24), on: desk.root)
+        #expect(desk.router.systemEdgeGestureStarts(at: p(5, 500)))
+        #expect(!desk.router.systemEdgeGestureStarts(at: p(300, 500)))
+        #expect(!Desk().router.systemEdgeGestureStarts(at: p(5, 500)), "no edge swipe configured")
+    }
+}
+
 /// `touch.secondary-click` in the pointer emulation of a client without wl_touch.
 @Suite struct SecondaryClickTests {
     var desk = Desk(policy: RoutingPolicy(secondaryClick: .milliseconds(600)), bound: [alice: [.pointer, .keyboard], bob: .all])

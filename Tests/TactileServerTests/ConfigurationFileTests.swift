@@ -51,6 +51,38 @@ private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cuto
         #expect(file.outputs.map(\.name) == ["HDMI-A-1", "DSI-1", "HDMI-A-2"])
     }
 
+    /// `accessibility:` reaches the server with its defaults filled in, `touch.secondary-click`
+    /// its routing policy (0: off), and a window rule may only exempt an app; mistakes name
+    /// their place.
+    @Test func accommodationsAndTheSecondaryClickReachTheServer() throws {
+        let file = try ConfigurationFile.parse("""
+            touch:
+              secondary-click: 600
+            accessibility:
+              hold-duration: 300
+              ignore-repeat: 500
+              ignore-repeat-radius: 60
+              tap-assistance: final
+            windows:
+              - app-id: org.example.Paint
+                accommodations: false
+            """, file: "kiosk.yaml")
+        let server = file.applied(to: ServerConfiguration())
+        #expect(server.accommodations == AccommodationSettings(holdDuration: .milliseconds(300), holdSlop: 24, ignoreRepeat: .milliseconds(500),
+                                                               ignoreRepeatRadius: 60, tapAssistance: .final, tapAssistanceDelay: .milliseconds(300)))
+        #expect(server.routingPolicy.secondaryClick == .milliseconds(600))
+        #expect(server.windowRules == [WindowRule(appID: "org.example.Paint", accommodations: false, label: "windows[0]")])
+        let off = try ConfigurationFile.parse("touch:\n  secondary-click: 0\naccessibility:\n  hold-duration: 0\n  tap-assistance: off\n", file: "kiosk.yaml")
+        #expect(off.applied(to: server).routingPolicy.secondaryClick == nil)
+        #expect(off.applied(to: server).accommodations.isEmpty)
+        #expect(error("accessibility:\n  hold-duration: 50\n") == "kiosk.yaml:2:18: accessibility.hold-duration: expected 0 (off) or a whole number of milliseconds from 100 to 4000, got '50'")
+        #expect(error("accessibility:\n  tap-assistance: middle\n") == "kiosk.yaml:2:19: accessibility.tap-assistance: expected one of off, initial, final, got 'middle'")
+        #expect(error("accessibility:\n  tap-assistance-delay: 200\n").hasPrefix("kiosk.yaml:2:3: accessibility.tap-assistance-delay: tap-assistance-delay tunes tap-assistance, which is off here"))
+        #expect(error("accessibility:\n  hold: 300\n").hasPrefix("kiosk.yaml:2:3: accessibility.hold: unknown key (expected one of: hold-duration, hold-duration-slop, ignore-repeat, "))
+        #expect(error("touch:\n  secondary-click: 50\n") == "kiosk.yaml:2:20: touch.secondary-click: expected 0 (off) or a whole number of milliseconds from 200 to 4000, got '50'")
+        #expect(error("windows:\n  - app-id: x\n").contains("a window rule says where they go (output, fullscreen) or how their touches are taken (accommodations)"))
+    }
+
     /// `touch.feedback: ripple` reaches the server; it is off unless the file says so.
     @Test func touchFeedbackIsOffUnlessTheFileAsksForRipple() throws {
         let ripple = try ConfigurationFile.parse("touch:\n  feedback: ripple\n", file: "kiosk.yaml")
@@ -280,8 +312,8 @@ private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cuto
         ("metrics:\n  textfile: tactile.prom\n", "kiosk.yaml:2:13: metrics.textfile: expected an absolute path, got 'tactile.prom'"),
         ("metrics:\n  port: 9464\n", "kiosk.yaml:2:3: metrics.port: unknown key (expected one of: listen, textfile)"),
         ("windows:\n  - output: HDMI-A-1\n", "kiosk.yaml:2:5: windows[0]: a window rule names the windows it is for: app-id, tag or both"),
-        ("windows:\n  - app-id: foot\n", "kiosk.yaml:2:5: windows[0]: a window rule says where they go: output, fullscreen or both"),
-        ("windows:\n  - app-id: foot\n    screen: DP-1\n", "kiosk.yaml:3:5: windows[0].screen: unknown key (expected one of: app-id, tag, output, fullscreen)"),
+        ("windows:\n  - app-id: foot\n", "kiosk.yaml:2:5: windows[0]: a window rule says where they go (output, fullscreen) or how their touches are taken (accommodations)"),
+        ("windows:\n  - app-id: foot\n    screen: DP-1\n", "kiosk.yaml:3:5: windows[0].screen: unknown key (expected one of: app-id, tag, output, fullscreen, accommodations)"),
         ("windows:\n  - {tag: menu, fullscreen: maybe}\n", "kiosk.yaml:2:29: windows[0].fullscreen: expected true or false, got 'maybe'"),
         ("windows: foot\n", "kiosk.yaml:1:10: windows: expected a list of window rules"),
     ])

@@ -34,15 +34,15 @@ final class Gestures: ServerPart {
     }
 
     /// Installs the recognizers on the scene's root, related as configured. `deadlines` makes
-    /// the timer that fires recognizers' deadlines, wanted only when there are gestures: it
-    /// calls `deadlineFired` and then routes the deadlines.
+    /// the timer that fires the router's deadlines (recognizers', and a long press's secondary
+    /// click, which a reload may turn on without gestures): it calls `deadlineFired` and
+    /// then routes the deadlines.
     func install(in router: inout InputRouter, deadlines: () -> EventSource) {
         let (ids, unknown) = router.install(configured) { [unowned self] _ in !suspended }
         for (binding, id) in zip(configured, ids) { bindings[id] = binding }
         for u in unknown {
             logger.error("gesture '\(u.gesture)': no gesture '\(u.name)' to \(u.waitsForIt ? "wait for" : "recognize with")")
         }
-        guard !configured.isEmpty else { return }
         timer = deadlines()
     }
 

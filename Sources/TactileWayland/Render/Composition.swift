@@ -22,6 +22,8 @@ final class Composition: ServerPart {
     var touchMarks: TouchMarks?
     /// `touch.feedback: ripple`, drawn over everything.
     var touchFeedback: TouchFeedback?
+    /// The accommodations' and the secondary click's countdowns, drawn over everything.
+    let touchRings = TouchRings()
     /// Told each touch-to-present time measured (`WaylandServer.onTouchShown`).
     var touchShown: ((TouchShown, Duration) -> Void)?
     /// Told what was drawn after each repaint (the windows hear whether they show).
@@ -176,7 +178,7 @@ final class Composition: ServerPart {
         let cursor = cursorToDraw()
         let cursorChanged = cursorDirty
         cursorDirty = false
-        let overlayDamage = (touchMarks?.takeDamage() ?? []) + (touchFeedback?.takeDamage() ?? [])
+        let overlayDamage = (touchMarks?.takeDamage() ?? []) + (touchFeedback?.takeDamage() ?? []) + touchRings.takeDamage()
         for output in outputs.live {
             output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
@@ -187,7 +189,7 @@ final class Composition: ServerPart {
 
     /// The overlay changed (a touch moved, a mark came or went): repaint where.
     func overlayChanged() {
-        if touchMarks?.damage.isEmpty == false || touchFeedback?.damage.isEmpty == false { schedule() }
+        if touchMarks?.damage.isEmpty == false || touchFeedback?.damage.isEmpty == false || !touchRings.damage.isEmpty { schedule() }
     }
 
     private func repaint(_ output: Output, visible: [(Surface, Rect)], cursor: (content: SurfaceContent, frame: Rect)?,
@@ -228,7 +230,8 @@ final class Composition: ServerPart {
         }
         screen.redrawn(items, damage: &damage)
         let latched = touchFeedback?.latch(on: output)
-        let marks = (touchMarks?.items(on: output) ?? []) + (latched?.items ?? [])
+        var marks = (touchMarks?.items(on: output) ?? []) + (latched?.items ?? [])
+        if !touchRings.isEmpty { marks += touchRings.items(on: output, at: started) }
         if !damage.isEmpty {
             drawn.removeAll(keepingCapacity: true)
             for (_, item) in items { drawn.append(item) }

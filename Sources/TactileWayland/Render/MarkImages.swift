@@ -1,3 +1,4 @@
+import Glibc
 import Responder
 import TactileRender
 
@@ -36,6 +37,24 @@ final class MarkImages {
             return abs(u - v) <= 1.5 || abs(u + v - span) <= 1.5 ? 0xff : 0
         })
     }
+
+    /// A countdown ring, `step` of `steps` full: the filled arc opaque from the top
+    /// clockwise, the rest a faint track, wider than a finger so it shows around one.
+    func countdown(_ colour: UInt32, step: Int, of steps: Int) -> Image? {
+        let filled = Double(min(max(step, 0), steps)) / Double(steps) * 2 * Double.pi
+        return picture("countdown \(step)/\(steps)", colour, side: 2 * Self.countdownRadius + 1, alphaAt: { x, y, side in
+            let centre = Double(side - 1) / 2
+            let (dx, dy) = (Double(x) - centre, Double(y) - centre)
+            let d = (dx * dx + dy * dy).squareRoot()
+            guard d <= centre, d >= centre - 4 else { return 0 }
+            // Clockwise from twelve o'clock, in 0..<2π.
+            var angle = atan2(dx, -dy)
+            if angle < 0 { angle += 2 * Double.pi }
+            return angle < filled ? 0xff : 0x50
+        })
+    }
+
+    static let countdownRadius = 28
 
     func solid(_ size: Size, _ colour: UInt32) -> Image? {
         let key = "solid \(size.width)x\(size.height) \(colour)"

@@ -21,6 +21,7 @@ final class Parts {
     /// The touchscreens' filters: bounces, jitter, ghosts, dead zones and stuck contacts
     /// repaired before anything but the recorder sees a touch.
     let touchFiltering: TouchFiltering
+    let touchAccommodating: TouchAccommodating
     let compositor: Compositor
     /// wl_fixes: a registry's missing destructor.
     let fixes: Fixes
@@ -102,6 +103,7 @@ final class Parts {
                     cursorChanged: cursorChanged)
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
         touchFiltering = TouchFiltering(tracer: tracer, logger: logger)
+        touchAccommodating = TouchAccommodating(tracer: tracer, logger: logger)
         let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
@@ -168,6 +170,7 @@ final class Parts {
                 seat,
                 gestures,
                 touchFiltering,
+                touchAccommodating,
             ],
             access: [
                 privileges,

@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     /// Which screen a named app's or tagged window goes to, and whether full screen (the
     /// configuration file's `windows`), first match first.
     public var windowRules: [WindowRule] = []
+    /// The touch accommodations (the configuration file's `accessibility`); window rules
+    /// with `accommodations: false` exempt their apps.
+    public var accommodations = AccommodationSettings()
     /// When the cursor is drawn (`--cursor`).
     public var cursor = CursorPolicy.auto
     /// When the screens sleep, and what the input that wakes them does (off by default).

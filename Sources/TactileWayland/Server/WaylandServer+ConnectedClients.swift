@@ -39,6 +39,7 @@ extension WaylandServer {
             return false
         }
         parts.xWindowManager.manage(socket: windowManagerSocket, xwayland: client, ended: ended)
+        if let state = ClientState.of(client), state.isXwayland { xwaylandRecognized(state.id) }
         return true
     }
 }

@@ -20,19 +20,20 @@ extension WaylandServer {
         if let client = sink.pressed { parts.seat.grabs.pressDelivered(to: client) }
         parts.focusMayHaveChanged(focus)
         parts.gestures.publish(sink.gestureEvents, nextDeadline: { router.nextGestureDeadline }, now: { currentTime })
+        if router.policy.secondaryClick != nil || !parts.composition.touchRings.isEmpty { showTouchRings() }
     }
 
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
     public func handle(_ event: InputEvent) {
         parts.recorder.sees(event)
-        routeInput(event)
+        accommodateAndRoute(event)
     }
 
     /// Routes one event of a device the backend numbers, through the device's filters
     /// first (`TouchFiltering`); `tactile record` hears it as the device said it.
     public func handle(_ event: InputEvent, from device: InputDeviceID) {
         parts.recorder.sees(event)
-        parts.touchFiltering.filter(event, from: device, now: currentTime) { routeInput($0) }
+        parts.touchFiltering.filter(event, from: device, now: currentTime) { accommodateAndRoute($0) }
     }
 
     /// Routes an event as filtered: idle, show-touches and the grabs see it, then the core.

@@ -27,6 +27,9 @@ public final class WaylandServer {
     var spareSceneBatch: SceneBatch?
     /// For `statistics`.
     var touchCounts = TouchCounts()
+    /// The devices each client bound on the seat, as it bound them (the core may route it
+    /// fewer: `routedDevices`).
+    var boundDevices: [ClientID: InputCapabilities] = [:]
     var inputDevices: [InputDeviceSummary] = []
     private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
@@ -65,7 +68,10 @@ public final class WaylandServer {
             for part in parts.all { part.clientDisconnected(state.id) }
             tactile_malloc_trim()
         }
-        parts.seat.devicesChanged = { [unowned self] client, devices in router.setCapabilities(devices, for: client) }
+        parts.seat.devicesChanged = { [unowned self] client, devices in
+            boundDevices[client] = devices.isEmpty ? nil : devices
+            router.setCapabilities(routedDevices(of: client, bound: devices), for: client)
+        }
         parts.seat.focusHeld = { [unowned self] client in HeldFocus(of: client, in: router, surfaces: surfaces) }
         parts.outputManagement.settingsChanged = { [unowned self] in outputSettingsChanged() }
         parts.gestures.install(in: &router) {
@@ -77,9 +83,18 @@ public final class WaylandServer {
         }
         parts.touchFiltering.start(
             timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
-                parts.touchFiltering.fire(now: currentTime) { routeInput($0) }
+                parts.touchFiltering.fire(now: currentTime) { accommodateAndRoute($0) }
             },
             naming: { [unowned self] in naming })
+        parts.touchAccommodating.start(
+            timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
+                parts.touchAccommodating.fire(now: currentTime) { routeInput($0) }
+                showTouchRings()
+            },
+            naming: { [unowned self] in naming })
+        if !configuration.accommodations.isEmpty || configuration.windowRules.contains(where: { $0.accommodations == false }) {
+            parts.touchAccommodating.set(configuration.accommodations, exempting: configuration.windowRules)
+        }
         if configuration.trace { parts.tracer.output = Tracer.writeToStandardError }
         if configuration.showTouches || configuration.showInputRegions {
             let marks = TouchMarks(showsInputRegions: configuration.showInputRegions)

@@ -10,16 +10,24 @@ public struct WindowRule: Sendable, Hashable {
     public var output: String?
     /// Full screen (or not) as if the app had asked; nil leaves it to the app.
     public var fullscreen: Bool?
+    /// false: the touch accommodations leave its touches as the finger made them (a drawing
+    /// app, a game); nil leaves them on.
+    public var accommodations: Bool?
     /// Where it was written (`windows[1]`), for the log.
     public var label: String
 
-    public init(appID: String? = nil, tag: String? = nil, output: String? = nil, fullscreen: Bool? = nil, label: String = "windows") {
+    public init(appID: String? = nil, tag: String? = nil, output: String? = nil, fullscreen: Bool? = nil, accommodations: Bool? = nil,
+                label: String = "windows") {
         self.appID = appID
         self.tag = tag
         self.output = output
         self.fullscreen = fullscreen
+        self.accommodations = accommodations
         self.label = label
     }
+
+    /// Whether it says where the window goes (not only how its touches are taken).
+    public var places: Bool { output != nil || fullscreen != nil }
 
     func matches(appID: String?, tag: String?) -> Bool {
         (self.appID == nil || self.appID == appID) && (self.tag == nil || self.tag == tag)
@@ -27,9 +35,10 @@ public struct WindowRule: Sendable, Hashable {
 }
 
 extension Array where Element == WindowRule {
-    /// The first rule that names the window's app id or tag: file order decides.
+    /// The first rule that names the window's app id or tag and says where it goes: file
+    /// order decides.
     func first(appID: String?, tag: String?) -> WindowRule? {
         guard appID != nil || tag != nil else { return nil }
-        return first { $0.matches(appID: appID, tag: tag) }
+        return first { $0.places && $0.matches(appID: appID, tag: tag) }
     }
 }
