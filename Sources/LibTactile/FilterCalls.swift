@@ -25,10 +25,13 @@ extension Router {
     }
 }
 
-/// Hands what the filters let through to the core, and what they did to the trace.
-struct FilteredOutput: TouchFilterOutput {
+/// Hands what the filters let through to the accommodations, what they let through to the
+/// core, and what both did to the trace.
+struct FilteredOutput: TouchFilterOutput, AccommodationOutput {
     private let unmanaged: Unmanaged<Router>
     var sink: CallbackSink
+    /// Set while the accommodations pass events on: those go to the core.
+    private var accommodated = false
 
     init(router: Router) {
         unmanaged = Unmanaged.passUnretained(router)
@@ -36,11 +39,19 @@ struct FilteredOutput: TouchFilterOutput {
     }
 
     mutating func pass(_ event: InputEvent) {
-        unmanaged.takeUnretainedValue().core.handle(event, sink: &sink)
+        let router = unmanaged.takeUnretainedValue()
+        guard !accommodated, router.accommodations.isActive else { return router.core.handle(event, sink: &sink) }
+        accommodated = true
+        router.accommodations.accommodate(event, into: &self, exemption: router.exemption)
+        accommodated = false
     }
 
     mutating func report(_ report: TouchFilterReport) {
         if sink.isTracing { sink.trace(.touchFiltered(report, device: "\(report.device.rawValue)")) }
+    }
+
+    mutating func report(_ report: AccommodationReport) {
+        if sink.isTracing { sink.trace(.touchAccommodated(report)) }
     }
 }
 

@@ -187,19 +187,21 @@ public func tactile_router_set_gesture_callback(_ handle: OpaquePointer?, _ call
 @_cdecl("tactile_next_deadline")
 public func tactile_next_deadline(_ handle: OpaquePointer?) -> UInt64 {
     guard let router = idleRouter(handle) else { return 0 }
-    let gestures = router.core.nextGestureDeadline, filters = router.filters.nextDeadline
-    let earliest = gestures.map { min($0, filters ?? $0) } ?? filters
+    let earliest = [router.core.nextGestureDeadline, router.filters.nextDeadline, router.accommodations.nextDeadline].compactMap { $0 }.min()
     return earliest.map { max(1, $0.microseconds) } ?? 0
 }
 
 @_cdecl("tactile_fire_deadlines")
 public func tactile_fire_deadlines(_ handle: OpaquePointer?, _ now: UInt64) -> tactile_status {
     withRouter(handle) { router in
-        // What the filters held goes first: a lift let go may decide a recognizer.
+        // What the filters held goes first, through the accommodations, then what they
+        // held: a lift let go may decide a recognizer.
         router.busy = true
         var output = FilteredOutput(router: router)
         router.filters.fireDeadlines(at: Instant(microseconds: now), into: &output)
+        router.accommodations.fireDeadlines(at: Instant(microseconds: now), into: &output)
         router.busy = false
+        if let ignored = output.sink.ignored { _ = router.fail(TACTILE_ERROR_IGNORED, "ignored: \(ignored)") }
         return router.route { sink in router.core.fireGestureDeadlines(at: Instant(microseconds: now), sink: &sink) }
     }
 }

@@ -9,6 +9,10 @@ final class Router {
     var core = InputRouter()
     /// The touchscreens' filters, ahead of the core (`FilterCalls`).
     var filters = TouchFilters()
+    /// The touch accommodations, after the filters (`AccommodationCalls`), and the nodes the
+    /// embedder exempts from them.
+    var accommodations = TouchAccommodations()
+    var exemptNodes: [NodeID] = []
     /// Each node's user_data, by slot, with the node's generation: the callbacks read it
     /// while the core is busy routing, so it is checked without asking the scene; entries of
     /// removed nodes are dropped after each removal. A buffer of its own rather than an

@@ -20,7 +20,7 @@
 
 #include <tactile/tactile.h>
 
-enum { ALICE = 1, BOB = 2, BTN_LEFT = 0x110, KEY_A = 30, MAX_EVENTS = 256, MAX_KEYS = 8 };
+enum { ALICE = 1, BOB = 2, BTN_LEFT = 0x110, BTN_RIGHT = 0x111, KEY_A = 30, MAX_EVENTS = 256, MAX_KEYS = 8 };
 
 /* ---- What the callbacks saw --------------------------------------------------------- */
 
@@ -1182,6 +1182,116 @@ static void check_touch_filters_yaml(void)
     tactile_router_destroy(r);
 }
 
+/* ---- Touch accommodations (0.3) ----------------------------------------------------- */
+
+/* hold-duration from a struct: a quick tap reaches nobody; a press held on arrives when it
+ * counts, where the finger is, with a ring to draw until then; a node whose accommodations
+ * are off takes touches at once; a plain touch and a device's touch alike. */
+static void check_accommodations_struct(void)
+{
+    tactile_router *r = desk();
+    tactile_node w = add(r, 0, ALICE, 0, 0, 500, 500, 0, &marks[0]);
+    tactile_node paint = add(r, 0, BOB, 500, 0, 500, 500, 0, &marks[1]);
+    struct tactile_accommodations a;
+    tactile_accommodations_init(&a);
+    EXPECT(a.hold_duration_ms == 0 && a.hold_slop == 24 && a.ignore_repeat_ms == 0 && a.ignore_repeat_radius == 48 &&
+               a.tap_assistance == TACTILE_TAP_ASSISTANCE_OFF && a.tap_assistance_delay_ms == 300,
+           "tactile_accommodations_init: hold %u slop %g repeat %u radius %g tap %d delay %u", a.hold_duration_ms, a.hold_slop,
+           a.ignore_repeat_ms, a.ignore_repeat_radius, a.tap_assistance, a.tap_assistance_delay_ms);
+    a.hold_duration_ms = 300;
+    EXPECT_OK(tactile_set_accommodations(r, &a));
+    const uint64_t t0 = 1000000;
+    touch_down(r, 1, 100, 100, t0);
+    touch_up(r, 1, t0 + 100000);
+    EXPECT_NO_EVENTS();
+    EXPECT(tactile_ring_count(r) == 0, "%zu rings after a lift", tactile_ring_count(r));
+    panel(r, TACTILE_EVENT_TOUCH_DOWN, 2, 200, 200, t0 + 1000000);
+    panel(r, TACTILE_EVENT_TOUCH_MOTION, 2, 204, 200, t0 + 1100000);
+    EXPECT_NO_EVENTS();
+    struct tactile_ring ring;
+    EXPECT(tactile_ring_count(r) == 1, "%zu rings while a hold counts, expected 1", tactile_ring_count(r));
+    EXPECT_OK(tactile_get_ring(r, 0, &ring));
+    EXPECT(ring.touch == 2 && ring.purpose == TACTILE_RING_HOLD_DURATION && ring.x == 204 && ring.y == 200 &&
+               ring.start_usec == t0 + 1000000 && ring.end_usec == t0 + 1300000,
+           "ring of touch %d purpose %d at %g,%g from %llu to %llu", ring.touch, ring.purpose, ring.x, ring.y,
+           (unsigned long long)ring.start_usec, (unsigned long long)ring.end_usec);
+    EXPECT_STATUS(tactile_get_ring(r, 1, &ring), TACTILE_ERROR_INVALID);
+    EXPECT(tactile_next_deadline(r) == t0 + 1300000, "deadline %llu, expected the hold's end", (unsigned long long)tactile_next_deadline(r));
+    EXPECT_OK(tactile_fire_deadlines(r, t0 + 1300000));
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_DOWN, TACTILE_EVENT_TOUCH_FRAME);
+    EXPECT(ev(0)->surface == w && ev(0)->x == 204 && ev(0)->time_usec == t0 + 1300000, "the held down at %g, %llu", ev(0)->x,
+           (unsigned long long)ev(0)->time_usec);
+    EXPECT(tactile_ring_count(r) == 0, "%zu rings once it counted", tactile_ring_count(r));
+    panel(r, TACTILE_EVENT_TOUCH_UP, 2, 0, 0, t0 + 1400000);
+    forget_seen();
+    EXPECT_OK(tactile_node_set_accommodations(r, paint, 0));
+    touch_down(r, 3, 600, 100, t0 + 2000000);
+    EXPECT_TYPES(TACTILE_EVENT_TOUCH_DOWN, TACTILE_EVENT_TOUCH_FRAME);
+    EXPECT(ev(0)->surface == paint, "the exempt node's touch went to %llu", (unsigned long long)ev(0)->surface);
+    touch_up(r, 3, t0 + 2050000);
+    EXPECT_STATUS(tactile_node_set_accommodations(r, 999999, 0), TACTILE_ERROR_NO_NODE);
+    /* Bad values: each refused, the accommodations in use kept. */
+    struct tactile_accommodations bad = a;
+    bad.hold_duration_ms = 50;
+    EXPECT_STATUS(tactile_set_accommodations(r, &bad), TACTILE_ERROR_INVALID);
+    bad = a;
+    bad.hold_slop = 0.0 / 0.0;
+    EXPECT_STATUS(tactile_set_accommodations(r, &bad), TACTILE_ERROR_INVALID);
+    bad = a;
+    bad.tap_assistance = 7;
+    EXPECT_STATUS(tactile_set_accommodations(r, &bad), TACTILE_ERROR_INVALID);
+    EXPECT_STATUS(tactile_set_accommodations(r, NULL), TACTILE_ERROR_INVALID);
+    forget_seen();
+    touch_down(r, 4, 100, 100, t0 + 3000000);
+    EXPECT_NO_EVENTS();
+    tactile_router_destroy(r);
+}
+
+/* The server's accessibility: table; a mistake names its line and column and changes
+ * nothing; a tremor's repeat goes nowhere and the trace says so. The secondary click: a
+ * finger held still on a client without touch right-clicks, with a ring to draw. */
+static void check_accommodations_yaml_and_secondary_click(void)
+{
+    tactile_router *r = desk();
+    tactile_router_set_trace_callback(r, on_trace, NULL);
+    add(r, 0, ALICE, 0, 0, 500, 500, 0, &marks[0]);
+    static const char yaml[] = "accessibility:\n  ignore-repeat: 500\n";
+    EXPECT_OK(tactile_load_accommodations_yaml(r, yaml, strlen(yaml), "kiosk.yaml"));
+    touch_down(r, 1, 100, 100, 1000000);
+    touch_up(r, 1, 1040000);
+    forget_seen();
+    touch_down(r, 2, 104, 100, 1100000);
+    touch_up(r, 2, 1140000);
+    EXPECT_NO_EVENTS();
+    EXPECT(seen.trace_lines == 1, "%d trace lines for a repeat, expected one", seen.trace_lines);
+    static const char wrong[] = "accessibility:\n  tap-assistance: sideways\n";
+    EXPECT_STATUS(tactile_load_accommodations_yaml(r, wrong, strlen(wrong), "kiosk.yaml"), TACTILE_ERROR_CONFIGURATION);
+    EXPECT(strstr(tactile_router_error(r), "kiosk.yaml:2:19: accessibility.tap-assistance"), "message \"%s\"", tactile_router_error(r));
+    static const char off[] = "accessibility:\n  ignore-repeat: 0\n";
+    EXPECT_OK(tactile_load_accommodations_yaml(r, off, strlen(off), "kiosk.yaml"));
+
+    tactile_client_set_capabilities(r, ALICE, TACTILE_CAPABILITY_POINTER);
+    EXPECT_STATUS(tactile_set_secondary_click(r, 100), TACTILE_ERROR_INVALID);
+    EXPECT_OK(tactile_set_secondary_click(r, 600));
+    forget_seen();
+    touch_down(r, 3, 50, 60, 5000000);
+    struct tactile_ring ring;
+    EXPECT(tactile_ring_count(r) == 1 && tactile_get_ring(r, 0, &ring) == TACTILE_OK && ring.purpose == TACTILE_RING_SECONDARY_CLICK &&
+               ring.end_usec == 5600000,
+           "%zu rings, the first's purpose %d ending %llu", tactile_ring_count(r), ring.purpose, (unsigned long long)ring.end_usec);
+    EXPECT(tactile_next_deadline(r) == 5600000, "deadline %llu", (unsigned long long)tactile_next_deadline(r));
+    EXPECT_OK(tactile_fire_deadlines(r, 5600000));
+    touch_up(r, 3, 5700000);
+    int right = 0, left = 0;
+    for (int i = 0; i < seen.event_count; i++) {
+        if (ev(i)->type != TACTILE_EVENT_POINTER_BUTTON) continue;
+        right += ev(i)->code == BTN_RIGHT;
+        left += ev(i)->code == BTN_LEFT;
+    }
+    EXPECT(right == 2 && left == 0, "%d BTN_RIGHT and %d BTN_LEFT events in [%s], expected a press and release of the right", right, left,
+           types_seen());
+    tactile_router_destroy(r);
+}
 
 static const struct {
     const char *name;
@@ -1220,6 +1330,8 @@ static const struct {
     {"unlisted-event-fields-zero", check_unlisted_fields_zero},
     {"touch-filters-struct", check_touch_filters_struct},
     {"touch-filters-yaml", check_touch_filters_yaml},
+    {"accommodations-struct", check_accommodations_struct},
+    {"accommodations-yaml-and-secondary-click", check_accommodations_yaml_and_secondary_click},
 };
 
 /* The first line the child wrote to its stderr (the Swift runtime's reason for a trap). */

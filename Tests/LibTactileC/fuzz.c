@@ -1015,6 +1015,81 @@ static void fuzz_touch_filters(void)
     expect(st, allowed_for(&a, faults, 0, BIT(TACTILE_OK)), &a);
 }
 
+/* Accommodations from a struct or YAML, a node's exemption, the secondary click, the rings. */
+static void fuzz_accommodations(void)
+{
+    struct router_arg a = pick_router();
+    unsigned faults = 0;
+    tactile_status st;
+    switch (r(6)) {
+    case 0: {
+        tactile_node node = pick_node(a.rec, &faults);
+        int enabled = (int)r(2);
+        describe("tactile_node_set_accommodations(%p, %" PRIu64 ", %d)", (void *)a.r, node, enabled);
+        CALL(a, st, tactile_node_set_accommodations(a.r, node, enabled));
+        expect(st, allowed_for(&a, faults, 0, BIT(TACTILE_OK)), &a);
+        return;
+    }
+    case 1: {
+        uint32_t ms = one_in(3) ? 0 : one_in(2) ? (uint32_t)next64() : 200 + r(3801);
+        if (ms != 0 && (ms < 200 || ms > 4000)) faults |= BIT(TACTILE_ERROR_INVALID);
+        describe("tactile_set_secondary_click(%p, %u)", (void *)a.r, ms);
+        CALL(a, st, tactile_set_secondary_click(a.r, ms));
+        expect(st, allowed_for(&a, faults, 0, BIT(TACTILE_OK)), &a);
+        return;
+    }
+    case 2: {
+        size_t count = tactile_ring_count(a.r);
+        size_t index = one_in(3) ? (size_t)next64() : count;
+        struct tactile_ring ring;
+        describe("tactile_get_ring(%p, %zu) of %zu", (void *)a.r, index, count);
+        CALL(a, st, tactile_get_ring(a.r, index, one_in(10) ? NULL : &ring));
+        unsigned allowed = BIT(TACTILE_OK) | BIT(TACTILE_ERROR_INVALID);
+        if (st == TACTILE_OK && !(isfinite(ring.x) && isfinite(ring.y) && ring.end_usec >= ring.start_usec))
+            fail("ring %zu at %g,%g from %llu to %llu", index, ring.x, ring.y, (unsigned long long)ring.start_usec,
+                 (unsigned long long)ring.end_usec);
+        expect(st, allowed_for(&a, 0, allowed, allowed), &a);
+        return;
+    }
+    case 3: {
+        static const char *texts[] = {
+            "accessibility:\n  hold-duration: 150\n  tap-assistance: initial\n  tap-assistance-delay: 100\n",
+            "accessibility:\n  ignore-repeat: 300\n  ignore-repeat-radius: 40\n",
+            "accessibility:\n  hold-duration: 5\n",
+            "accessibility: [1, 2]\n",
+            "accessibility:\n  tap-assistance: off\n  hold-duration: 0\n",
+        };
+        int k = (int)r(5);
+        describe("tactile_load_accommodations_yaml(%p, text %d)", (void *)a.r, k);
+        CALL(a, st, tactile_load_accommodations_yaml(a.r, texts[k], strlen(texts[k]), "fuzz.yaml"));
+        expect(st, allowed_for(&a, 0, BIT(TACTILE_OK) | BIT(TACTILE_ERROR_CONFIGURATION), BIT(TACTILE_OK)), &a);
+        return;
+    }
+    default: break;
+    }
+    struct tactile_accommodations acc;
+    tactile_accommodations_init(&acc);
+    uint32_t picks[3];
+    for (int i = 0; i < 3; i++) {
+        picks[i] = one_in(3) ? 0 : one_in(4) ? (uint32_t)next64() : 50 + r(400);
+    }
+    acc.hold_duration_ms = picks[0];
+    if (acc.hold_duration_ms != 0 && (acc.hold_duration_ms < 100 || acc.hold_duration_ms > 4000)) faults |= BIT(TACTILE_ERROR_INVALID);
+    acc.ignore_repeat_ms = picks[1];
+    if (acc.ignore_repeat_ms != 0 && (acc.ignore_repeat_ms < 50 || acc.ignore_repeat_ms > 4000)) faults |= BIT(TACTILE_ERROR_INVALID);
+    acc.tap_assistance_delay_ms = picks[2];
+    if (acc.tap_assistance_delay_ms != 0 && (acc.tap_assistance_delay_ms < 50 || acc.tap_assistance_delay_ms > 4000)) faults |= BIT(TACTILE_ERROR_INVALID);
+    acc.tap_assistance = one_in(8) ? (int32_t)(uint32_t)next64() : (int32_t)r(3);
+    if (acc.tap_assistance < 0 || acc.tap_assistance > 2) faults |= BIT(TACTILE_ERROR_INVALID);
+    unsigned slop_faults = 0;
+    acc.hold_slop = pick_distance(&slop_faults);
+    if (slop_faults || acc.hold_slop < 1 || acc.hold_slop > 2000) faults |= BIT(TACTILE_ERROR_INVALID);
+    describe("tactile_set_accommodations(%p, {hold %u slop %g repeat %u tap %d delay %u})", (void *)a.r, acc.hold_duration_ms, acc.hold_slop,
+             acc.ignore_repeat_ms, acc.tap_assistance, acc.tap_assistance_delay_ms);
+    CALL(a, st, tactile_set_accommodations(a.r, one_in(20) ? NULL : &acc));
+    expect(st, allowed_for(&a, faults, BIT(TACTILE_ERROR_INVALID), BIT(TACTILE_OK)), &a);
+}
+
 static void fuzz_pointer(void)
 {
     struct router_arg a = pick_router();
@@ -1284,7 +1359,7 @@ static const struct {
     {fuzz_hit_test, 6},         {fuzz_capabilities, 3},      {fuzz_disconnect, 1},     {fuzz_pointer_emulation, 1},
     {fuzz_touch, 22},           {fuzz_pointer, 10},          {fuzz_key, 4},            {fuzz_deadlines, 5},
     {fuzz_gesture_add, 2},      {fuzz_gesture_relation, 1},  {fuzz_yaml, 1},           {fuzz_callbacks, 1},
-    {fuzz_queries, 1},          {fuzz_device_touch, 12},     {fuzz_touch_filters, 2},
+    {fuzz_queries, 1},          {fuzz_device_touch, 12},     {fuzz_touch_filters, 2},  {fuzz_accommodations, 2},
 };
 
 int main(int argc, char **argv)

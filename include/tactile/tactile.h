@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define TACTILE_VERSION_MAJOR 0
-#define TACTILE_VERSION_MINOR 2
+#define TACTILE_VERSION_MINOR 3
 
 typedef struct tactile_router tactile_router;
 /* A node of the scene (see "Handles" above); 0 is none. */
@@ -428,8 +428,74 @@ tactile_status tactile_device_touch_up(tactile_router *router, tactile_device de
 tactile_status tactile_device_touch_cancel(tactile_router *router, tactile_device device, int32_t id, uint64_t time_usec);
 tactile_status tactile_device_touch_frame(tactile_router *router, tactile_device device);
 
+/* ---- Touch accommodations (0.3) -------------------------------------------------- */
+/* For people who touch unlike a steady hand (docs/accessibility.md): every touch, of a
+ * device or not, passes these after the device's filters and before routing. A touch that
+ * comes down on a system edge swipe's edge, or on a node (or under one) whose accommodations
+ * are off, passes as it is. What they did is told to the trace callback (`touch 3
+ * accommodated by=hold-duration ... verdict=counted`); held touches are let go by
+ * tactile_fire_deadlines. While a hold counts, or a long press waits to right-click, the
+ * embedder draws a ring there (tactile_get_ring). */
+enum tactile_tap_assistance {
+    TACTILE_TAP_ASSISTANCE_OFF = 0,
+    /* A touch shorter than the delay is a tap where it came down... */
+    TACTILE_TAP_ASSISTANCE_INITIAL = 1,
+    /* ... or where it lifted. */
+    TACTILE_TAP_ASSISTANCE_FINAL = 2,
+};
+
+struct tactile_accommodations {
+    /* A touch counts only once held this many ms within hold_slop px of its down; until
+     * then it goes nowhere, and a lift or a slide drops it. 0: off; else 100 to 4000. */
+    uint32_t hold_duration_ms;
+    double hold_slop;
+    /* A touch starting this many ms or less after the start of the last one that went on,
+     * within ignore_repeat_radius px of it, goes nowhere. 0: off; else 50 to 4000. */
+    uint32_t ignore_repeat_ms;
+    double ignore_repeat_radius;
+    /* enum tactile_tap_assistance, and its delay (50 to 4000 ms). */
+    int32_t tap_assistance;
+    uint32_t tap_assistance_delay_ms;
+};
+
+/* Fills `accommodations` with everything off and the server's defaults for the rest:
+ * hold_slop 24, ignore_repeat_radius 48, tap_assistance_delay_ms 300. */
+void tactile_accommodations_init(struct tactile_accommodations *accommodations);
+/* The router's accommodations from the next moment no touch is down. Values out of their
+ * ranges answer TACTILE_ERROR_INVALID and change nothing. */
+tactile_status tactile_set_accommodations(tactile_router *router, const struct tactile_accommodations *accommodations);
+/* As the server does: the `accessibility:` table of a Tactile configuration. A mistake
+ * answers TACTILE_ERROR_CONFIGURATION with the line, column and key, and changes nothing. */
+tactile_status tactile_load_accommodations_yaml(tactile_router *router, const char *text, size_t length, const char *file);
+/* enabled 0: touches that come down on `node` or under it pass the accommodations as they
+ * are (a drawing app, a game); 1 (every node's default): they are accommodated. */
+tactile_status tactile_node_set_accommodations(tactile_router *router, tactile_node node, int enabled);
+/* In the pointer emulation (a touch on a client without touch), a finger held still this
+ * many ms right-clicks where it is, and its touch sends no left button; 0: off (the
+ * default); else 200 to 4000. */
+tactile_status tactile_set_secondary_click(tactile_router *router, uint32_t ms);
+
+enum tactile_ring_purpose {
+    TACTILE_RING_HOLD_DURATION = 0,
+    TACTILE_RING_SECONDARY_CLICK = 1,
+};
+
+/* A countdown to draw under a finger: full at end_usec, empty at start_usec. */
+struct tactile_ring {
+    int32_t touch;
+    int32_t purpose; /* enum tactile_ring_purpose */
+    double x, y;
+    uint64_t start_usec;
+    uint64_t end_usec;
+};
+
+/* How many rings to draw now; tactile_get_ring fills ring `index` (0 to count - 1). Both
+ * change with each event and deadline: ask again after each. */
+size_t tactile_ring_count(const tactile_router *router);
+tactile_status tactile_get_ring(const tactile_router *router, size_t index, struct tactile_ring *ring);
+
 /* Recognizers wait (a long press, a tap's second tap), and so do touch filters (a held
- * lift): when the earliest wants to be woken, in the clock of the events' times, or 0 when
+ * lift) and accommodations (a hold): when the earliest wants to be woken, in the clock of the events' times, or 0 when
  * none waits. Arm a timer for it, then call
  * tactile_fire_deadlines with the time it fired. */
 uint64_t tactile_next_deadline(const tactile_router *router);
