@@ -67,6 +67,36 @@ import WaylandProtocols
         #expect(!log.all("TouchUpdate").contains { $0.detail == swiped.detail && $0.x >= 199 }, "nothing of the swipe after the gesture won: \(log)")
     }
 
+    /// touch.secondary-click on an X app (xev, which selects no touch events): Xwayland binds
+    /// wl_touch for every X app, so while the secondary click is on its touches take the
+    /// pointer emulation instead. A finger held still is button 3, pressed and released, and
+    /// no button 1; a quick tap after it is button 1.
+    @Test func aLongPressOnAnXAppIsButton3AndNoButton1() throws {
+        var configuration = ServerConfiguration(kioskMode: true)
+        configuration.routingPolicy.secondaryClick = .milliseconds(400)
+        let server = try TestServer(configuration, xwayland: .lazy)
+        let client = try TestClient(socket: server.socket)
+        let xev = try Self.x(["xev", "-event", "button"], on: server)
+        defer { xev.stop() }
+        _ = try Self.waitForWindow("Event Tester", geometry: "1280x800+0+0", on: server)
+        try client.inject { input in
+            tactile_test_input_v1_touch_down(input, 1, f(300), f(200))
+            tactile_test_input_v1_touch_frame(input)
+        }
+        usleep(700_000)
+        try client.inject { input in
+            tactile_test_input_v1_touch_up(input, 1)
+            tactile_test_input_v1_touch_frame(input)
+        }
+        try Self.tap(at: 320, 200, client: client)
+        let output = try xev.waitForOutput(containing: "button 1,", after: "button 3,", within: 10)
+        let buttons = output.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: ", button ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(buttons == [3, 3, 1, 1], "\(output)")
+    }
+
     /// Kiosk: xterm fills the output, takes keys typed through test input, and the
     /// close-focused gesture closes it through WM_DELETE_WINDOW.
     @Test func xtermFillsTheKioskOutputTakesKeysAndClosesOnCloseFocused() throws {

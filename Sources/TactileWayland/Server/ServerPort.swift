@@ -37,8 +37,13 @@ public final class ServerPort: BackendHost {
         server.parts.touchCalibration.touchscreensChanged(control)
     }
 
+    /// A touchscreen brings a pointer with it while touches emulate one (`RoutingPolicy`):
+    /// else, on a touch-only kiosk, an app that reads only the pointer (Xwayland under the
+    /// secondary click, an SDL or terminal app) could not bind one to be driven.
     public func setSeatCapabilities(_ capabilities: InputCapabilities) {
-        server.parts.seat.setCapabilities(capabilities)
+        var advertised = capabilities
+        if capabilities.contains(.touch), server.router.policy.emulatesPointerForTouch { advertised.insert(.pointer) }
+        server.parts.seat.setCapabilities(advertised)
     }
 
     public func describePen(_ pen: Int32, as tool: PenTool) {
