@@ -69,6 +69,9 @@ import WaylandProtocols
         try Self.up(client, 2)
         #expect(Self.touches(client) == [.touchUp(id: 2)])
         let lines = trace.take()
+        let counted = Locked<[String: Int]>([:])
+        server.onServerThread { server, _ in counted.withLock { $0 = server.statistics.touchesAccommodated } }
+        #expect(counted.withLock { $0 } == ["hold-duration": 2], "the metrics count both touches the hold acted on")
         #expect(lines.contains { $0.hasPrefix("touch 1 accommodated by=hold-duration") && $0.contains("verdict=too-short") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("touch 2 accommodated by=hold-duration") && $0.contains("verdict=counted held=300ms") }, "\(lines)")
     }

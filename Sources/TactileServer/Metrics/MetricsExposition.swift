@@ -45,6 +45,10 @@ final class MetricsExposition {
         for (device, stuck) in statistics.touchesStuck {
             count("tactile_touches_stuck_total", ["device": device], stuck, help: "Contacts a touchscreen never let go of, ended after stuck-after.")
         }
+        for (accommodation, touches) in statistics.touchesAccommodated {
+            count("tactile_touches_accommodated_total", ["accommodation": accommodation], touches,
+                  help: "Touches a touch accommodation acted on: held until it counted or dropped, a repeat dropped, a short touch made a tap or a longer one delayed.")
+        }
         for (gesture, recognized) in statistics.gesturesRecognized {
             count("tactile_gestures_recognized_total", ["gesture": gesture], recognized, help: "Configured gestures recognized, by name.")
         }

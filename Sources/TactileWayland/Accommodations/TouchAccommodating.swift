@@ -16,7 +16,7 @@ final class TouchAccommodating: ServerPart {
     private var naming: () -> ServerNaming = { fatalError("TouchAccommodating.start was not called") }
     private var armed: Instant?
     /// Kept between calls, taken out while in use (as `TouchFiltering`'s): no allocation per event.
-    private var spare = Output()
+    private var spare = Released()
     private let tracer: Tracer
     private let logger: Logger
 
@@ -71,12 +71,12 @@ final class TouchAccommodating: ServerPart {
     /// The holds counting now, to draw.
     var rings: [TouchRing] { accommodations.rings }
 
-    private func takeSpare() -> Output {
-        defer { spare = Output() }
+    private func takeSpare() -> Released {
+        defer { spare = Released() }
         return spare
     }
 
-    private func finish(_ output: inout Output, now: Instant, _ route: (InputEvent) -> Void) {
+    private func finish(_ output: inout Released, now: Instant, _ route: (InputEvent) -> Void) {
         for event in output.events { route(event) }
         if !output.reports.isEmpty { reported(output.reports) }
         output.events.removeAll(keepingCapacity: true)
@@ -103,7 +103,7 @@ final class TouchAccommodating: ServerPart {
         timer.arm(milliseconds: Int32(clamping: max(1, wait)))
     }
 
-    private struct Output: AccommodationOutput {
+    private struct Released: AccommodationOutput {
         var events: [InputEvent] = []
         var reports: [AccommodationReport] = []
         mutating func pass(_ event: InputEvent) { events.append(event) }

@@ -25,6 +25,9 @@ public struct ServerStatistics: Sendable, Equatable {
     public var touchesFiltered: [FilteredTouches: Int] = [:]
     /// Stuck contacts ended, by touchscreen.
     public var touchesStuck: [String: Int] = [:]
+    /// Touches a touch accommodation acted on (held until it counted, dropped as a repeat,
+    /// made a tap...), by accommodation (`hold-duration`, `ignore-repeat`, `tap-assistance`).
+    public var touchesAccommodated: [String: Int] = [:]
     /// Configured gestures recognized, by name.
     public var gesturesRecognized: [String: Int] = [:]
     public var clients = 0
@@ -73,6 +76,7 @@ extension WaylandServer {
             },
             touchDowns: touchCounts.downs, touchesCancelled: touchCounts.cancelled,
             touchesFiltered: parts.touchFiltering.counts, touchesStuck: parts.touchFiltering.stuck,
+            touchesAccommodated: Dictionary(uniqueKeysWithValues: parts.touchAccommodating.counts.map { ($0.key.rawValue, $0.value) }),
             gesturesRecognized: parts.gestures.recognized, clients: clients.byID.count,
             unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count, inputDevices: inputDevices)
     }
