@@ -1,0 +1,79 @@
+/// What the zoom shows: a region of one output, magnified to fill it. The region's top left
+/// is in whole layout pixels, so that what is drawn and where input lands agree to the pixel.
+public struct ZoomView: Hashable, Sendable {
+    /// The output being magnified, in layout pixels.
+    public var output: Rect
+    /// How many times bigger the region is shown: 1 (nothing) or more.
+    public var scale: Double
+    /// The region's top left, in layout pixels, on `output`.
+    public var origin: Position
+
+    public init(output: Rect, scale: Double, origin: Position) {
+        self.output = output
+        self.scale = scale
+        self.origin = origin
+    }
+
+    /// The region shown, in layout pixels (its size rounded up).
+    public var region: Rect {
+        Rect(x: origin.x, y: origin.y, width: Int((Double(output.width) / scale).rounded(.up)), height: Int((Double(output.height) / scale).rounded(.up)))
+    }
+
+    /// Where a point of the screen (as the panel or the pointer reports it) is in the layout
+    /// the apps are in: what is under it on the magnified screen. Points off the output are
+    /// not moved.
+    public func map(_ screen: Point) -> Point {
+        guard output.contains(screen) else { return screen }
+        return Point(x: Double(origin.x) + (screen.x - Double(output.x)) / scale, y: Double(origin.y) + (screen.y - Double(output.y)) / scale)
+    }
+
+    /// Where a layout point shows on the magnified screen (`map`'s inverse).
+    public func unmap(_ global: Point) -> Point {
+        Point(x: Double(output.x) + (global.x - Double(origin.x)) * scale, y: Double(output.y) + (global.y - Double(origin.y)) * scale)
+    }
+
+    /// The view at `scale` with the screen point `anchor` still over the same layout point.
+    func rescaled(to scale: Double, keeping anchor: Point, at layout: Point) -> ZoomView {
+        var view = self
+        view.scale = scale
+        view.origin = Position(x: Int((layout.x - (anchor.x - Double(output.x)) / scale).rounded()),
+                               y: Int((layout.y - (anchor.y - Double(output.y)) / scale).rounded()))
+        return view.clamped()
+    }
+
+    /// The view with its region inside the output.
+    func clamped() -> ZoomView {
+        var view = self
+        let shown = region
+        view.origin.x = min(max(origin.x, output.x), output.x + output.width - shown.width)
+        view.origin.y = min(max(origin.y, output.y), output.y + output.height - shown.height)
+        return view
+    }
+
+    /// The view moved so that `rect` (layout pixels) is in it: centred on it, when it was not.
+    func showing(_ rect: Rect) -> ZoomView {
+        let shown = region
+        guard shown.intersection(rect) != rect else { return self }
+        var view = self
+        view.origin = Position(x: rect.x + rect.width / 2 - shown.width / 2, y: rect.y + rect.height / 2 - shown.height / 2)
+        return view.clamped()
+    }
+}
+
+/// How the zoom magnifies (`TouchZoom`).
+public struct ZoomSettings: Hashable, Sendable {
+    /// The scale a three-finger double tap zooms to.
+    public var scale: Double
+    /// The most a three-finger double tap and drag may zoom to.
+    public var maximum: Double
+
+    public static let defaultScale = 2.0
+    public static let defaultMaximum = 5.0
+    /// What the configuration accepts for either.
+    public static let scales = 1.2...10.0
+
+    public init(scale: Double = Self.defaultScale, maximum: Double = Self.defaultMaximum) {
+        self.scale = scale
+        self.maximum = max(scale, maximum)
+    }
+}
