@@ -27,17 +27,33 @@ extension YAMLReader.Table {
             tapAssistanceDelay: try milliseconds("tap-assistance-delay", in: AccommodationSettings.tapAssistanceDelays) ?? AccommodationSettings.defaultTapAssistanceDelay)
     }
 
+    /// Zoom by touch from `accessibility.zoom`: `true` (the defaults), a table of `scale` and
+    /// `max`, or `false` / `off`; nil when off or not there.
+    package func zoom() throws -> ZoomSettings? {
+        guard let entry = entries["zoom"] else { return nil }
+        if entry.node.bool == false || entry.node.string == "off" { return nil }
+        if entry.node.bool == true { return ZoomSettings() }
+        let table = try reader.table(entry.node, keyPath("zoom"))
+        try table.only(["scale", "max"])
+        let scale = try table.number("scale", in: ZoomSettings.scales) ?? ZoomSettings.defaultScale
+        let maximum = try table.number("max", in: ZoomSettings.scales) ?? max(scale, ZoomSettings.defaultMaximum)
+        guard maximum >= scale else {
+            throw reader.error(table.entries["max"]!.node, table.keyPath("max"), "max (\(maximum)) is below scale (\(scale)): a double tap and drag could not reach it")
+        }
+        return ZoomSettings(scale: scale, maximum: maximum)
+    }
+
     /// The keys of `accessibility:` (docs/configuration.md lists each).
-    package static let accommodationKeys = ["hold-duration", "hold-duration-slop", "ignore-repeat", "ignore-repeat-radius", "tap-assistance", "tap-assistance-delay"]
+    package static let accommodationKeys = ["hold-duration", "hold-duration-slop", "ignore-repeat", "ignore-repeat-radius", "tap-assistance", "tap-assistance-delay", "zoom"]
 }
 
 extension YAMLReader {
-    /// The touch accommodations of a Tactile configuration's `accessibility:` (none when it
-    /// has none): libtactile's loader; the server reads the same table.
-    public static func accommodations(fromYAML text: String, file: String) throws -> AccommodationSettings {
-        guard let root = try ConfigNode.compose(yaml: text, file: file) else { return AccommodationSettings() }
+    /// The touch accommodations and the zoom of a Tactile configuration's `accessibility:`
+    /// (none when it has none): libtactile's loader; the server reads the same table.
+    public static func accommodations(fromYAML text: String, file: String) throws -> (AccommodationSettings, zoom: ZoomSettings?) {
+        guard let root = try ConfigNode.compose(yaml: text, file: file) else { return (AccommodationSettings(), nil) }
         let reader = YAMLReader(file: file)
-        guard let table = try reader.table(root, "").table("accessibility") else { return AccommodationSettings() }
-        return try table.accommodations()
+        guard let table = try reader.table(root, "").table("accessibility") else { return (AccommodationSettings(), nil) }
+        return (try table.accommodations(), try table.zoom())
     }
 }

@@ -80,7 +80,7 @@ public func tactile_load_accommodations_yaml(_ handle: OpaquePointer?, _ text: U
         guard let text, length >= 0 else { return router.fail(TACTILE_ERROR_INVALID, "the text is NULL") }
         let name = file.map { String(cString: $0) } ?? "(text)"
         do {
-            let settings = try YAMLReader.accommodations(fromYAML: String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self), file: name)
+            let (settings, _) = try YAMLReader.accommodations(fromYAML: String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self), file: name)
             router.accommodations.setSettings(settings)
             return TACTILE_OK
         } catch let error as ConfigurationError {

@@ -119,6 +119,7 @@ public final class Assembly {
         input?.reconfigure(devices: file.devices)
         server.setAccommodations(file.accommodations ?? AccommodationSettings(), exempting: file.windows)
         server.setSecondaryClick(file.secondaryClick == .zero ? nil : file.secondaryClick)
+        server.setZoom(file.zoom)
     }
 
     /// Runs the server's loop until it is stopped, then gives the console its modes back

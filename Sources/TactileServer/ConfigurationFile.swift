@@ -24,6 +24,8 @@ public struct ConfigurationFile: Sendable {
     public var secondaryClick: Duration?
     /// `accessibility`: the touch accommodations.
     public var accommodations: AccommodationSettings?
+    /// `accessibility.zoom`; nil: off.
+    public var zoom: ZoomSettings?
     /// `pen.palm-rejection`.
     public var palmRejection: Bool?
     public var keyboardLayout = KeyboardLayout()
@@ -87,6 +89,7 @@ public struct ConfigurationFile: Sendable {
         if let palmRejection { result.routingPolicy.rejectsPalms = palmRejection }
         if let secondaryClick { result.routingPolicy.secondaryClick = secondaryClick == .zero ? nil : secondaryClick }
         if let accommodations { result.accommodations = accommodations }
+        if let zoom { result.zoom = zoom }
         if let focusNewWindows { result.newWindowFocus = focusNewWindows }
         if let trace { result.trace = trace }
         if let cursor { result.cursor = cursor }

@@ -41,7 +41,10 @@ struct ConfigurationReader {
             config.touchFeedback = try touch.choice("feedback", TouchFeedbackStyle.self)
             config.edgeDeferralLimit = try touch.number("edge-deferral-limit", atLeast: 0)
         }
-        if let accessibility = try top.table("accessibility") { config.accommodations = try accessibility.accommodations() }
+        if let accessibility = try top.table("accessibility") {
+            config.accommodations = try accessibility.accommodations()
+            config.zoom = try accessibility.zoom()
+        }
         if let pen = try top.table("pen") {
             try pen.only(["palm-rejection"])
             config.palmRejection = try pen.bool("palm-rejection")

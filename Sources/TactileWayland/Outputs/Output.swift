@@ -25,6 +25,8 @@ final class Output {
     /// (`ServerStatistics`).
     var framesPresented = 0
     var lastPresented: Instant?
+    /// The region zoom by touch shows magnified on this output (`Zooming`); nil: none.
+    var magnification: ZoomView?
     let screen: OutputScreen
     private var global: Global?
     /// Every wl_output resource bound of this output, for wl_surface.enter and leave.

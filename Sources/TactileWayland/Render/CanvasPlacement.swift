@@ -107,11 +107,12 @@ struct CanvasPlacement {
 }
 
 extension Output {
-    /// Where surfaces land on this output's canvas.
+    /// Where surfaces land on this output's canvas: its rectangle, or the region zoom by
+    /// touch magnifies to fill it.
     var placement: CanvasPlacement {
         let screen = screen
-        return CanvasPlacement(rect: placed.rect, scale: placed.description.validScale, transform: placed.description.transform,
-                               pixelSize: placed.description.pixelSize,
+        return CanvasPlacement(rect: magnification?.region ?? placed.rect, scale: placed.description.validScale * (magnification?.scale ?? 1),
+                               transform: placed.description.transform, pixelSize: placed.description.pixelSize,
                                turn: screen.turnsImages ? { screen.turned($0, map: $1, bounds: $2) } : nil)
     }
 

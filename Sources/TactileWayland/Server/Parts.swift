@@ -22,6 +22,7 @@ final class Parts {
     /// repaired before anything but the recorder sees a touch.
     let touchFiltering: TouchFiltering
     let touchAccommodating: TouchAccommodating
+    let zooming: Zooming
     let compositor: Compositor
     /// wl_fixes: a registry's missing destructor.
     let fixes: Fixes
@@ -105,6 +106,7 @@ final class Parts {
         touchFiltering = TouchFiltering(tracer: tracer, logger: logger)
         touchAccommodating = TouchAccommodating(tracer: tracer, logger: logger)
         let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
+        zooming = Zooming(outputs: outputs, repaint: repaint, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
         fixes = Fixes(display: display)
@@ -171,6 +173,7 @@ final class Parts {
                 gestures,
                 touchFiltering,
                 touchAccommodating,
+                zooming,
             ],
             access: [
                 privileges,

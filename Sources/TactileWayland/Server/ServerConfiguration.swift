@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     /// The touch accommodations (the configuration file's `accessibility`); window rules
     /// with `accommodations: false` exempt their apps.
     public var accommodations = AccommodationSettings()
+    /// Zoom by touch (the configuration file's `accessibility.zoom`); nil: off.
+    public var zoom: ZoomSettings?
     /// When the cursor is drawn (`--cursor`).
     public var cursor = CursorPolicy.auto
     /// When the screens sleep, and what the input that wakes them does (off by default).

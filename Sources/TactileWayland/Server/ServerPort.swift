@@ -23,7 +23,7 @@ public final class ServerPort: BackendHost {
     public func handle(_ event: InputEvent, from device: InputDeviceID) { server.handle(event, from: device) }
 
     public func setTouchFilters(_ settings: TouchFilterSettings?, for device: InputDeviceID, named name: String) {
-        server.parts.touchFiltering.set(settings, for: device, named: name, now: currentTime) { [server] in server.accommodateAndRoute($0) }
+        server.parts.touchFiltering.set(settings, for: device, named: name, now: currentTime) { [server] in server.routeFiltered($0) }
     }
 
     public func handleRelativeMotion(_ motion: RelativeMotion, time: Instant) { server.handleRelativeMotion(motion, time: time) }

@@ -4,17 +4,24 @@ import Responder
 /// through them, what is exempt, the countdowns drawn, and their settings changed while the
 /// server runs (a reload).
 extension WaylandServer {
-    /// Routes an event as filtered, through the touch accommodations first when any is on
-    /// (`TouchAccommodating`).
-    func accommodateAndRoute(_ event: InputEvent) {
-        guard parts.touchAccommodating.isActive else { return routeInput(event) }
-        parts.touchAccommodating.accommodate(event, now: currentTime, exemption: accommodationExemption) { routeInput($0) }
+    /// Routes an event as filtered: through zoom by touch's gestures (`Zooming`), then the
+    /// touch accommodations (`TouchAccommodating`), each only when on, then mapped through
+    /// the zoom's view to the layout point the screen shows there.
+    func routeFiltered(_ event: InputEvent) {
+        guard parts.zooming.isActive else { return accommodateAndRoute(event) }
+        parts.zooming.process(event) { accommodateAndRoute($0) }
+    }
+
+    private func accommodateAndRoute(_ event: InputEvent) {
+        guard parts.touchAccommodating.isActive else { return routeInput(parts.zooming.map(event)) }
+        parts.touchAccommodating.accommodate(event, now: currentTime, exemption: accommodationExemption) { routeInput(parts.zooming.map($0)) }
         showTouchRings()
     }
 
-    /// Whether a touch coming down at `global` passes the accommodations as it is: on a
+    /// Whether a touch coming down at `screen` passes the accommodations as it is: on a
     /// system edge swipe's edge, or on a window whose rule says `accommodations: false`.
-    func accommodationExemption(at global: Point) -> AccommodationExemption? {
+    func accommodationExemption(at screen: Point) -> AccommodationExemption? {
+        let global = parts.zooming.map(screen)
         if router.systemEdgeGestureStarts(at: global) { return .systemEdge }
         guard !parts.touchAccommodating.exemptions.isEmpty, let hit = router.hitTest(at: global),
               let top = router.scene.toplevel(containing: hit.node), let surface = surface(at: top) else { return nil }
@@ -24,10 +31,20 @@ extension WaylandServer {
 
     /// The countdowns under fingers now (holds, a long press), to the overlay.
     func showTouchRings() {
-        var rings = parts.touchAccommodating.rings
+        // The accommodations' are on the screen, the router's in the layout.
+        var rings = parts.touchAccommodating.rings.map { ring in
+            var mapped = ring
+            mapped.at = parts.zooming.map(ring.at)
+            return mapped
+        }
         if let ring = router.secondaryClickRing { rings.append(ring) }
         parts.composition.touchRings.show(rings)
         parts.composition.overlayChanged()
+    }
+
+    /// Zoom by touch on with these settings, or off (nil): what is magnified is restored.
+    public func setZoom(_ settings: ZoomSettings?) {
+        parts.zooming.set(settings)
     }
 
     /// New accommodations, and the apps exempt from them (window rules with

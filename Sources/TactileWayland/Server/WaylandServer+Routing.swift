@@ -26,14 +26,14 @@ extension WaylandServer {
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
     public func handle(_ event: InputEvent) {
         parts.recorder.sees(event)
-        accommodateAndRoute(event)
+        routeFiltered(event)
     }
 
     /// Routes one event of a device the backend numbers, through the device's filters
     /// first (`TouchFiltering`); `tactile record` hears it as the device said it.
     public func handle(_ event: InputEvent, from device: InputDeviceID) {
         parts.recorder.sees(event)
-        parts.touchFiltering.filter(event, from: device, now: currentTime) { accommodateAndRoute($0) }
+        parts.touchFiltering.filter(event, from: device, now: currentTime) { routeFiltered($0) }
     }
 
     /// Routes an event as filtered: idle, show-touches and the grabs see it, then the core.

@@ -83,18 +83,20 @@ public final class WaylandServer {
         }
         parts.touchFiltering.start(
             timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
-                parts.touchFiltering.fire(now: currentTime) { accommodateAndRoute($0) }
+                parts.touchFiltering.fire(now: currentTime) { routeFiltered($0) }
             },
             naming: { [unowned self] in naming })
         parts.touchAccommodating.start(
             timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
-                parts.touchAccommodating.fire(now: currentTime) { routeInput($0) }
+                parts.touchAccommodating.fire(now: currentTime) { routeInput(parts.zooming.map($0)) }
                 showTouchRings()
             },
             naming: { [unowned self] in naming })
         if !configuration.accommodations.isEmpty || configuration.windowRules.contains(where: { $0.accommodations == false }) {
             parts.touchAccommodating.set(configuration.accommodations, exempting: configuration.windowRules)
         }
+        if let zoom = configuration.zoom { parts.zooming.set(zoom) }
+        parts.textInputs.fieldCursorMoved = { [unowned self] rect in parts.zooming.follow(rect) }
         if configuration.trace { parts.tracer.output = Tracer.writeToStandardError }
         if configuration.showTouches || configuration.showInputRegions {
             let marks = TouchMarks(showsInputRegions: configuration.showInputRegions)

@@ -22,6 +22,10 @@ final class TextInputs: ServerPart {
     private let layers: Layers
     private var globals: [Global] = []
 
+    /// An enabled field's cursor rectangle, in layout pixels, as its app committed it (zoom
+    /// by touch follows it).
+    var fieldCursorMoved: (Rect) -> Void = { _ in }
+
     init(display: OpaquePointer, context: any PartContext, seat: Seat, layers: Layers) {
         self.context = context
         self.seat = seat
@@ -89,6 +93,10 @@ final class TextInputs: ServerPart {
     /// changed state, or deactivates for a field disabled.
     func textInputCommitted(_ input: TextInput, wasEnabled: Bool, enabling: Bool) {
         defer { updatePanel() }
+        if input.current.isEnabled, let cursor = input.current.cursorRectangle, let node = input.entered?.node,
+           let origin = context.scene.absolutePosition(of: node) {
+            fieldCursorMoved(cursor.offset(by: origin))
+        }
         guard input.entered != nil, let method = inputMethod else { return }
         switch (wasEnabled, input.current.isEnabled) {
         case (_, true) where enabling || !method.isActive: method.update(for: input, activating: true)
