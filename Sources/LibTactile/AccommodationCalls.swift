@@ -22,9 +22,13 @@ extension Router {
         return hit.chain.contains(where: exemptNodes.contains) ? .app : nil
     }
 
-    /// Every ring to draw now.
+    /// Every ring to draw now, in layout coordinates (the accommodations' are the screen's).
     var rings: [TouchRing] {
-        var rings = accommodations.rings
+        var rings = accommodations.rings.map { ring in
+            var mapped = ring
+            mapped.at = zoom.view?.map(ring.at) ?? ring.at
+            return mapped
+        }
         if let ring = core.secondaryClickRing { rings.append(ring) }
         return rings
     }
@@ -80,8 +84,10 @@ public func tactile_load_accommodations_yaml(_ handle: OpaquePointer?, _ text: U
         guard let text, length >= 0 else { return router.fail(TACTILE_ERROR_INVALID, "the text is NULL") }
         let name = file.map { String(cString: $0) } ?? "(text)"
         do {
-            let (settings, _) = try YAMLReader.accommodations(fromYAML: String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self), file: name)
+            let (settings, zoom) = try YAMLReader.accommodations(fromYAML: String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self), file: name)
             router.accommodations.setSettings(settings)
+            var unrouted = UnroutedZoom()
+            router.zoom.setSettings(zoom, into: &unrouted)
             return TACTILE_OK
         } catch let error as ConfigurationError {
             return router.fail(TACTILE_ERROR_CONFIGURATION, error.description)

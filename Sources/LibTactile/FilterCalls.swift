@@ -25,25 +25,51 @@ extension Router {
     }
 }
 
-/// Hands what the filters let through to the accommodations, what they let through to the
-/// core, and what both did to the trace.
-struct FilteredOutput: TouchFilterOutput, AccommodationOutput {
+/// Hands what the filters let through to the zoom's gestures, what those let through to the
+/// accommodations, and what those let through to the core, mapped through the zoom's view;
+/// what each did goes to the trace.
+struct FilteredOutput: TouchFilterOutput, ZoomOutput, AccommodationOutput {
     private let unmanaged: Unmanaged<Router>
     var sink: CallbackSink
-    /// Set while the accommodations pass events on: those go to the core.
-    private var accommodated = false
+    /// The stage an event passed on goes to next: a stage passes events on from inside its
+    /// own call, so each call sets where they go.
+    private var next = Next.zoom
+    /// The zoom's view, kept here: the zoom's own is not to be read while it runs.
+    private var view: ZoomView?
+
+    private enum Next { case zoom, accommodations, core }
 
     init(router: Router) {
         unmanaged = Unmanaged.passUnretained(router)
         sink = CallbackSink(router: router)
+        view = router.zoom.view
     }
 
     mutating func pass(_ event: InputEvent) {
         let router = unmanaged.takeUnretainedValue()
-        guard !accommodated, router.accommodations.isActive else { return router.core.handle(event, sink: &sink) }
-        accommodated = true
-        router.accommodations.accommodate(event, into: &self, exemption: router.exemption)
-        accommodated = false
+        switch next {
+        case .zoom where router.zoom.isActive:
+            next = .accommodations
+            router.zoom.process(event, into: &self)
+            next = .zoom
+        case .zoom, .accommodations:
+            guard router.accommodations.isActive else { return route(event, router) }
+            let previous = next
+            next = .core
+            let view = view
+            router.accommodations.accommodate(event, into: &self) { router.exemption(at: view?.map($0) ?? $0) }
+            next = previous
+        case .core:
+            route(event, router)
+        }
+    }
+
+    private mutating func route(_ event: InputEvent, _ router: Router) {
+        router.core.handle(view.map { $0.map(event) } ?? event, sink: &sink)
+    }
+
+    mutating func zoomChanged(_ view: ZoomView?) {
+        self.view = view
     }
 
     mutating func report(_ report: TouchFilterReport) {

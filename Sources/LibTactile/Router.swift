@@ -13,6 +13,8 @@ final class Router {
     /// embedder exempts from them.
     var accommodations = TouchAccommodations()
     var exemptNodes: [NodeID] = []
+    /// Zoom by touch, before the accommodations (`ZoomCalls`), and the outputs it may magnify.
+    var zoom = TouchZoom()
     /// Each node's user_data, by slot, with the node's generation: the callbacks read it
     /// while the core is busy routing, so it is checked without asking the scene; entries of
     /// removed nodes are dropped after each removal. A buffer of its own rather than an

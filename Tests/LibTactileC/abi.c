@@ -1293,6 +1293,62 @@ static void check_accommodations_yaml_and_secondary_click(void)
     tactile_router_destroy(r);
 }
 
+/* Three fingers around (x, y), down together and up 80 ms later. */
+static void three_finger_tap(tactile_router *r, double x, double y, uint64_t t)
+{
+    tactile_touch_down(r, 1, x - 40, y, t);
+    tactile_touch_down(r, 2, x, y - 30, t + 10000);
+    tactile_touch_down(r, 3, x + 40, y + 30, t + 20000);
+    tactile_touch_frame(r);
+    for (int32_t id = 1; id <= 3; id++) tactile_touch_up(r, id, t + 80000);
+    tactile_touch_frame(r);
+}
+
+/* Zoom: a three-finger double tap magnifies 2x around the fingers, which the client that
+ * had the first two sees cancelled; a tap while zoomed reaches the client at the layout
+ * point shown under it; a second double tap restores. */
+static void check_zoom(void)
+{
+    tactile_router *r = desk();
+    tactile_node w = add(r, 0, ALICE, 0, 0, 1000, 1000, 0, &marks[0]);
+    struct tactile_rect screen = {0, 0, 1000, 1000};
+    EXPECT_OK(tactile_set_zoom_outputs(r, &screen, 1));
+    struct tactile_zoom_settings settings = {2, 5};
+    EXPECT_OK(tactile_set_zoom(r, &settings));
+    three_finger_tap(r, 500, 500, 1000000);
+    three_finger_tap(r, 500, 500, 1300000);
+    int cancels = 0, ups = 0;
+    for (int i = 0; i < seen.event_count; i++) {
+        cancels += ev(i)->type == TACTILE_EVENT_TOUCH_CANCEL;
+        ups += ev(i)->type == TACTILE_EVENT_TOUCH_UP;
+    }
+    EXPECT(cancels >= 1 && ups == 0, "the zoom's fingers: %d cancels, %d ups in [%s]", cancels, ups, types_seen());
+    struct tactile_zoom z;
+    EXPECT_OK(tactile_get_zoom(r, &z));
+    EXPECT(z.active == 1 && z.scale == 2 && z.region.x == 250 && z.region.y == 250 && z.region.width == 500 && z.region.height == 500 &&
+               z.output.width == 1000,
+           "zoom active %d scale %g region %d,%d %dx%d", z.active, z.scale, z.region.x, z.region.y, z.region.width, z.region.height);
+    forget_seen();
+    touch_down(r, 7, 600, 600, 2000000);
+    EXPECT(seen.event_count >= 1 && ev(0)->type == TACTILE_EVENT_TOUCH_DOWN && ev(0)->surface == w && ev(0)->x == 550 && ev(0)->y == 550,
+           "a tap at the screen's 600,600 while zoomed: [%s], at %g,%g", types_seen(), seen.event_count ? ev(0)->x : -1.0,
+           seen.event_count ? ev(0)->y : -1.0);
+    touch_up(r, 7, 2050000);
+    three_finger_tap(r, 100, 100, 3000000);
+    three_finger_tap(r, 100, 100, 3200000);
+    EXPECT_OK(tactile_get_zoom(r, &z));
+    EXPECT(z.active == 0, "a second double tap restores");
+    struct tactile_zoom_settings bad = {0.5, 5};
+    EXPECT_STATUS(tactile_set_zoom(r, &bad), TACTILE_ERROR_INVALID);
+    bad = (struct tactile_zoom_settings){3, 2};
+    EXPECT_STATUS(tactile_set_zoom(r, &bad), TACTILE_ERROR_INVALID);
+    struct tactile_rect thin = {0, 0, 0, 10};
+    EXPECT_STATUS(tactile_set_zoom_outputs(r, &thin, 1), TACTILE_ERROR_INVALID);
+    EXPECT_STATUS(tactile_zoom_follow(r, NULL), TACTILE_ERROR_INVALID);
+    EXPECT_OK(tactile_set_zoom(r, NULL));
+    tactile_router_destroy(r);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -1332,6 +1388,7 @@ static const struct {
     {"touch-filters-yaml", check_touch_filters_yaml},
     {"accommodations-struct", check_accommodations_struct},
     {"accommodations-yaml-and-secondary-click", check_accommodations_yaml_and_secondary_click},
+    {"zoom-double-tap-maps-and-restores", check_zoom},
 };
 
 /* The first line the child wrote to its stderr (the Swift runtime's reason for a trap). */

@@ -1021,7 +1021,7 @@ static void fuzz_accommodations(void)
     struct router_arg a = pick_router();
     unsigned faults = 0;
     tactile_status st;
-    switch (r(6)) {
+    switch (r(7)) {
     case 0: {
         tactile_node node = pick_node(a.rec, &faults);
         int enabled = (int)r(2);
@@ -1063,6 +1063,47 @@ static void fuzz_accommodations(void)
         describe("tactile_load_accommodations_yaml(%p, text %d)", (void *)a.r, k);
         CALL(a, st, tactile_load_accommodations_yaml(a.r, texts[k], strlen(texts[k]), "fuzz.yaml"));
         expect(st, allowed_for(&a, 0, BIT(TACTILE_OK) | BIT(TACTILE_ERROR_CONFIGURATION), BIT(TACTILE_OK)), &a);
+        return;
+    }
+    case 4: {
+        switch (r(4)) {
+        case 0: {
+            struct tactile_zoom_settings z = {one_in(4) ? -1.0 : 1.0 + r(12), one_in(4) ? NAN : 1.0 + r(12)};
+            int valid = z.scale >= 1.2 && z.scale <= 10 && z.maximum >= z.scale && z.maximum <= 10;
+            int off = one_in(5);
+            describe("tactile_set_zoom(%p, %s{%g, %g})", (void *)a.r, off ? "NULL, not " : "", z.scale, z.maximum);
+            CALL(a, st, tactile_set_zoom(a.r, off ? NULL : &z));
+            expect(st, allowed_for(&a, 0, valid || off ? 0 : BIT(TACTILE_ERROR_INVALID), BIT(TACTILE_OK)), &a);
+            break;
+        }
+        case 1: {
+            struct tactile_rect outputs[2] = {{pick_position(), pick_position(), (int32_t)r(3000) - 5, (int32_t)r(3000) - 5},
+                                              {0, 0, 1000, 1000}};
+            size_t count = r(3);
+            describe("tactile_set_zoom_outputs(%p, %zu)", (void *)a.r, count);
+            CALL(a, st, tactile_set_zoom_outputs(a.r, outputs, count));
+            expect(st, allowed_for(&a, 0, BIT(TACTILE_ERROR_INVALID), BIT(TACTILE_OK)), &a);
+            break;
+        }
+        case 2: {
+            struct tactile_rect cursor = {pick_position(), pick_position(), (int32_t)r(100) - 5, (int32_t)r(100) - 5};
+            describe("tactile_zoom_follow(%p, %d,%d %dx%d)", (void *)a.r, cursor.x, cursor.y, cursor.width, cursor.height);
+            CALL(a, st, tactile_zoom_follow(a.r, &cursor));
+            expect(st, allowed_for(&a, 0, BIT(TACTILE_ERROR_INVALID), BIT(TACTILE_OK)), &a);
+            break;
+        }
+        default: {
+            struct tactile_zoom z;
+            describe("tactile_get_zoom(%p)", (void *)a.r);
+            CALL(a, st, tactile_get_zoom(a.r, &z));
+            if (st == TACTILE_OK && z.active && !(isfinite(z.scale) && z.scale >= 1 && z.region.width >= 1))
+                fail("zoom active at scale %g, region %dx%d", z.scale, z.region.width, z.region.height);
+            expect(st, allowed_for(&a, 0, 0, BIT(TACTILE_OK)), &a);
+        }
+        }
+        /* Zoomed, touches land elsewhere and three fingers are cancelled: pairing is the
+         * zoom's to keep, not this model's. */
+        if (a.rec) a.rec->relaxed = 1;
         return;
     }
     default: break;

@@ -212,9 +212,12 @@ static bool load_gestures(struct kiosk *k, const char *path)
 	 * stops the kiosk at start rather than at a touchscreen's arrival. */
 	if (status == TACTILE_OK)
 		status = tactile_device_load_touch_filters_yaml(k->router, 0, "", NULL, text, length, path);
-	/* accessibility: holds every touch of every device; this kiosk draws no ring for it. */
+	/* accessibility: holds every touch of every device; this kiosk draws no ring for it,
+	 * and no magnified view, so accessibility.zoom stays off here. */
 	if (status == TACTILE_OK)
 		status = tactile_load_accommodations_yaml(k->router, text, length, path);
+	if (status == TACTILE_OK)
+		status = tactile_set_zoom(k->router, NULL);
 	if (status != TACTILE_OK) {
 		fprintf(stderr, "tactile-wlr-kiosk: %s\n", tactile_router_error(k->router));
 		free(text);

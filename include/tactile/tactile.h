@@ -494,6 +494,40 @@ struct tactile_ring {
 size_t tactile_ring_count(const tactile_router *router);
 tactile_status tactile_get_ring(const tactile_router *router, size_t index, struct tactile_ring *ring);
 
+/* ---- Zoom by touch (0.3) ---------------------------------------------------------- */
+/* A three-finger double tap magnifies the output under the fingers (docs/accessibility.md,
+ * "Zoom"), a double tap whose second tap drags up or down changes the scale, three fingers
+ * dragged while zoomed move the region shown. Touches pass the zoom after a device's filters
+ * and before the accommodations; the three fingers are the zoom's (a client that had the
+ * first two gets a cancel). While zoomed, every point the router is given (touch, pointer,
+ * pen), in the output's coordinates as the screen shows them, is mapped to the layout point
+ * shown there, so clients get their own coordinates: the compositor draws `region`
+ * magnified `scale` times to fill `output`, overlays included. */
+struct tactile_zoom_settings {
+    double scale;   /* what a double tap zooms to: 1.2 to 10 (2 in the server) */
+    double maximum; /* the most a double tap and drag reaches: scale to 10 (5) */
+};
+
+struct tactile_zoom {
+    int32_t active;             /* 0: nothing magnified, and the rest is empty */
+    double scale;
+    struct tactile_rect output; /* the output magnified, in the touches' coordinates */
+    struct tactile_rect region; /* what of it fills the output, in the same coordinates */
+};
+
+/* Zoom on with these settings, or off (NULL: what is magnified is restored). Values out of
+ * range answer TACTILE_ERROR_INVALID and change nothing. tactile_load_accommodations_yaml
+ * sets it too, from `accessibility.zoom`. */
+tactile_status tactile_set_zoom(tactile_router *router, const struct tactile_zoom_settings *settings);
+/* The outputs the zoom may magnify (at most 64); a magnified output that is no longer among
+ * them is restored. */
+tactile_status tactile_set_zoom_outputs(tactile_router *router, const struct tactile_rect *outputs, size_t count);
+/* A text field's cursor rectangle (text-input-v3's, in layout coordinates): while zoomed,
+ * the region moves to show it when it is out of sight. */
+tactile_status tactile_zoom_follow(tactile_router *router, const struct tactile_rect *cursor);
+/* What to draw now; ask after each event, deadline and call that may change it. */
+tactile_status tactile_get_zoom(const tactile_router *router, struct tactile_zoom *zoom);
+
 /* Recognizers wait (a long press, a tap's second tap), and so do touch filters (a held
  * lift) and accommodations (a hold): when the earliest wants to be woken, in the clock of the events' times, or 0 when
  * none waits. Arm a timer for it, then call

@@ -120,15 +120,7 @@ public struct TouchZoom {
     /// The event with its points (touch, pointer, pen) where they are in the layout: what
     /// the magnified screen shows under them. Unchanged while nothing is magnified.
     public func map(_ event: InputEvent) -> InputEvent {
-        guard let view else { return event }
-        switch event {
-        case .touchDown(let id, let p, let t): return .touchDown(id: id, global: view.map(p), time: t)
-        case .touchMotion(let id, let p, let t): return .touchMotion(id: id, global: view.map(p), time: t)
-        case .pointerMotion(let p, let t): return .pointerMotion(global: view.map(p), time: t)
-        case .penProximity(let pen, let entering, let p, let axes, let t): return .penProximity(pen: pen, entering: entering, global: view.map(p), axes: axes, time: t)
-        case .penMotion(let pen, let p, let axes, let t): return .penMotion(pen: pen, global: view.map(p), axes: axes, time: t)
-        default: return event
-        }
+        view.map { $0.map(event) } ?? event
     }
 
     /// A text field's cursor (layout pixels) moved, as its app reports it: while zoomed, the

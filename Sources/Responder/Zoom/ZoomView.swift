@@ -27,6 +27,18 @@ public struct ZoomView: Hashable, Sendable {
         return Point(x: Double(origin.x) + (screen.x - Double(output.x)) / scale, y: Double(origin.y) + (screen.y - Double(output.y)) / scale)
     }
 
+    /// The event with its points (touch, pointer, pen) where they are in the layout.
+    public func map(_ event: InputEvent) -> InputEvent {
+        switch event {
+        case .touchDown(let id, let p, let t): .touchDown(id: id, global: map(p), time: t)
+        case .touchMotion(let id, let p, let t): .touchMotion(id: id, global: map(p), time: t)
+        case .pointerMotion(let p, let t): .pointerMotion(global: map(p), time: t)
+        case .penProximity(let pen, let entering, let p, let axes, let t): .penProximity(pen: pen, entering: entering, global: map(p), axes: axes, time: t)
+        case .penMotion(let pen, let p, let axes, let t): .penMotion(pen: pen, global: map(p), axes: axes, time: t)
+        default: event
+        }
+    }
+
     /// Where a layout point shows on the magnified screen (`map`'s inverse).
     public func unmap(_ global: Point) -> Point {
         Point(x: Double(output.x) + (global.x - Double(origin.x)) * scale, y: Double(output.y) + (global.y - Double(origin.y)) * scale)
