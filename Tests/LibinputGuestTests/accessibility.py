@@ -11,6 +11,8 @@ Tactile sent SIGHUP between plays, the app running all along:
 - repeat: `ignore-repeat: 500`: a tremor's three taps in 200 ms, a few px apart (repeat.txt);
 - initial, final: `tap-assistance: initial` then `final`: a tap that slides 40 px right and
   10 down in 150 ms (initial.txt, final.txt);
+- zoom: `zoom: true`: a three-finger double tap, a tap while zoomed, another double tap
+  (zoom.txt; zoom-before.ppm, zoom-in.ppm, zoom-out.ppm);
 - then a file with a mistake: the log names its line, and the tremor's taps are still one
   (repeat-after-bad-reload.txt).
 Then Tactile without --kiosk, `hold-duration: 300` in its file from the start: the tap and
@@ -27,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from guest_input import Journal, Touchscreen, read, wait_for, wait_for_after
+from guest_input import Journal, Touchscreen, read, settled, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 NAME = "Tactile Accessible Panel"
@@ -102,6 +104,34 @@ def ring(touch):
     touch.up(0); touch.frame()
 
 
+def three_fingers(touch, x, y):
+    """Three fingers around (x, y), down in one frame and up 80 ms later."""
+    for slot, (dx, dy) in enumerate([(-40, 0), (0, -30), (40, 30)]):
+        touch.down(slot, *raw(x + dx, y + dy))
+    touch.frame()
+    time.sleep(0.080)
+    for slot in range(3):
+        touch.up(slot)
+    touch.frame()
+
+
+def zoom(touch):
+    """`zoom: true`: a three-finger double tap around (300, 250), the screen dumped zoomed;
+    a tap at the screen's (700, 300), which shows the window's (500, 275); a second double
+    tap, the screen dumped restored. zoom-before.ppm is the screen before."""
+    before = journal.screendump_when("zoom-before", settled())
+    for _ in range(2):
+        three_fingers(touch, 300, 250)
+        time.sleep(0.15)
+    journal.screendump_when("zoom-in", lambda p: p.colour(700, 300) == before.colour(500, 275), timeout=10)
+    tap(touch, 700, 300, 0.100)
+    time.sleep(0.5)
+    for _ in range(2):
+        three_fingers(touch, 300, 250)
+        time.sleep(0.15)
+    journal.screendump_when("zoom-out", lambda p: p.colour(700, 300) == before.colour(700, 300), timeout=10)
+
+
 def start(*mode, app=("weston-simple-touch",), env=None):
     with open(LOG, "a") as stream:
         return subprocess.Popen(
@@ -164,6 +194,9 @@ def main():
         reloads += 1
         configure([f"tap-assistance: {mode}"], reloads)
         play(mode, slide, touch)
+    reloads += 1
+    configure(["zoom: true"], reloads)
+    play("zoom", zoom, touch)
     # A mistake in the file: the log says where, and the accommodations in use stay.
     reloads += 1
     configure(["ignore-repeat: 500"], reloads)
