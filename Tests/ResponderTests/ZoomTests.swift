@@ -130,4 +130,21 @@ private struct Glass {
         #expect(glass.passed().count == 6)
         #expect(!glass.zoom.isActive)
     }
+
+    /// A hostile device's points (not numbers, beyond any screen) neither trap nor move the
+    /// view: they go on for the router to refuse, and three fingers far out pan nothing
+    /// farther than the output.
+    @Test func hostilePointsNeitherTrapNorMoveTheView() {
+        var glass = Glass()
+        glass.threeFingerTap(640, 400, at: 0)
+        glass.threeFingerTap(640, 400, at: 200)
+        _ = glass.passed()
+        let view = glass.zoom.view
+        glass.send(.touchDown(id: 9, global: p(.nan, 3), time: ms(1000)), .touchMotion(id: 9, global: p(1e300, -1e300), time: ms(1001)))
+        #expect(glass.passed().count == 2 && glass.zoom.view == view)
+        glass.send(.touchDown(id: 0, global: p(600, 400), time: ms(2000)), .touchDown(id: 1, global: p(640, 400), time: ms(2000)),
+                   .touchDown(id: 2, global: p(680, 400), time: ms(2000)))
+        for id: Int32 in [0, 1, 2] { glass.send(.touchMotion(id: id, global: p(1e12, -1e12), time: ms(2100))) }
+        #expect(glass.zoom.view?.region == Rect(x: 0, y: 400, width: 640, height: 400), "\(String(describing: glass.zoom.view))")
+    }
 }

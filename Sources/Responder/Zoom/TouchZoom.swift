@@ -84,6 +84,9 @@ public struct TouchZoom {
     public mutating func process(_ event: InputEvent, into output: inout some ZoomOutput) {
         guard settings != nil || group != nil else { return output.pass(event) }
         switch event {
+        case .touchDown(_, let global, _) where !global.isRoutable, .touchMotion(_, let global, _) where !global.isRoutable:
+            // Not a place on any screen: the router says so.
+            output.pass(event)
         case .touchDown(let id, let global, let time):
             if group != nil { return claim(Finger(id: id, at: global, time: time)) }
             fingers.append(Finger(id: id, at: global, time: time))
@@ -153,7 +156,7 @@ public struct TouchZoom {
         case .undecided: break
         case .pan(let from):
             guard var view else { return }
-            view.origin = Position(x: from.x - Int((dx / view.scale).rounded()), y: from.y - Int((dy / view.scale).rounded()))
+            view.origin = Position(x: from.x - ZoomView.whole(dx / view.scale), y: from.y - ZoomView.whole(dy / view.scale))
             change(to: view.clamped(), &output)
         case .scale(let from, let anchor, let layout):
             let base = view ?? outputs.first { $0.contains(anchor) }.map { ZoomView(output: $0, scale: 1, origin: Position(x: $0.x, y: $0.y)) }

@@ -48,9 +48,15 @@ public struct ZoomView: Hashable, Sendable {
     func rescaled(to scale: Double, keeping anchor: Point, at layout: Point) -> ZoomView {
         var view = self
         view.scale = scale
-        view.origin = Position(x: Int((layout.x - (anchor.x - Double(output.x)) / scale).rounded()),
-                               y: Int((layout.y - (anchor.y - Double(output.y)) / scale).rounded()))
+        view.origin = Position(x: Self.whole(layout.x - (anchor.x - Double(output.x)) / scale),
+                               y: Self.whole(layout.y - (anchor.y - Double(output.y)) / scale))
         return view.clamped()
+    }
+
+    /// The nearest whole pixel, held within a billion of the origin: `Int` of a value past
+    /// its range would trap, and no screen is that far.
+    static func whole(_ value: Double) -> Int {
+        value.isNaN ? 0 : Int(min(max(value, -1e9), 1e9).rounded())
     }
 
     /// The view with its region inside the output.
