@@ -79,18 +79,20 @@ import Testing
         #expect(abs(place.x - 340) < 0.1 && abs(place.y - 210) < 0.1 && final.dropFirst() == [.up(id: 0)], "\(final)")
     }
 
-    /// accessibility.zoom: a three-finger double tap magnifies 2x around the fingers: QEMU's
+    /// accessibility.zoom, in a kiosk and on a desktop: a three-finger double tap magnifies 2x
+    /// around the fingers: QEMU's
     /// screendump shows at the screen's (700, 300) what was at (500, 275), the app's window,
     /// where the desktop showed before; a tap there reaches weston-simple-touch at its own
     /// (500, 275); the second double tap restores the screen. The fingers the app had of the
     /// zoom's taps were cancelled, and none lifted.
-    @Test func aThreeFingerDoubleTapZoomsATapLandsAtTheAppsOwnPlaceAndASecondRestores() throws {
+    @Test(arguments: ["", "-desktop"])
+    func aThreeFingerDoubleTapZoomsATapLandsAtTheAppsOwnPlaceAndASecondRestores(suffix: String) throws {
         let run = try Self.run.get()
-        let before = try run.dump("zoom-before"), zoomed = try run.dump("zoom-in"), restored = try run.dump("zoom-out")
+        let before = try run.dump("zoom-before\(suffix)"), zoomed = try run.dump("zoom-in\(suffix)"), restored = try run.dump("zoom-out\(suffix)")
         #expect(before.colour(at: 700, 300) != before.colour(at: 500, 275), "the desktop beside the window, and the window")
         #expect(zoomed.colour(at: 700, 300) == before.colour(at: 500, 275), "magnified: \(zoomed.colour(at: 700, 300))")
         #expect(restored.colour(at: 700, 300) == before.colour(at: 700, 300), "restored: \(restored.colour(at: 700, 300))")
-        let events = try Self.touches("zoom")
+        let events = try Self.touches("zoom\(suffix)")
         #expect(Self.downs(events).contains(Point(x: 500, y: 275)) && Self.ups(events) == 1 && events.filter { $0 == .cancel }.count == 4, "\(events)")
         #expect(run.read("tactile.log").contains("zoom: Virtual-1 shows 150,125 640x400 at 2.0x"))
     }

@@ -16,7 +16,8 @@ Tactile sent SIGHUP between plays, the app running all along:
 - then a file with a mistake: the log names its line, and the tremor's taps are still one
   (repeat-after-bad-reload.txt).
 Then Tactile without --kiosk, `hold-duration: 300` in its file from the start: the tap and
-the press again (hold-desktop.txt). Last, a kiosk of xev under Xwayland with
+the press again (hold-desktop.txt), then the zoom again after a reload (zoom-desktop.txt,
+zoom-*-desktop.ppm). Last, a kiosk of xev under Xwayland with
 `touch.secondary-click: 600`: a finger held still 1 s, then a quick tap (xev.txt, xev's
 button lines).
 AccessibilityGuestTests (on the host) reads and checks it all.
@@ -115,21 +116,22 @@ def three_fingers(touch, x, y):
     touch.frame()
 
 
-def zoom(touch):
+def zoom(touch, suffix=""):
     """`zoom: true`: a three-finger double tap around (300, 250), the screen dumped zoomed;
     a tap at the screen's (700, 300), which shows the window's (500, 275); a second double
-    tap, the screen dumped restored. zoom-before.ppm is the screen before."""
-    before = journal.screendump_when("zoom-before", settled())
+    tap, the screen dumped restored. zoom-before.ppm is the screen before (each name with
+    `suffix`)."""
+    before = journal.screendump_when(f"zoom-before{suffix}", settled())
     for _ in range(2):
         three_fingers(touch, 300, 250)
         time.sleep(0.15)
-    journal.screendump_when("zoom-in", lambda p: p.colour(700, 300) == before.colour(500, 275), timeout=10)
+    journal.screendump_when(f"zoom-in{suffix}", lambda p: p.colour(700, 300) == before.colour(500, 275), timeout=10)
     tap(touch, 700, 300, 0.100)
     time.sleep(0.5)
     for _ in range(2):
         three_fingers(touch, 300, 250)
         time.sleep(0.15)
-    journal.screendump_when("zoom-out", lambda p: p.colour(700, 300) == before.colour(700, 300), timeout=10)
+    journal.screendump_when(f"zoom-out{suffix}", lambda p: p.colour(700, 300) == before.colour(700, 300), timeout=10)
 
 
 def start(*mode, app=("weston-simple-touch",), env=None):
@@ -214,6 +216,11 @@ def main():
     wait_for_after(LOG, "== not a kiosk", ".attach(wl_buffer", timeout=120)
     time.sleep(1)
     play("hold-desktop", hold, touch)
+    with open(CONFIG, "w") as f:
+        f.write("accessibility:\n  zoom: true\n")
+    tactile.send_signal(signal.SIGHUP)
+    wait_for_after(LOG, "== not a kiosk", "zoom: a three-finger double tap magnifies")
+    play("zoom-desktop", lambda t: zoom(t, "-desktop"), touch)
     stop()
 
     xev(touch)
