@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from guest_input import Journal, Touchscreen, read, settled, wait_for, wait_for_after
+from guest_input import Journal, Touchscreen, read, reading, settled, tap_at, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 NAME = "Tactile Accessible Panel"
@@ -40,11 +40,6 @@ LOG = os.path.join(OUT, "tactile.log")
 
 journal = Journal(OUT)
 log = journal.log
-
-
-def raw(x, y):
-    """The panel's reading (0...4095 on both axes) under layout point (x, y) of 1280x800."""
-    return round(x * 4096 / 1280), round(y * 4096 / 800)
 
 
 def configure(accessibility, reloads, extra=""):
@@ -57,30 +52,24 @@ def configure(accessibility, reloads, extra=""):
         wait_for(LOG, "touch accommodations: ", count=reloads + 1)
 
 
-def tap(touch, x, y, hold):
-    touch.down(0, *raw(x, y)); touch.frame()
-    time.sleep(hold)
-    touch.up(0); touch.frame()
-
-
 def hold(touch):
-    tap(touch, 300, 200, 0.100)
+    tap_at(touch, 300, 200, 0.100)
     time.sleep(0.5)
-    tap(touch, 300, 200, 0.500)
+    tap_at(touch, 300, 200, 0.500)
 
 
 def tremor(touch):
     for dx, dy in [(0, 0), (5, -3), (-4, 4)]:
-        tap(touch, 300 + dx, 200 + dy, 0.030)
+        tap_at(touch, 300 + dx, 200 + dy, 0.030)
         time.sleep(0.040)
 
 
 def slide(touch):
     x, y = 300, 200
-    touch.down(0, *raw(x, y)); touch.frame()
+    touch.down(0, *reading(x, y)); touch.frame()
     for step in range(1, 6):
         time.sleep(0.030)
-        touch.move(0, *raw(x + 8 * step, y + 2 * step)); touch.frame()
+        touch.move(0, *reading(x + 8 * step, y + 2 * step)); touch.frame()
     touch.up(0); touch.frame()
 
 
@@ -99,7 +88,7 @@ def ring(touch):
     """A press under a 3 s hold, screendumped while the ring fills under it."""
     x, y = 500, 300
     journal.screendump("ring-before")
-    touch.down(0, *raw(x, y)); touch.frame()
+    touch.down(0, *reading(x, y)); touch.frame()
     journal.screendump_when("ring", lambda p: p.colour(x, y) == 0xFFFFFF and p.colour(x, y - 26) == 0xFFFFFF, timeout=2.5)
     time.sleep(3.2)
     touch.up(0); touch.frame()
@@ -108,7 +97,7 @@ def ring(touch):
 def three_fingers(touch, x, y):
     """Three fingers around (x, y), down in one frame and up 80 ms later."""
     for slot, (dx, dy) in enumerate([(-40, 0), (0, -30), (40, 30)]):
-        touch.down(slot, *raw(x + dx, y + dy))
+        touch.down(slot, *reading(x + dx, y + dy))
     touch.frame()
     time.sleep(0.080)
     for slot in range(3):
@@ -126,7 +115,7 @@ def zoom(touch, suffix=""):
         three_fingers(touch, 300, 250)
         time.sleep(0.15)
     journal.screendump_when(f"zoom-in{suffix}", lambda p: p.colour(700, 300) == before.colour(500, 275), timeout=10)
-    tap(touch, 700, 300, 0.100)
+    tap_at(touch, 700, 300, 0.100)
     time.sleep(0.5)
     for _ in range(2):
         three_fingers(touch, 300, 250)
@@ -160,15 +149,15 @@ def xev(touch):
     # Mapped and taking input: a tap (a left click) reaches it.
     deadline = time.monotonic() + 60
     while "ButtonRelease" not in read(transcript) and time.monotonic() < deadline:
-        tap(touch, 100, 100, 0.05)
+        tap_at(touch, 100, 100, 0.05)
         time.sleep(1.0)
     time.sleep(1.0)
     start_at = len(read(transcript))
     with open(os.path.join(OUT, "xev-start.txt"), "w") as f:
         f.write(str(start_at))
-    tap(touch, 120, 110, 1.0)
+    tap_at(touch, 120, 110, 1.0)
     time.sleep(0.5)
-    tap(touch, 140, 110, 0.100)
+    tap_at(touch, 140, 110, 0.100)
     time.sleep(1.0)
     stop()
     log("xev: done")

@@ -130,6 +130,19 @@ def read(path):
         return ""
 
 
+def reading(x, y):
+    """What a `Touchscreen` (0...4095 on both axes; libinput divides by 4096) reads under the
+    layout point (x, y) of the guest's 1280x800 screen."""
+    return round(x * 4096 / 1280), round(y * 4096 / 800)
+
+
+def tap_at(touch, x, y, hold):
+    """One finger down at the layout point (x, y) and up `hold` seconds later, each its own frame."""
+    touch.down(0, *reading(x, y)); touch.frame()
+    time.sleep(hold)
+    touch.up(0); touch.frame()
+
+
 def wait_for(path, text, count=1, timeout=60):
     """Waits until `text` occurs `count` times in the file at `path`."""
     deadline = time.monotonic() + timeout

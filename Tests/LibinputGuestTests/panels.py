@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from guest_input import Journal, Touchscreen, metrics, read, wait_for, wait_for_after
+from guest_input import Journal, Touchscreen, metrics, read, reading, tap_at, wait_for, wait_for_after
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 NAME = "Tactile Faulty Panel"
@@ -55,12 +55,6 @@ FIXES = {
 }
 
 
-def raw(x, y):
-    """The panel's reading (0...4095 on both axes) under layout point (x, y) of 1280x800;
-    every place used is on simple-touch's 600x500 window."""
-    return round(x * 4096 / 1280), round(y * 4096 / 800)
-
-
 def configure(setting, reloads):
     """Writes the file with `setting` for the panel and, past the first, has Tactile read it."""
     with open(CONFIG, "w") as f:
@@ -70,52 +64,46 @@ def configure(setting, reloads):
         wait_for(LOG, "reload: ", count=reloads)
 
 
-def tap(touch, x, y, hold):
-    touch.down(0, *raw(x, y)); touch.frame()
-    time.sleep(hold)
-    touch.up(0); touch.frame()
-
-
 def bounce(touch):
     x, y = 300, 200
-    touch.down(0, *raw(x, y)); touch.frame()
+    touch.down(0, *reading(x, y)); touch.frame()
     time.sleep(0.040)
     touch.up(0); touch.frame()
     time.sleep(0.015)
-    touch.down(0, *raw(x + 2, y)); touch.frame()
+    touch.down(0, *reading(x + 2, y)); touch.frame()
     time.sleep(0.060)
     touch.up(0); touch.frame()
 
 
 def jitter(touch):
     x, y = 200, 300
-    touch.down(0, *raw(x, y)); touch.frame()
+    touch.down(0, *reading(x, y)); touch.frame()
     for dx, dy in [(3, 0), (-3, 2), (2, -3), (-2, 3), (3, 1), (0, -3), (-3, 0), (1, 2)]:
         time.sleep(0.016)
-        touch.move(0, *raw(x + dx, y + dy)); touch.frame()
+        touch.move(0, *reading(x + dx, y + dy)); touch.frame()
     for step in range(1, 11):
         time.sleep(0.016)
-        touch.move(0, *raw(x + 12 * step, y)); touch.frame()
+        touch.move(0, *reading(x + 12 * step, y)); touch.frame()
     touch.up(0); touch.frame()
 
 
 def ghost(touch):
     for _ in range(3):
-        touch.down(0, *raw(580, 480)); touch.frame()
+        touch.down(0, *reading(580, 480)); touch.frame()
         touch.up(0); touch.frame()
         time.sleep(0.3)
-        tap(touch, 400, 250, 0.150)
+        tap_at(touch, 400, 250, 0.150)
         time.sleep(0.3)
 
 
 def dead_zone(touch):
-    tap(touch, 550, 450, 0.100)
+    tap_at(touch, 550, 450, 0.100)
     time.sleep(0.2)
-    tap(touch, 450, 450, 0.100)
+    tap_at(touch, 450, 450, 0.100)
 
 
 def stick(touch):
-    touch.down(0, *raw(100, 100)); touch.frame()
+    touch.down(0, *reading(100, 100)); touch.frame()
     time.sleep(3.5)
     if FIXES["stick"] in read(CONFIG):
         status, body = metrics("/healthz")
@@ -125,7 +113,7 @@ def stick(touch):
             f.write(metrics("/metrics")[1])
     touch.up(0); touch.frame()
     time.sleep(0.2)
-    tap(touch, 120, 100, 0.100)
+    tap_at(touch, 120, 100, 0.100)
 
 
 FAULTS = [("bounce", bounce), ("jitter", jitter), ("ghost", ghost), ("dead-zone", dead_zone), ("stick", stick)]
@@ -189,31 +177,31 @@ def panel_check(touch):
 
     until("step 1 of 4")
     journal.screendump_when("panel-check-cross", lambda p: p.colour(639, 399) == 0x000000)
-    touch.down(0, *raw(640, 400)); touch.frame()
+    touch.down(0, *reading(640, 400)); touch.frame()
     for dx, dy in [(3, 2), (-2, 3), (1, -3), (-3, -1), (2, 2)] * 5:
         time.sleep(0.1)
-        touch.move(0, *raw(640 + dx, 400 + dy)); touch.frame()
+        touch.move(0, *reading(640 + dx, 400 + dy)); touch.frame()
     touch.up(0); touch.frame()
     until("step 2 of 4")
     for k in range(10):
-        tap(touch, 640, 400, 0.060)
+        tap_at(touch, 640, 400, 0.060)
         if k < 3:
             time.sleep(0.015)
-            tap(touch, 642, 400, 0.040)
+            tap_at(touch, 642, 400, 0.040)
         time.sleep(0.3)
     until("step 3 of 4")
-    touch.down(0, *raw(320, 400)); touch.frame()
+    touch.down(0, *reading(320, 400)); touch.frame()
     for k in range(1, 51):
         time.sleep(0.008)
-        touch.move(0, *raw(320 + 6 * k, 400)); touch.frame()
+        touch.move(0, *reading(320 + 6 * k, 400)); touch.frame()
     touch.up(0); touch.frame()
     until("step 4 of 4")
     for _ in range(3):
-        touch.down(0, *raw(1250, 780)); touch.frame()
+        touch.down(0, *reading(1250, 780)); touch.frame()
         touch.up(0); touch.frame()
         time.sleep(0.5)
     journal.screendump_when("panel-check-blank", lambda p: p.colour(639, 399) == 0xFFFFFF)
-    touch.down(0, *raw(100, 700)); touch.frame()
+    touch.down(0, *reading(100, 700)); touch.frame()
     rest, _ = check.communicate(timeout=120)
     transcript.append(rest)
     touch.up(0); touch.frame()

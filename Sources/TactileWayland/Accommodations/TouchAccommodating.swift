@@ -12,9 +12,8 @@ final class TouchAccommodating: ServerPart {
     /// Touches each accommodation acted on, from zero for each one on, so that a rate can be
     /// taken of one never used.
     private(set) var counts: [AccommodationReport.Accommodation: Int] = [:]
-    private var timer: EventSource?
+    private var timer: DeadlineTimer?
     private var naming: () -> ServerNaming = { fatalError("TouchAccommodating.start was not called") }
-    private var armed: Instant?
     /// Kept between calls, taken out while in use (as `TouchFiltering`'s): no allocation per event.
     private var spare = Released()
     private let tracer: Tracer
@@ -27,7 +26,7 @@ final class TouchAccommodating: ServerPart {
 
     /// The timer that lets go of held touches (`fire` routes them), and the trace's names.
     func start(timer: EventSource, naming: @escaping () -> ServerNaming) {
-        self.timer = timer
+        self.timer = DeadlineTimer(timer)
         self.naming = naming
     }
 
@@ -62,7 +61,7 @@ final class TouchAccommodating: ServerPart {
 
     /// The timer fired: what is due now goes on.
     func fire(now: Instant, route: (InputEvent) -> Void) {
-        armed = nil
+        timer?.fired()
         var output = takeSpare()
         accommodations.fireDeadlines(at: now, into: &output)
         finish(&output, now: now, route)
@@ -82,7 +81,7 @@ final class TouchAccommodating: ServerPart {
         output.events.removeAll(keepingCapacity: true)
         output.reports.removeAll(keepingCapacity: true)
         spare = output
-        rearm(now: now)
+        timer?.arm(for: accommodations.nextDeadline, now: now)
     }
 
     private func reported(_ reports: [AccommodationReport]) {
@@ -92,15 +91,6 @@ final class TouchAccommodating: ServerPart {
             if tracer.isOn { traced.append(.core(.touchAccommodated(report))) }
         }
         if !traced.isEmpty { tracer.publish(traced, naming: naming()) }
-    }
-
-    private func rearm(now: Instant) {
-        let deadline = accommodations.nextDeadline
-        guard deadline != armed, let timer else { return }
-        armed = deadline
-        guard let deadline else { return timer.arm(milliseconds: 0) }
-        let wait = deadline > now ? (deadline.microseconds - now.microseconds + 999) / 1000 : 1
-        timer.arm(milliseconds: Int32(clamping: max(1, wait)))
     }
 
     private struct Released: AccommodationOutput {

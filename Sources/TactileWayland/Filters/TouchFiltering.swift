@@ -14,9 +14,8 @@ final class TouchFiltering: ServerPart {
     /// Stuck contacts ended, by device name, and when each device's last was.
     private(set) var stuck: [String: Int] = [:]
     private var lastStuck: [String: Instant] = [:]
-    private var timer: EventSource?
+    private var timer: DeadlineTimer?
     private var naming: () -> ServerNaming = { fatalError("TouchFiltering.start was not called") }
-    private var armed: Instant?
     /// Kept between calls so that passing an event through allocates nothing: taken out
     /// (`takeSpare`) while in use, so that its buffers have one owner and grow in place.
     private var spare = Output()
@@ -31,7 +30,7 @@ final class TouchFiltering: ServerPart {
     /// The timer that lets go of held events (`fire` routes them), and the trace's names.
     /// Made by the server, which owns this part (so neither keeps the server alive).
     func start(timer: EventSource, naming: @escaping () -> ServerNaming) {
-        self.timer = timer
+        self.timer = DeadlineTimer(timer)
         self.naming = naming
     }
 
@@ -62,7 +61,7 @@ final class TouchFiltering: ServerPart {
 
     /// The timer fired: what is due now goes on.
     func fire(now: Instant, route: (InputEvent) -> Void) {
-        armed = nil
+        timer?.fired()
         var output = takeSpare()
         filters.fireDeadlines(at: now, into: &output)
         finish(&output, now: now, route)
@@ -86,7 +85,7 @@ final class TouchFiltering: ServerPart {
         output.events.removeAll(keepingCapacity: true)
         output.reports.removeAll(keepingCapacity: true)
         spare = output
-        rearm(now: now)
+        timer?.arm(for: filters.nextDeadline, now: now)
     }
 
     private func reported(_ reports: [TouchFilterReport], now: Instant) {
@@ -104,17 +103,6 @@ final class TouchFiltering: ServerPart {
             }
         }
         if !traced.isEmpty { tracer.publish(traced, naming: naming()) }
-    }
-
-    /// Arms the timer for the stages' next deadline (only when it moved: arming is a system
-    /// call).
-    private func rearm(now: Instant) {
-        let deadline = filters.nextDeadline
-        guard deadline != armed, let timer else { return }
-        armed = deadline
-        guard let deadline else { return timer.arm(milliseconds: 0) }
-        let wait = deadline > now ? (deadline.microseconds - now.microseconds + 999) / 1000 : 1
-        timer.arm(milliseconds: Int32(clamping: max(1, wait)))
     }
 
     private struct Output: TouchFilterOutput {

@@ -18,8 +18,7 @@ final class Gestures: ServerPart {
     private var bindings: [GestureID: GestureBinding] = [:]
     /// How many times each gesture (by name) was recognized: began, or recognized at once.
     private(set) var recognized: [String: Int] = [:]
-    private var timer: EventSource?
-    private var armedDeadline: Instant?
+    private var timer: DeadlineTimer?
     weak var delegate: (any GestureDelegate)?
     /// No configured gesture begins (the session is locked): touches go to the lock alone.
     var suspended = false
@@ -43,12 +42,12 @@ final class Gestures: ServerPart {
         for u in unknown {
             logger.error("gesture '\(u.gesture)': no gesture '\(u.name)' to \(u.waitsForIt ? "wait for" : "recognize with")")
         }
-        timer = deadlines()
+        timer = DeadlineTimer(deadlines())
     }
 
     /// The deadline timer fired: it is not armed any more.
     func deadlineFired() {
-        armedDeadline = nil
+        timer?.fired()
     }
 
     /// The configured name of a recognizer, for traces.
@@ -60,7 +59,7 @@ final class Gestures: ServerPart {
     }
 
     /// Logs and publishes what the recognizers did during a routing step, then arms the
-    /// timer for the next deadline (only when it moved: arming is a system call).
+    /// timer for the next deadline.
     func publish(_ events: [GestureEvent], nextDeadline: () -> Instant?, now: () -> Instant) {
         for event in events {
             guard let binding = bindings[event.gesture] else { continue }
@@ -74,12 +73,6 @@ final class Gestures: ServerPart {
             delegate?.gesture(event, of: binding)
         }
         // Read after the delegate acted: its actions route too.
-        let deadline = nextDeadline()
-        guard deadline != armedDeadline, let timer else { return }
-        armedDeadline = deadline
-        guard let deadline else { return timer.arm(milliseconds: 0) }
-        let now = now()
-        let wait = deadline > now ? (deadline.microseconds - now.microseconds + 999) / 1000 : 1
-        timer.arm(milliseconds: Int32(clamping: max(1, wait)))
+        timer?.arm(for: nextDeadline(), now: now())
     }
 }
