@@ -6,8 +6,9 @@ import TactileABI
 // secondary click, and the rings to draw.
 
 extension Router {
-    /// A touch event of no device through the accommodations, and what comes out routed.
-    func accommodate(_ event: InputEvent) -> tactile_status {
+    /// An event of no device through the zoom's gestures and the accommodations (those on),
+    /// and what comes out routed.
+    func handleStaged(_ event: InputEvent) -> tactile_status {
         var output = FilteredOutput(router: self)
         output.pass(event)
         if let ignored = output.sink.ignored { return fail(TACTILE_ERROR_IGNORED, "ignored: \(ignored)") }

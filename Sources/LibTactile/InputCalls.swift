@@ -10,7 +10,7 @@ extension Router {
     func handle(_ event: InputEvent) -> tactile_status {
         busy = true
         defer { busy = false }
-        if zoom.isActive || accommodations.isActive { return accommodate(event) }
+        if zoom.isActive || accommodations.isActive { return handleStaged(event) }
         var sink = CallbackSink(router: self)
         core.handle(event, sink: &sink)
         if let ignored = sink.ignored { return fail(TACTILE_ERROR_IGNORED, "ignored: \(ignored)") }

@@ -20,7 +20,8 @@ extension WaylandServer {
         if let client = sink.pressed { parts.seat.grabs.pressDelivered(to: client) }
         parts.focusMayHaveChanged(focus)
         parts.gestures.publish(sink.gestureEvents, nextDeadline: { router.nextGestureDeadline }, now: { currentTime })
-        if router.policy.secondaryClick != nil || !parts.composition.touchRings.isEmpty { showTouchRings() }
+        // A long press's countdown came or went (a nil check on every other step).
+        if router.secondaryClickRing != nil || !parts.composition.touchRings.isEmpty { showTouchRings() }
     }
 
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).
