@@ -1,8 +1,8 @@
 import Responder
 
-/// The touch accommodations and the secondary click in the server: where touches pass
-/// through them, what is exempt, the countdowns drawn, and their settings changed while the
-/// server runs (a reload).
+/// Zoom by touch, the touch accommodations and the secondary click in the server: where
+/// events pass through them, what is exempt, the countdowns drawn, and their settings
+/// changed while the server runs (a reload).
 extension WaylandServer {
     /// Routes an event as filtered: through zoom by touch's gestures (`Zooming`), then the
     /// touch accommodations (`TouchAccommodating`), each only when on, then mapped through
