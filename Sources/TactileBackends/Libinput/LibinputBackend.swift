@@ -109,7 +109,7 @@ public final class LibinputBackend {
                 throw BackendError.deviceUnusable(path: path)
             }
         }
-        watches.append(host.watch(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() })
+        watches.append(host.watchInput(fileDescriptor: libinput_get_fd(context)) { [unowned self] in dispatch() })
         // Away from our VT, libinput lets go of the devices; libinput cancels the touches and
         // releases the keys still down as it does.
         // Weak: a shared session outlives this backend.

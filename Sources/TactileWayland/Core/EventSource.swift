@@ -98,3 +98,9 @@ private final class Callback {
         return 0
     }
 }
+
+/// An event source held weakly: whoever made it decides how long it lives.
+struct WeakSource {
+    weak var source: EventSource?
+    init(_ source: EventSource) { self.source = source }
+}

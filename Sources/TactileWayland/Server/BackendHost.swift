@@ -50,6 +50,12 @@ public protocol BackendHost: AnyObject {
     /// Calls `onReadable` whenever `fd` can be read, for as long as the source is kept.
     func watch(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource
 
+    /// As `watch`, for an input device's fd: the server also calls `onReadable` (which must
+    /// read without blocking) before a timer decides by the events' own times (a hold that
+    /// counts, a held lift let go, a long press), so that input stamped before the deadline
+    /// and waiting while the loop was busy (composing a frame) is heard first.
+    func watchInput(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource
+
     /// A timer on the server's loop, disarmed until `EventSource.arm(milliseconds:)`.
     func makeTimer(_ fire: @escaping () -> Void) -> EventSource
 

@@ -65,6 +65,12 @@ public final class ServerPort: BackendHost {
         EventSource.readable(fd, on: wl_display_get_event_loop(server.display), loopOwner: server, onReadable)
     }
 
+    public func watchInput(fileDescriptor fd: Int32, onReadable: @escaping () -> Void) -> EventSource {
+        let source = watch(fileDescriptor: fd, onReadable: onReadable)
+        server.inputReaders.append((source: WeakSource(source), read: onReadable))
+        return source
+    }
+
     /// Calls `onWritable` whenever `fd` can be written, for as long as the source is kept.
     public func watchWritable(fileDescriptor fd: Int32, _ onWritable: @escaping () -> Void) -> EventSource {
         EventSource.writable(fd, on: wl_display_get_event_loop(server.display), loopOwner: server, onWritable)

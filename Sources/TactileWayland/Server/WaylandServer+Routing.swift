@@ -37,6 +37,14 @@ extension WaylandServer {
         parts.touchFiltering.filter(event, from: device, now: currentTime) { routeFiltered($0) }
     }
 
+    /// Reads the input devices' waiting events (`BackendHost.watchInput`) before a timer
+    /// decides by event times: the loop may have been busy past a deadline (composing a
+    /// frame) with a lift stamped before it still unread.
+    func readWaitingInput() {
+        inputReaders.removeAll { $0.source.source == nil }
+        for reader in inputReaders { reader.read() }
+    }
+
     /// Routes an event as filtered: idle, show-touches and the grabs see it, then the core.
     /// Keys also drive the XKB state, so the focused client hears about modifier changes; a
     /// key the core refuses does not touch it.

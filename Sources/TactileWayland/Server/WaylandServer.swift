@@ -30,6 +30,9 @@ public final class WaylandServer {
     /// The devices each client bound on the seat, as it bound them (the core may route it
     /// fewer: `routedDevices`).
     var boundDevices: [ClientID: InputCapabilities] = [:]
+    /// What reads each input device's waiting events (`BackendHost.watchInput`), while its
+    /// source lives.
+    var inputReaders: [(source: WeakSource, read: () -> Void)] = []
     var inputDevices: [InputDeviceSummary] = []
     private let stop = StopRequest()
     /// The protocol families' state, each with its globals (`ServerPart`).
@@ -78,16 +81,19 @@ public final class WaylandServer {
             // Not `makeTimer`: that one keeps the server alive, and the server owns this.
             EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
                 parts.gestures.deadlineFired()
+                readWaitingInput()
                 route { router, sink in router.fireGestureDeadlines(at: currentTime, sink: &sink) }
             }
         }
         parts.touchFiltering.start(
             timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
+                readWaitingInput()
                 parts.touchFiltering.fire(now: currentTime) { routeFiltered($0) }
             },
             naming: { [unowned self] in naming })
         parts.touchAccommodating.start(
             timer: EventSource.timer(on: wl_display_get_event_loop(display), loopOwner: nil) { [unowned self] in
+                readWaitingInput()
                 parts.touchAccommodating.fire(now: currentTime) { routeInput(parts.zooming.map($0)) }
                 showTouchRings()
             },
