@@ -52,9 +52,6 @@ public struct TouchAccommodations {
         return pending == nil
     }
 
-    /// The settings that will apply once the touches under way have ended (nil: none wait).
-    public var pendingSettings: AccommodationSettings? { pending }
-
     /// Runs one touch event through the stages; what comes out goes to `output`, in order,
     /// with frames. At a touch-down `exemption` says whether the touch passes as it is.
     /// Events other than touches pass at once.

@@ -39,11 +39,6 @@ public struct ZoomView: Hashable, Sendable {
         }
     }
 
-    /// Where a layout point shows on the magnified screen (`map`'s inverse).
-    public func unmap(_ global: Point) -> Point {
-        Point(x: Double(output.x) + (global.x - Double(origin.x)) * scale, y: Double(output.y) + (global.y - Double(origin.y)) * scale)
-    }
-
     /// The view at `scale` with the screen point `anchor` still over the same layout point.
     func rescaled(to scale: Double, keeping anchor: Point, at layout: Point) -> ZoomView {
         var view = self

@@ -35,8 +35,6 @@ final class TouchAccommodating: ServerPart {
     /// Whether touches must pass here: off and quiet, the server routes them straight on.
     var isActive: Bool { accommodations.isActive }
 
-    var settings: AccommodationSettings { accommodations.pendingSettings ?? accommodations.settings }
-
     /// The accommodations from the next moment no finger is down; `exempting` the apps whose
     /// window rules say `accommodations: false`. Says in the log what applies.
     func set(_ settings: AccommodationSettings, exempting rules: [WindowRule]) {

@@ -22,8 +22,6 @@ final class Zooming: ServerPart {
     /// Whether touches must pass through here.
     var isActive: Bool { zoom.isActive }
 
-    var view: ZoomView? { zoom.view }
-
     /// Zoom on with these settings, or off (nil: what is magnified is restored).
     func set(_ settings: ZoomSettings?) {
         var output = Changes()
