@@ -9,6 +9,11 @@
 //     latency_us 8123 stroke_event 4
 //     frame_us 8123 16456 2
 //
+// and for every frame it drew on a frame callback, the time from the callback's `done` to
+// its commit and from the commit to the frame's presentation:
+//
+//     commit_us 310 7920
+//
 // By default it redraws at every touch frame while it has a free buffer; with
 // --frame-callbacks it redraws only once the last frame's callback came, as toolkits do, so
 // the compositor's frame clock decides how many frames it draws.
@@ -22,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
@@ -30,7 +36,7 @@
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
-enum { BUFFERS = 3, SQUARE = 32, MAX_EVENTS = 1 << 16 };
+enum { BUFFERS = 3, SQUARE = 32, MAX_EVENTS = 1 << 16, COMMITS = 256 };
 static const uint32_t BACKGROUND = 0xff202020;
 
 static struct {
@@ -59,7 +65,18 @@ static struct {
     // buffer holds the whole picture (the background and one square) and the damage says
     // what changed since the last commit.
     int square_x[BUFFERS], square_y[BUFFERS], shown_x, shown_y;
+    // When the last frame callback came (0: the next draw is not on one), and each recent
+    // commit's events, callback and time, by its number.
+    uint64_t callback_ns;
+    struct { unsigned events; uint64_t callback_ns, commit_ns; } commits[COMMITS];
+    unsigned commit_count;
 } app;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /// The compositor asked the window to close.
 static bool stopping;
@@ -87,8 +104,14 @@ static void feedback_sync_output(void *data, struct wp_presentation_feedback *fe
 static void feedback_presented(void *data, struct wp_presentation_feedback *feedback, uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec,
                                uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo, uint32_t flags) {
     (void)refresh, (void)seq_hi, (void)seq_lo, (void)flags;
-    uint64_t seconds = (uint64_t)sec_hi << 32 | sec_lo;
-    report((unsigned)(uintptr_t)data, seconds * 1000000000ull + nsec);
+    uint64_t seconds = (uint64_t)sec_hi << 32 | sec_lo, presented_ns = seconds * 1000000000ull + nsec;
+    unsigned commit = (unsigned)(uintptr_t)data % COMMITS;
+    report(app.commits[commit].events, presented_ns);
+    if (app.commits[commit].callback_ns) {
+        printf("commit_us %llu %llu\n", since(app.commits[commit].callback_ns, app.commits[commit].commit_ns),
+               since(app.commits[commit].commit_ns, presented_ns));
+        fflush(stdout);
+    }
     wp_presentation_feedback_destroy(feedback);
 }
 
@@ -110,6 +133,7 @@ static void frame_done(void *data, struct wl_callback *callback, uint32_t time) 
     (void)data, (void)time;
     wl_callback_destroy(callback);
     app.awaiting_frame = false;
+    app.callback_ns = now_ns();
     if (app.dirty) redraw();
 }
 
@@ -131,7 +155,11 @@ static void redraw(void) {
     fill(free_buffer, x0, y0, app.colour);
     app.square_x[k] = x0, app.square_y[k] = y0;
     struct wp_presentation_feedback *feedback = wp_presentation_feedback(app.presentation, app.surface);
-    wp_presentation_feedback_add_listener(feedback, &feedback_listener, (void *)(uintptr_t)app.count);
+    unsigned commit = app.commit_count++ % COMMITS;
+    app.commits[commit].events = app.count;
+    app.commits[commit].callback_ns = app.callback_ns;
+    app.callback_ns = 0;
+    wp_presentation_feedback_add_listener(feedback, &feedback_listener, (void *)(uintptr_t)commit);
     app.committed = app.count;
     wl_surface_attach(app.surface, free_buffer->proxy, 0, 0);
     wl_surface_damage_buffer(app.surface, x0, y0, SQUARE, SQUARE);
@@ -141,6 +169,7 @@ static void redraw(void) {
         wl_callback_add_listener(wl_surface_frame(app.surface), &frame_listener, NULL);
         app.awaiting_frame = true;
     }
+    app.commits[commit].commit_ns = now_ns();
     wl_surface_commit(app.surface);
     free_buffer->busy = true;
     app.dirty = false;

@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""Touch-to-present latency, Tactile against weston, on the guest's own screen: runs inside the
+"""Touch-to-present latency, Tactile against weston, on the guest's own screens: runs inside the
 QEMU guest (scripts/guest/run), as root.
 
-Alternately runs `tactile serve --backend drm --kiosk` and weston 10 (DRM backend, pixman),
-each with tactile-latency-probe full screen drawing on frame callbacks (as toolkits do), and
-drives a uinput touchscreen at 120 Hz for three seconds: a finger down, then a motion every
-1/120 s. The probe prints, for every touch event, the time from the event's device timestamp
+The guest has three displays (LatencyGuestTests loads their drivers), each its own DRM card:
+vkms, judged on because it paces like a panel (its vblanks come from a 60 Hz timer), and, for
+reference, bochs-drm (no vblanks: a flip completes when it is made) and virtio-gpu (whose
+flips QEMU completes early). On each, alternately, runs `tactile serve --backend drm --kiosk`
+and weston 10 (DRM backend, pixman) on that card alone, each with tactile-latency-probe full
+screen drawing on frame callbacks (as toolkits do), and drives a uinput touchscreen at 120 Hz
+for three seconds: a finger down, then a motion every 1/120 s. The probe prints, for every touch event, the time from the event's device timestamp
 to the presentation of the first frame showing it, and for every frame the latency of its
 newest and oldest event (both compositors offer wp_presentation and input timestamps).
 latency-summary.md gets the figures (scripts/latency_figures.py), which build of tactile ran
@@ -13,7 +16,9 @@ latency-summary.md gets the figures (scripts/latency_figures.py), which build of
 frame clock chose; everything goes to OUTDIR, where LatencyGuestTests (on the host) checks it.
 A last Tactile run has `touch.feedback: ripple`: its log says when each frame showed the
 finger's mark, and the summary has touch to feedback beside touch to present.
-TACTILE_LATENCY_RUNS (default 2) sets how many times each compositor runs.
+TACTILE_LATENCY_RUNS (default 2) sets how many times each compositor runs on vkms; on the
+reference displays each runs once. Runs on vkms are named COMPOSITOR-K, the others
+DISPLAY-COMPOSITOR-1.
 
 Usage: latency.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -50,15 +55,31 @@ def drive(touch):
     touch.up(0); touch.frame()
 
 
-def run(compositor, index, touch):
-    name = f"{compositor}-{index}"
+def cards():
+    """The DRM card of each display, by what drives it: vkms is a platform device with no
+    driver link; bochs-drm's card is its PCI device's, virtio-gpu's is the virtio PCI one."""
+    found = {}
+    for name in sorted(os.listdir("/sys/class/drm")):
+        if not name.startswith("card") or "-" in name:
+            continue
+        device = os.path.realpath(f"/sys/class/drm/{name}/device")
+        driver = os.path.basename(os.path.realpath(f"{device}/driver")) if os.path.exists(f"{device}/driver") else ""
+        display = "vkms" if "vkms" in device else {"bochs-drm": "bochs", "virtio-pci": "virtio-gpu"}.get(driver)
+        if display:
+            found[display] = name
+    return found
+
+
+def run(compositor, index, touch, display="vkms", card="card0"):
+    name = f"{compositor}-{index}" if display == "vkms" else f"{display}-{compositor}-{index}"
     server_log = os.path.join(OUT, f"{name}.log")
     socket = f"wayland-{name}"
     with open(server_log, "w") as stream:
         if compositor.startswith("tactile"):
             # Debug: the log then says what budget the frame scheduler chose, and with ripple
             # when each frame showed the finger's mark.
-            command = [TACTILE, "serve", "--backend", "drm", "--kiosk", "--socket", socket, "--log-level", "debug"]
+            command = [TACTILE, "serve", "--backend", "drm", "--drm-card", f"/dev/dri/{card}", "--kiosk", "--socket", socket,
+                       "--log-level", "debug"]
             if compositor == "tactile-ripple":
                 config = os.path.join(OUT, "ripple.yaml")
                 with open(config, "w") as f:
@@ -70,7 +91,7 @@ def run(compositor, index, touch):
             ini = os.path.join(OUT, "weston.ini")
             with open(ini, "w") as f:
                 f.write(WESTON_INI)
-            server = subprocess.Popen(["weston", "--backend=drm-backend.so", "--use-pixman", "--tty=2", f"--socket={socket}", f"--config={ini}"],
+            server = subprocess.Popen(["weston", "--backend=drm-backend.so", "--use-pixman", f"--drm-device={card}", "--tty=2", f"--socket={socket}", f"--config={ini}"],
                                       stdout=stream, stderr=subprocess.STDOUT)
             path = os.path.join(os.environ["XDG_RUNTIME_DIR"], socket)
             deadline = time.monotonic() + 120
@@ -97,10 +118,10 @@ def run(compositor, index, touch):
     time.sleep(1)
 
 
-def scheduling():
-    """What Tactile's frame clock chose on the DRM screen: a deadline before each vblank
+def scheduling(names):
+    """What Tactile's frame clock chose on a DRM screen: a deadline before each vblank
     (logged when it moves by 1 ms), or, on a display without vblanks (bochs), none."""
-    logs = [read(os.path.join(OUT, f"tactile-{k}.log")) for k in range(1, RUNS + 1)]
+    logs = [read(os.path.join(OUT, f"{name}.log")) for name in names]
     if all("shows frames without vblanks" in log for log in logs):
         return "no vblanks: frames composed at once, frame callbacks on the refresh grid"
     budgets = [line.split("frames composed ", 1)[1].split(" ")[0] for log in logs for line in log.splitlines() if "frames composed " in line]
@@ -117,16 +138,28 @@ def feedback():
             f"p99 {latency_figures.percentile(shown, 0.99):.1f} ms")
 
 
-def summary():
-    figures = {}
-    for compositor, runs in (("tactile", RUNS), ("weston", RUNS), ("tactile-ripple", 1)):
-        measured = [latency_figures.Run(read(os.path.join(OUT, f"latency-{compositor}-{k}.txt"))) for k in range(1, runs + 1)]
-        figures[compositor] = latency_figures.Figures(measured)
+def figures(prefix, runs, compositors):
+    return {compositor: latency_figures.Figures([latency_figures.Run(read(os.path.join(OUT, f"latency-{prefix}{compositor}-{k}.txt")))
+                                                 for k in range(1, runs + 1)])
+            for compositor in compositors}
+
+
+def summary(references):
     with open(os.path.join(OUT, "latency-summary.md"), "w") as f:
         f.write(f"tactile build: {latency_figures.build_kind(TACTILE)} ({TACTILE})\n")
-        f.write(f"tactile frame clock: {scheduling()}\n")
+        f.write(f"tactile frame clock: {scheduling([f'tactile-{k}' for k in range(1, RUNS + 1)])}\n")
         f.write(f"tactile touch to feedback (touch.feedback: ripple): {feedback()}\n\n")
-        f.write(latency_figures.table(figures) + "\n")
+        judged = figures("", RUNS, ("tactile", "weston"))
+        judged.update(figures("", 1, ("tactile-ripple",)))
+        f.write("vkms (60 Hz, vblanks from a timer: judged on)\n\n" + latency_figures.table(judged) + "\n")
+        f.write(latency_figures.ratios(judged["tactile"], judged["weston"]) + "\n")
+        f.write(latency_figures.frame_callbacks(judged) + "\n")
+        for display in references:
+            f.write(f"\n{display} (reference; tactile frame clock: {scheduling([f'{display}-tactile-1'])})\n\n")
+            measured = figures(f"{display}-", 1, ("tactile", "weston"))
+            f.write(latency_figures.table(measured) + "\n")
+            f.write(latency_figures.ratios(measured["tactile"], measured["weston"]) + "\n")
+            f.write(latency_figures.frame_callbacks(measured) + "\n")
 
 
 def main():
@@ -135,12 +168,20 @@ def main():
     # weston's drm backend opens the input devices it finds at start-up.
     touch = Touchscreen("Tactile Test Touchscreen")
     subprocess.run(["udevadm", "settle"], check=True)
+    displays = cards()
+    log(f"displays: {displays}")
+    if "vkms" not in displays:
+        raise SystemExit(f"no vkms card among {displays}: was vkms.ko built (scripts/guest/prepare) and loaded?")
     for index in range(1, RUNS + 1):
         for compositor in ("tactile", "weston"):
-            run(compositor, index, touch)
+            run(compositor, index, touch, card=displays["vkms"])
     # Once: the server's own mark under the finger, and what it costs the app's frames.
-    run("tactile-ripple", 1, touch)
-    summary()
+    run("tactile-ripple", 1, touch, card=displays["vkms"])
+    references = [display for display in ("bochs", "virtio-gpu") if display in displays]
+    for display in references:
+        for compositor in ("tactile", "weston"):
+            run(compositor, 1, touch, display, displays[display])
+    summary(references)
     log("done")
 
 
