@@ -21,21 +21,33 @@ import Testing
         var schedule = RepaintSchedule()
         #expect(schedule.presented(Self.vblank, refreshMilliHertz: 60_000) == .milliseconds(2), "the first budget, for the log")
         #expect(schedule.presented(Self.vblank, refreshMilliHertz: 60_000) == nil, "unchanged: nothing to log")
-        #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(2), "nothing measured yet: the margin")
+        #expect(schedule.budget(refresh: Self.refresh60, now: Self.vblank.time) == .milliseconds(2), "nothing measured yet: the margin")
         #expect(schedule.notBefore == Instant(microseconds: 1_000_000 + 16_667 - 2000))
-        schedule.repainted(took: .milliseconds(5))
+        schedule.repainted(took: .milliseconds(5), at: .milliseconds(998))
         #expect(schedule.notBefore == nil, "until the next frame is shown")
         #expect(schedule.presented(Self.vblank, refreshMilliHertz: 60_000) == .milliseconds(7), "moved: logged")
-        #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(7), "the longest repaint and the margin")
+        #expect(schedule.budget(refresh: Self.refresh60, now: Self.vblank.time) == .milliseconds(7), "the longest repaint and the margin")
         #expect(schedule.notBefore == Instant(microseconds: 1_000_000 + 16_667 - 7000))
     }
 
     @Test func theBudgetForgetsOldRepaintsAndNeverTakesTheWholeFrame() {
         var schedule = RepaintSchedule()
-        schedule.repainted(took: .milliseconds(30))
-        #expect(schedule.budget(refresh: Self.refresh60) == Self.refresh60 * 3 / 4, "at most three quarters of the refresh")
-        for _ in 0..<16 { schedule.repainted(took: .milliseconds(1)) }
-        #expect(schedule.budget(refresh: Self.refresh60) == .milliseconds(3), "the slow one is forgotten after 16 repaints")
+        let now = Instant.milliseconds(1000)
+        schedule.repainted(took: .milliseconds(30), at: now)
+        #expect(schedule.budget(refresh: Self.refresh60, now: now) == Self.refresh60 * 3 / 4, "at most three quarters of the refresh")
+        for _ in 0..<16 { schedule.repainted(took: .milliseconds(1), at: now) }
+        #expect(schedule.budget(refresh: Self.refresh60, now: now) == .milliseconds(3), "the slow one is forgotten after 16 repaints")
+    }
+
+    /// A still screen's last repaint (the whole screen, once) is forgotten after a second: the
+    /// next stroke's frames are composed as late as its own repaints allow.
+    @Test func theBudgetForgetsRepaintsOlderThanASecond() {
+        var schedule = RepaintSchedule()
+        schedule.repainted(took: .milliseconds(10), at: .milliseconds(1000))
+        #expect(schedule.budget(refresh: Self.refresh60, now: .milliseconds(1999)) == .milliseconds(12))
+        #expect(schedule.budget(refresh: Self.refresh60, now: .milliseconds(2000)) == .milliseconds(2), "forgotten: the margin")
+        schedule.repainted(took: .milliseconds(1), at: .milliseconds(2500))
+        #expect(schedule.budget(refresh: Self.refresh60, now: .milliseconds(2501)) == .milliseconds(3))
     }
 
     /// A display whose flips complete when made (no vblank counter): nothing waits for a

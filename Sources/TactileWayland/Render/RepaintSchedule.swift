@@ -6,8 +6,10 @@ import Responder
 /// vblank less the budget a repaint needs, so a commit or touch that comes meanwhile makes
 /// that vblank (weston keeps a fixed 7 ms window; here the window follows what repaints
 /// really cost). The budget is the longest of the last 16 repaints (composing and handing
-/// the frame to the backend) plus a 2 ms margin, kept between 2 ms and three quarters of the
-/// refresh. Frames shown without a vblank (a nested window's frame callbacks, a modeset)
+/// the frame to the backend) made within the last second, plus a 2 ms margin, kept between
+/// 2 ms and three quarters of the refresh: a screen that was still for a while (a kiosk
+/// between customers) does not weigh the next stroke down with the whole-screen repaint it
+/// last made. Frames shown without a vblank (a nested window's frame callbacks, a modeset)
 /// give no deadline: the next frame is composed at once.
 ///
 /// A display without vblanks of its own (a DRM driver that completes a flip when it is
@@ -33,17 +35,21 @@ public struct RepaintSchedule: Sendable {
     public private(set) var withoutVblank = false
     /// When frame callbacks were last released.
     private var callbacksReleased: Instant?
-    /// The last repaints' durations, a ring.
-    private var costs = [Duration](repeating: .zero, count: 16)
+    /// The last repaints' durations and when each ended, a ring.
+    private var costs = [(took: Duration, at: Instant)](repeating: (.zero, .zero), count: 16)
     private var next = 0
 
     public init() {}
 
     public static let margin = Duration.milliseconds(2)
 
-    /// What a repaint gets before the vblank, for an output refreshing every `refresh`.
-    public func budget(refresh: Duration) -> Duration {
-        let longest = costs.max() ?? .zero
+    /// Repaints older than this are forgotten.
+    public static let memory = Duration.seconds(1)
+
+    /// What a repaint gets before the vblank, at `now`, for an output refreshing every `refresh`.
+    public func budget(refresh: Duration, now: Instant) -> Duration {
+        var longest = Duration.zero
+        for cost in costs where now - cost.at < Self.memory { longest = max(longest, cost.took) }
         return min(max(longest + Self.margin, Self.margin), refresh * 3 / 4)
     }
 
@@ -70,19 +76,25 @@ public struct RepaintSchedule: Sendable {
             notBefore = nil
             return nil
         }
-        let budget = budget(refresh: shownAt.refresh)
+        let budget = budget(refresh: shownAt.refresh, now: frame.time)
         notBefore = shownAt.next(after: frame.time).advanced(by: .zero - budget)
         guard reported.map({ abs(($0 - budget).milliseconds) >= 1 }) ?? true else { return nil }
         reported = budget
         return budget
     }
 
+    /// Everything the next frame waits for has come (`ClientFrameClock`): it is composed at
+    /// once, not at the deadline.
+    public mutating func composeNow() {
+        notBefore = nil
+    }
+
     /// The budget last returned by `presented`.
     private var reported: Duration?
 
-    /// A repaint took `duration`; the next waits for the next frame shown.
-    public mutating func repainted(took duration: Duration) {
-        costs[next] = duration
+    /// A repaint ending at `time` took `duration`; the next waits for the next frame shown.
+    public mutating func repainted(took duration: Duration, at time: Instant) {
+        costs[next] = (duration, time)
         next = (next + 1) % costs.count
         notBefore = nil
     }
