@@ -23,6 +23,9 @@ final class ClientState {
     /// The oldest touch event it was sent (down or motion) that no commit of a new buffer
     /// has followed yet: where its touch-to-present time starts (`TouchShown.app`).
     var touchUnansweredSince: Instant?
+    /// When it was last sent a touch down or motion: its frame callbacks are timed to its
+    /// draws while a finger moves (`ClientFrameClock`).
+    var touchSentAt: Instant?
     let limits: ClientLimits
     /// Its objects, counted against `limits`.
     let holdings = ClientHoldings()

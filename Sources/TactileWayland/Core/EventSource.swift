@@ -69,6 +69,13 @@ public final class EventSource {
         if let source { wl_event_source_timer_update(source, milliseconds) }
     }
 
+    /// A deadline that will not fire until armed again.
+    public func disarm() {
+        guard timerFD >= 0 else { return }
+        var spec = itimerspec()
+        timerfd_settime(timerFD, 0, &spec, nil)
+    }
+
     /// A deadline's next firing, at `time` on CLOCK_MONOTONIC (at once when it has passed).
     public func arm(at time: Instant) {
         guard timerFD >= 0 else { return }

@@ -24,6 +24,8 @@ final class Outputs {
     /// completes them when it is shown. With no output they wait for one.
     var frameCallbacks: [FrameCallback] = []
     var spareFrameCallbacks = SpareFrameCallbacks()
+    /// When the callbacks a shown frame completes are sent, client by client.
+    let clientClock: ClientFrameClock
     /// Presentation feedback of commits applied since the last frame that showed their
     /// surface; a frame composed on an output the surface is on takes it.
     var presentationFeedback: [PresentationFeedback] = []
@@ -39,11 +41,18 @@ final class Outputs {
     /// What composes every output's frames.
     let renderer: any Renderer
 
-    init(settings: [OutputSettings], display: OpaquePointer, renderer: any Renderer, logger: Logger) {
+    init(settings: [OutputSettings], display: OpaquePointer, renderer: any Renderer, logger: Logger, now: @escaping () -> Instant) {
         self.settings = settings
+        clientClock = ClientFrameClock(loop: wl_display_get_event_loop(display), logger: logger, now: now)
         self.display = display
         self.renderer = renderer
         self.logger = logger
+        clientClock.sent = { [unowned self] in spareFrameCallbacks.keep(&$0) }
+    }
+
+    /// The first output's refresh interval (60 Hz where there is none).
+    var refresh: Duration {
+        primary.flatMap { RefreshGrid(vblank: .zero, refreshMilliHertz: $0.description.refresh)?.refresh } ?? .nanoseconds(16_666_667)
     }
 
     var layout: [PlacedOutput] { live.map(withUsableArea) }
@@ -230,9 +239,9 @@ final class Outputs {
         }
         output.screen.inFlight.removeAll()
         output.screen.feedbackInFlight.removeAll()
-        for callback in due { callback.complete(at: frame.time.milliseconds) }
+        let deadline = output.repaintSchedule.withoutVblank ? nil : output.repaintSchedule.notBefore
+        clientClock.frameShown(&due, deadline: deadline)
         for feedback in shown { feedback.presented(on: output, frame) }
-        spareFrameCallbacks.keep(&due)
     }
 
     /// `target`, kept inside the layout: where the layout continues the pointer crosses to

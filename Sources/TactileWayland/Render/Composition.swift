@@ -55,6 +55,7 @@ final class Composition: ServerPart {
             schedule()
         }
         repaint.follow { [unowned self] in schedule() }
+        outputs.clientClock.everyAwaitedAnswered = { [unowned self] in composeNow() }
         cursorChanged.follow { [unowned self] in cursorImageChanged() }
     }
 
@@ -100,6 +101,19 @@ final class Composition: ServerPart {
     func stop() {
         scheduled = false
         deadline = nil
+        outputs.clientClock.stop()
+    }
+
+    /// Every client awaited this refresh has committed: the frames waiting for their deadline
+    /// are composed now (an output with nothing new waits for nothing), and the deadline's
+    /// wake-up is saved.
+    private func composeNow() {
+        for output in outputs.live { output.repaintSchedule.composeNow() }
+        if armedFor != nil {
+            armedFor = nil
+            deadline?.disarm()
+        }
+        schedule()
     }
 
     /// A repaint when `time` comes: the earliest asked for wins until it fires.
@@ -276,7 +290,8 @@ final class Composition: ServerPart {
                 screen.appTouchSince = min(screen.appTouchSince ?? since, since)
             }
         }
-        output.repaintSchedule.repainted(took: context.currentTime - started)
+        let ended = context.currentTime
+        output.repaintSchedule.repainted(took: ended - started, at: ended)
     }
 
     /// The top surface, when it is the whole frame by itself: an opaque image of the

@@ -39,6 +39,7 @@ struct ProtocolSink: DeliverySink {
     private func touchSent(to client: SeatClient, at time: Instant) {
         guard let state = ClientState.of(client.client) else { return }
         if state.touchUnansweredSince.map({ time < $0 }) ?? true { state.touchUnansweredSince = time }
+        state.touchSentAt = time
     }
 
     mutating func deliver(_ delivery: Delivery) {

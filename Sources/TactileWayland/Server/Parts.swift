@@ -105,7 +105,7 @@ final class Parts {
         gestures = Gestures(bindings: configuration.gestures, logger: logger)
         touchFiltering = TouchFiltering(tracer: tracer, logger: logger)
         touchAccommodating = TouchAccommodating(tracer: tracer, logger: logger)
-        let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger)
+        let outputs = Outputs(settings: configuration.outputs, display: display, renderer: renderer, logger: logger) { [unowned context] in context.currentTime }
         zooming = Zooming(outputs: outputs, repaint: repaint, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)

@@ -25,6 +25,10 @@ extension WaylandServer: SurfaceHost {
         parts.composition.schedule()
     }
 
+    func frameAnswered(by surface: Surface) {
+        parts.outputs.clientClock.answered(surface, refresh: parts.outputs.refresh)
+    }
+
     func damaged(_ surface: Surface, _ damage: SurfaceDamage) { parts.composition.damage(surface, damage) }
     func pace(_ surface: Surface) { parts.framePacing.watch(surface) }
 

@@ -5,6 +5,10 @@ import CWaylandServer
 /// still lists the callback (its surface, or the server waiting for the next frame) must see
 /// that instead of writing to freed memory or destroying it a second time.
 final class FrameCallback: ResourceObject {
+    /// The surface that asked for it, whose client's draw time decides when `done` goes
+    /// (`ClientFrameClock`).
+    weak var surface: Surface?
+
     /// Sends `done` and destroys the callback, as the protocol wants; nothing for a callback
     /// whose client is gone.
     func complete(at milliseconds: UInt32) {

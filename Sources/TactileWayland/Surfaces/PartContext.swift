@@ -49,6 +49,8 @@ protocol SurfaceHost: PartContext {
     func bind(_ surface: Surface?, to node: NodeID)
     /// A commit's frame callbacks: done once a frame showing it is on screen.
     func queueFrameCallbacks(_ callbacks: [FrameCallback])
+    /// A commit answered the frame callback the surface was sent (`ClientFrameClock`).
+    func frameAnswered(by surface: Surface)
     /// What a commit changed, to repaint.
     func damaged(_ surface: Surface, _ damage: SurfaceDamage)
     /// The surface has a fifo barrier set or updates waiting (`FramePacing`).

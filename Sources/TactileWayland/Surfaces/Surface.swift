@@ -66,6 +66,10 @@ final class Surface: ResourceObject {
     /// The oldest touch its client was sent before it committed the buffer not yet
     /// presented: the frame that shows that buffer ends the touch's time to present.
     var touchAnsweredSince: Instant?
+    /// How long its client takes to answer a frame callback, and since when its answer is
+    /// awaited (`ClientFrameClock`).
+    var drawTime = ClientDrawTime()
+    var frameAwaitedSince: Instant?
     /// What protocols attached besides the role (`SurfaceAddon`), in the order attached.
     private var addons: [any SurfaceAddon] = []
     private var pendingFrameCallbacks: [FrameCallback] = []
@@ -264,6 +268,7 @@ final class Surface: ResourceObject {
         if !callbacks.isEmpty {
             host.queueFrameCallbacks(callbacks)
         }
+        if frameAwaitedSince != nil { host.frameAnswered(by: self) }
         let hadBuffer = hasBuffer
         if let attachment = state.attachment { current.attachment = attachment }
         current.inputRegion = state.inputRegion
@@ -488,6 +493,7 @@ final class Surface: ResourceObject {
             guard let client, let surface = Surface.from(resource) else { return }
             let callback = surface.outputs.spareFrameCallbacks.callback()
             guard callback.bind(client: client, interface: tactile_wl_callback_interface(), version: 1, id: id, implementation: nil) else { return }
+            callback.surface = surface
             if surface.pendingFrameCallbacks.capacity == 0 { surface.pendingFrameCallbacks = surface.outputs.spareFrameCallbacks.emptyList() }
             surface.pendingFrameCallbacks.append(callback)
         },
