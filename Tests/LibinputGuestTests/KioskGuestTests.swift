@@ -215,3 +215,33 @@ struct KioskRun {
         (away, back, cursor) = (try guest.dump("vt-away"), try guest.dump("vt-back"), try guest.dump("cursor"))
     }
 }
+
+/// The same kiosk on vkms, the kernel's virtual KMS driver, whose vblanks come from a 60 Hz
+/// timer as a panel's do (kiosk_vkms.py). QEMU cannot show vkms's screen, so Tactile's own
+/// capture is the oracle: the app, the tap's cross, the picture after a VT switch.
+@Suite struct KioskOnVkmsGuestTests {
+    static let run = Guest.once(scenario: "kiosk_vkms.py", folder: "guest-kiosk-vkms", modules: ["vkms"])
+
+    @Test func theAppAndItsAnswerToATapAreComposedOnVkmsVblanks() throws {
+        let guest = try Self.run.get()
+        let log = guest.read("tactile.log")
+        #expect(log.contains("Virtual-1: 1024x768@60"), "vkms's screen: \(log.prefix(3000))")
+        #expect(log.contains("frames composed ") && log.contains(" ms before the vblank"), "the frame clock keeps to vkms's vblanks")
+        #expect(!log.contains("shows frames without vblanks"))
+        let before = try guest.dump("vkms-before"), after = try guest.dump("vkms-after")
+        #expect((before.width, before.height) == (1024, 768))
+        #expect(before.colour(at: 10, 10) == 0x58_5858 && before.colour(at: 599, 499) == 0x58_5858, "weston-simple-touch's grey")
+        #expect(before.colour(at: 1023, 767) == 0x20_2020, "Tactile's background beside it")
+        #expect(SimpleTouchDown.all(in: log).first == SimpleTouchDown(id: 0, Point(x: 256, y: 192)))
+        #expect(after.colour(at: 256, 192) == 0xff_0000, "simple-touch's red cross where the finger was")
+        #expect(before.colour(at: 256, 192) == 0x58_5858)
+    }
+
+    @Test func aVTSwitchAwayAndBackBringsThePictureAndTouchBack() throws {
+        let guest = try Self.run.get()
+        let log = guest.read("tactile.log")
+        #expect(try guest.dump("vkms-back") == guest.dump("vkms-after"), "the same picture back")
+        #expect(SimpleTouchDown.all(in: log).dropFirst().first == SimpleTouchDown(id: 0, Point(x: 384, y: 192)), "a tap after the switch")
+        #expect(guest.read("tactile.status").trimmingCharacters(in: .whitespacesAndNewlines) == "143", "the app's end is Tactile's")
+    }
+}
