@@ -151,7 +151,7 @@ let package = Package(
         // Real kernel devices and a real screen, in a QEMU guest (scripts/guest/): the libinput
         // backend, and Tactile nested in weston's DRM backend.
         .testTarget(name: "LibinputGuestTests", dependencies: ["TactileTestSupport", "TactileLatencyProbe"],
-                    exclude: ["scenario.py", "gles.py", "gbm.py", "gbm_clients.py", "weston_nested.py", "kiosk.py", "two_screens.py", "cursor_plane.py", "rotated.py", "idle.py", "latency.py", "wlroots_kiosk.py", "guest_input.py", "heal.py", "calibrate.py", "panels.py"]),
+                    exclude: ["scenario.py", "gles.py", "gbm.py", "gbm_clients.py", "weston_nested.py", "kiosk.py", "two_screens.py", "cursor_plane.py", "rotated.py", "idle.py", "latency.py", "wlroots_kiosk.py", "guest_input.py", "heal.py", "calibrate.py", "panels.py", "accessibility.py", "kiosk_vkms.py"]),
         // The protocol fuzzer with a fixed seed against a fresh server (both executables built beside the tests).
         .testTarget(name: "ProtocolFuzzTests", dependencies: ["tactile", "TactileProtocolFuzz", "TactileTestSupport"]),
         .executableTarget(
