@@ -108,7 +108,8 @@ final class ClientFrameClock {
         if since < now, now - since < refresh, let budget = surface.drawTime.drew(in: now - since) {
             logger.debug("\(surface.owner.id) draws in \(budget.milliseconds) ms: its frame callbacks go that long before the composition")
         }
-        // Still held (a commit before its `done`): the callback goes with the next frame's.
+        // A commit before its held `done` (a client drawing on input, not on callbacks) is no
+        // answer to measure; the callback still goes at its time.
         awaited.removeAll { $0.surface == nil || $0.surface === surface }
         if !isAwaiting { everyAwaitedAnswered() }
     }
