@@ -143,6 +143,37 @@ def tap_at(touch, x, y, hold):
     touch.up(0); touch.frame()
 
 
+def tap_raw(touch, x, y):
+    """One finger down at the raw (x, y) and up at once, each its own frame."""
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+
+
+def vt_away(tactile_log):
+    """Switches to VT 2 and waits until Tactile has let the seat go."""
+    subprocess.run(["busybox", "chvt", "2"], check=True)
+    wait_for(tactile_log, "seat disabled")
+
+
+def vt_back(tactile_log, device):
+    """Switches back to VT 1 and waits until Tactile has the seat and `device` again."""
+    subprocess.run(["busybox", "chvt", "1"], check=True)
+    wait_for(tactile_log, "seat enabled")
+    wait_for(tactile_log, f"device added: {device}", count=2)
+
+
+def kill_kiosk_app(tactile, tactile_log, app, out):
+    """Kills the kiosk app `app` as a kiosk app may die (SIGTERM) and waits for Tactile, which
+    ends with the app's status (128 + 15); the status goes to OUTDIR/tactile.status."""
+    with open(tactile_log) as f:
+        pid = int(f.read().split(f"started {app} (pid ")[1].split(")")[0])
+    os.kill(pid, 15)
+    status = tactile.wait(timeout=60)
+    with open(os.path.join(out, "tactile.status"), "w") as f:
+        f.write(f"{status}\n")
+    return status
+
+
 def wait_for(path, text, count=1, timeout=60):
     """Waits until `text` occurs `count` times in the file at `path`."""
     deadline = time.monotonic() + timeout

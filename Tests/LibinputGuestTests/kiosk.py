@@ -22,7 +22,7 @@ import time
 from evdev import AbsInfo, UInput
 from evdev import ecodes as e
 
-from guest_input import Journal, Pad, Pen, Touchscreen, seatd_for_nobody, settled, wait_for
+from guest_input import Journal, Pad, Pen, Touchscreen, kill_kiosk_app, seatd_for_nobody, settled, tap_raw, vt_away, vt_back, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 
@@ -65,8 +65,7 @@ def main():
     wait_for(recorded, "# positions in global pixels")
     # Raw (1024, 1024) of 0...4095 is (320, 200) on the 1280x800 screen, and in the full
     # screen simple-touch.
-    touch.down(0, 1024, 1024); touch.frame()
-    touch.up(0); touch.frame()
+    tap_raw(touch, 1024, 1024)
     wait_for(tactile_log, "wl_touch@")
     wait_for(tactile_log, ".up(")
     log("tap delivered")
@@ -76,17 +75,13 @@ def main():
     after = screendump_when("kiosk-after", lambda p: p.colour(320, 200) == RED)
 
     # Away to another VT, whose console shows; back, and the picture and touch return.
-    subprocess.run(["busybox", "chvt", "2"], check=True)
-    wait_for(tactile_log, "seat disabled")
+    vt_away(tactile_log)
     # tty2's console: its text, black where the app was.
     screendump_when("vt-away", lambda p: p.colour(320, 200) == 0 and p.colour(10, 10) == 0 and p.pixels.strip(b"\0") != b"")
-    subprocess.run(["busybox", "chvt", "1"], check=True)
-    wait_for(tactile_log, "seat enabled")
-    wait_for(tactile_log, "device added: Tactile Test Touchscreen", count=2)
+    vt_back(tactile_log, "Tactile Test Touchscreen")
     screendump_when("vt-back", lambda p: p == after)
     # Raw (1536, 1024) is (480, 200), still on simple-touch.
-    touch.down(0, 1536, 1024); touch.frame()
-    touch.up(0); touch.frame()
+    tap_raw(touch, 1536, 1024)
     wait_for(tactile_log, ".down(", count=2)
     log("tap after the VT switch delivered")
 
@@ -166,12 +161,7 @@ def main():
     probe.wait(timeout=10)
 
     # Killed as a kiosk app may die: Tactile ends with its status (128 + SIGTERM's 15).
-    with open(tactile_log) as f:
-        pid = int(f.read().split("started weston-simple-touch (pid ")[1].split(")")[0])
-    os.kill(pid, 15)
-    status = tactile.wait(timeout=60)
-    with open(os.path.join(OUT, "tactile.status"), "w") as f:
-        f.write(f"{status}\n")
+    status = kill_kiosk_app(tactile, tactile_log, "weston-simple-touch", OUT)
     log(f"tactile exited with {status}")
     screendump_when("console-after", lambda p: p == console_before)
 

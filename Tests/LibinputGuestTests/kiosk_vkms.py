@@ -18,7 +18,7 @@ import time
 
 from PIL import Image
 
-from guest_input import Journal, Picture, Touchscreen, wait_for
+from guest_input import Journal, Picture, Touchscreen, kill_kiosk_app, tap_raw, vt_away, vt_back, wait_for
 
 OUT, TACTILE = sys.argv[1], sys.argv[2]
 SOCKET = "wayland-kiosk"
@@ -61,30 +61,20 @@ def main():
     capture_when("vkms-before", lambda p: p.colour(10, 10) != p.colour(p.width - 1, p.height - 1))
 
     # Raw (1024, 1024) of 0...4095 is (256, 192) on vkms's 1024x768 screen.
-    touch.down(0, 1024, 1024); touch.frame()
-    touch.up(0); touch.frame()
+    tap_raw(touch, 1024, 1024)
     wait_for(tactile_log, ".up(")
     log("tap delivered")
     after = capture_when("vkms-after", lambda p: p.colour(256, 192) == RED)
 
-    subprocess.run(["busybox", "chvt", "2"], check=True)
-    wait_for(tactile_log, "seat disabled")
-    subprocess.run(["busybox", "chvt", "1"], check=True)
-    wait_for(tactile_log, "seat enabled")
-    wait_for(tactile_log, "device added: Tactile Test Touchscreen", count=2)
+    vt_away(tactile_log)
+    vt_back(tactile_log, "Tactile Test Touchscreen")
     capture_when("vkms-back", lambda p: p == after)
     # Raw (1536, 1024) is (384, 192).
-    touch.down(0, 1536, 1024); touch.frame()
-    touch.up(0); touch.frame()
+    tap_raw(touch, 1536, 1024)
     wait_for(tactile_log, ".down(", count=2)
     log("tap after the VT switch delivered")
 
-    with open(tactile_log) as f:
-        pid = int(f.read().split("started weston-simple-touch (pid ")[1].split(")")[0])
-    os.kill(pid, 15)
-    status = tactile.wait(timeout=60)
-    with open(os.path.join(OUT, "tactile.status"), "w") as f:
-        f.write(f"{status}\n")
+    status = kill_kiosk_app(tactile, tactile_log, "weston-simple-touch", OUT)
     log(f"tactile exited with {status}")
     log("done")
 
