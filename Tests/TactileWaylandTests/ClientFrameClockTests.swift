@@ -53,4 +53,26 @@ import WaylandProtocols
         #expect(touched.dropFirst().contains { $0 >= 2 && $0 < 17 },
                 "held into the refresh once the app's draw time was known, and sent before the next vblank: \(touched)")
     }
+
+    /// A hostile client asking for thousands of callbacks a frame, while a finger moves on
+    /// it: every one comes, once, and its frames are still shown.
+    @Test func thousandsOfCallbacksAFrameEachComeOnce() throws {
+        let server = try TestServer()
+        let client = try TestClient(socket: server.socket)
+        let window = try client.toplevel(width: 200, height: 200)
+        try client.inject { tactile_test_input_v1_touch_down($0, 1, f(100), f(100)); tactile_test_input_v1_touch_frame($0) }
+        for k in 0..<4 {
+            let x = f(100 + Double(k))
+            try client.inject { tactile_test_input_v1_touch_motion($0, 1, x, f(100)); tactile_test_input_v1_touch_frame($0) }
+            let many = (0..<5000).map { _ in RequestedFrame(window.surface) }
+            let (_, done) = try Self.frame(client, window, colour: 0xff00_0000 | UInt32(k * 50))
+            let deadline = Date().addingTimeInterval(5)
+            while !many.allSatisfy(\.done), Date() < deadline {
+                usleep(1_000)
+                try client.roundtrip()
+            }
+            #expect(many.allSatisfy { $0.doneCount == 1 && $0.time == done }, "frame \(k): each of 5,000 callbacks done once, with the frame's own")
+            for frame in many { wl_callback_destroy(frame.proxy) }
+        }
+    }
 }

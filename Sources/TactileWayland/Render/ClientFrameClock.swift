@@ -17,10 +17,14 @@ import Responder
 /// composition composes at once rather than at its deadline, so a one-client frame wakes
 /// the server twice (its commit, its vblank), not three times.
 final class ClientFrameClock {
-    /// Callbacks due but held, with when each goes.
+    /// Callbacks due but held, with when each goes, soonest first.
     private var held: [(callback: FrameCallback, at: Instant)] = []
-    /// Surfaces sent `done` (or about to be) whose commit has not come yet this refresh.
-    private var awaited: [WeakSurface] = []
+    /// The refreshes counted, one per shown frame; a surface sent `done` in the current one
+    /// is awaited until it commits (`Surface.frameAwaitedIn`).
+    private var refresh = 0
+    /// Surfaces sent `done` (or about to be) this refresh whose commit has not come yet. One
+    /// that goes away meanwhile stays counted: the composition then waits for its deadline.
+    private var awaiting = 0
     private var timer: EventSource?
     private let loop: OpaquePointer
     private let now: () -> Instant
@@ -31,11 +35,11 @@ final class ClientFrameClock {
     var sent: (inout [FrameCallback]) -> Void = { $0.removeAll() }
     private var spent: [FrameCallback] = []
 
-    private struct WeakSurface { weak var surface: Surface? }
-
     /// Touch sent to a client within this long before its frame was shown counts as a
     /// finger still moving (a touchscreen reports every 4 to 17 ms while one does).
     static let touchRecent = Duration.milliseconds(100)
+    /// Held callbacks due this close together go with one wake-up.
+    static let coalesced = Duration.microseconds(250)
 
     init(loop: OpaquePointer, logger: Logger, now: @escaping () -> Instant) {
         self.loop = loop
@@ -46,55 +50,64 @@ final class ClientFrameClock {
     func stop() { timer = nil }
 
     /// Whether a composition waits for an awaited surface's commit or a held callback.
-    var isAwaiting: Bool {
-        !held.isEmpty || awaited.contains { $0.surface != nil }
-    }
+    var isAwaiting: Bool { !held.isEmpty || awaiting > 0 }
 
     /// A frame was shown at a vblank (or without one: `deadline` nil) and `due` are the
     /// callbacks it carried; the next composition is at `deadline`. Each callback goes now
-    /// or at its surface's release time; `due` is emptied.
+    /// or at its surface's release time; `due` is emptied. Linear in the callbacks (a
+    /// client may ask for thousands), bar sorting the held ones.
     func frameShown(_ due: inout [FrameCallback], deadline: Instant?) {
         let now = now()
-        awaited.removeAll(keepingCapacity: true)
-        for callback in due {
-            guard let surface = callback.surface else {
-                callback.complete(at: now.milliseconds)
-                continue
-            }
-            let touched = surface.owner.touchSentAt.map { now - $0 < Self.touchRecent } ?? false
-            if touched, let at = surface.drawTime.release(before: deadline, now: now) {
-                held.append((callback, at))
-                expect(surface, since: at)
-            } else {
-                callback.complete(at: now.milliseconds)
+        refresh &+= 1
+        awaiting = 0
+        let heldBefore = held.count
+        var going = 0
+        for index in due.indices {
+            let callback = due[index]
+            if let surface = callback.surface {
+                let touched = surface.owner.touchSentAt.map { now - $0 < Self.touchRecent } ?? false
+                if touched, let at = surface.drawTime.release(before: deadline, now: now) {
+                    held.append((callback, at))
+                    expect(surface, since: at)
+                    continue
+                }
                 expect(surface, since: now)
             }
+            callback.complete(at: now.milliseconds)
+            due[going] = callback
+            going += 1
         }
-        due.removeAll { callback in held.contains { $0.callback === callback } }
+        due.removeSubrange(going...)
+        if held.count > heldBefore { held.sort { $0.at < $1.at } }
         sent(&due)
         arm()
     }
 
-    /// Held callbacks whose time came go.
+    /// Held callbacks whose time came (or comes within `coalesced`) go.
     private func fire() {
         let now = now()
-        for entry in held where !(now < entry.at) {
+        let cutoff = now.advanced(by: Self.coalesced)
+        let count = held.prefix { !(cutoff < $0.at) }.count
+        for entry in held[..<count] {
             entry.callback.complete(at: now.milliseconds)
             spent.append(entry.callback)
         }
-        held.removeAll { !(now < $0.at) }
+        held.removeFirst(count)
         sent(&spent)
         arm()
     }
 
     private func arm() {
-        guard let next = held.map(\.at).min() else { return }
+        guard let next = held.first?.at else { return }
         if timer == nil { timer = EventSource.deadline(on: loop, loopOwner: nil) { [unowned self] in fire() } }
         timer?.arm(at: next)
     }
 
     private func expect(_ surface: Surface, since: Instant) {
-        if !awaited.contains(where: { $0.surface === surface }) { awaited.append(WeakSurface(surface: surface)) }
+        if surface.frameAwaitedIn != refresh {
+            surface.frameAwaitedIn = refresh
+            awaiting += 1
+        }
         surface.frameAwaitedSince = since
     }
 
@@ -110,7 +123,10 @@ final class ClientFrameClock {
         }
         // A commit before its held `done` (a client drawing on input, not on callbacks) is no
         // answer to measure; the callback still goes at its time.
-        awaited.removeAll { $0.surface == nil || $0.surface === surface }
+        if surface.frameAwaitedIn == self.refresh {
+            surface.frameAwaitedIn = nil
+            awaiting -= 1
+        }
         if !isAwaiting { everyAwaitedAnswered() }
     }
 }

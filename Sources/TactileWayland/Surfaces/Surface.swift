@@ -70,6 +70,8 @@ final class Surface: ResourceObject {
     /// awaited (`ClientFrameClock`).
     var drawTime = ClientDrawTime()
     var frameAwaitedSince: Instant?
+    /// The refresh it was last sent `done` in, until it commits.
+    var frameAwaitedIn: Int?
     /// What protocols attached besides the role (`SurfaceAddon`), in the order attached.
     private var addons: [any SurfaceAddon] = []
     private var pendingFrameCallbacks: [FrameCallback] = []
