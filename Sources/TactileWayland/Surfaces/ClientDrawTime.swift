@@ -9,8 +9,11 @@ import Responder
 /// eight, longer than the budget it missed: the next callback comes that much earlier at
 /// once, and the budget shrinks again only as the slow draw leaves the eight.
 public struct ClientDrawTime: Sendable {
-    /// The last draws, a ring of eight once full.
-    private var samples: [Duration] = []
+    /// The last draws in microseconds, a ring of eight once full, kept in the surface itself:
+    /// a client makes surfaces by the thousand, and each would otherwise be one more
+    /// allocation to the heap.
+    private var samples = SIMD8<Int64>(repeating: 0)
+    private var count = 0
     private var next = 0
 
     public init() {}
@@ -19,15 +22,17 @@ public struct ClientDrawTime: Sendable {
 
     /// The time the client is given before a deadline; nil until it has drawn once.
     public var budget: Duration? {
-        samples.max().map { $0 + Self.margin }
+        count == 0 ? nil : .microseconds(samples.max()) + Self.margin
     }
 
     /// A commit answered a callback sent `duration` before. Returns the budget when it moved
     /// by a millisecond or more since it was last returned, for the log.
     @discardableResult
     public mutating func drew(in duration: Duration) -> Duration? {
-        if samples.count < 8 { samples.append(duration) } else { samples[next] = duration }
+        let microseconds = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        samples[next] = min(max(microseconds, 0), Int64(Int32.max))
         next = (next + 1) % 8
+        count = min(count + 1, 8)
         guard let budget, reported.map({ abs(($0 - budget).milliseconds) >= 1 }) ?? true else { return nil }
         reported = budget
         return budget
