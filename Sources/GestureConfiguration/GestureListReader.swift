@@ -69,8 +69,11 @@ extension YAMLReader {
                 gatherTime: try g.milliseconds("gather-time") ?? .milliseconds(150)
             )
         case "long-press":
-            try g.only(common + ["duration", "slop"])
-            recognizer = LongPress(duration: try g.milliseconds("duration") ?? .milliseconds(500), slop: try g.number("slop", atLeast: 0) ?? 10)
+            try g.only(common + ["duration", "slop", "corner", "corner-size"])
+            let corner = try g.choice("corner", Corner.self)
+            let side = try g.number("corner-size", atLeast: 1) ?? LongPress.cornerSize
+            recognizer = LongPress(duration: try g.milliseconds("duration") ?? .milliseconds(500), slop: try g.number("slop", atLeast: 0) ?? 10,
+                                   corner: corner.map { ($0, side) })
         case "tap":
             try g.only(common + ["taps", "interval", "max-duration", "slop", "max-distance"])
             recognizer = Tap(

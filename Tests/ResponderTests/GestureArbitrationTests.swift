@@ -198,6 +198,30 @@ import Testing
         _ = b
     }
 
+    /// A long press with a corner takes only fingers that come down in that corner's square
+    /// (a kiosk's staff knock): the same press a pixel outside it stays the app's.
+    @Test mutating func aCornersLongPressTakesOnlyFingersInItsSquare() {
+        desk.add(subsurface(alice, 0, 0, 1000, 1000))
+        let press = desk.router.addGesture(LongPress(duration: .milliseconds(500), slop: 10, corner: (.topRight, 80)), on: desk.root)
+        _ = desk.send(.touchDown(id: 1, global: p(919, 40), time: ms(0)), .touchFrame)
+        #expect(desk.fire(at: ms(600)) == [], "a pixel left of the square: the app keeps its touch")
+        #expect(desk.router.gestureState(press) == .possible)
+        _ = desk.send(.touchUp(id: 1, time: ms(700)), .touchFrame)
+        _ = desk.send(.touchDown(id: 2, global: p(990, 5), time: ms(1000)), .touchFrame)
+        #expect(desk.fire(at: ms(1500)) == [.touchCancel(alice)], "in the square: the press wins")
+        #expect(desk.router.gestureState(press) == .began)
+    }
+
+    /// Each corner's square is at its own corner of the screen, and never bigger than it.
+    @Test func eachCornersSquareIsAtItsCorner() {
+        let screen = Rect(x: 0, y: 0, width: 1280, height: 800)
+        #expect(Corner.topLeft.square(80, of: screen) == Rect(x: 0, y: 0, width: 80, height: 80))
+        #expect(Corner.topRight.square(80, of: screen) == Rect(x: 1200, y: 0, width: 80, height: 80))
+        #expect(Corner.bottomLeft.square(80, of: screen) == Rect(x: 0, y: 720, width: 80, height: 80))
+        #expect(Corner.bottomRight.square(80, of: screen) == Rect(x: 1200, y: 720, width: 80, height: 80))
+        #expect(Corner.bottomRight.square(5000, of: screen) == screen)
+    }
+
     /// A long press begins exactly when its duration is up (manual clock: not at 499 ms), and a
     /// finger that wanders beyond the slop before then fails it.
     @Test mutating func aLongPressBeginsAtItsDurationUnlessTheFingerWanders() {
