@@ -107,7 +107,7 @@ final class TouchCalibration: ServerPart {
         }
         context.updateScene { [unowned self] scene in
             guard windows.calibrationCeiling == nil else { return }
-            windows.calibrationCeiling = scene.add(.compositor(), to: scene.root, at: windows.ceiling.map { .below($0) } ?? .top)
+            windows.calibrationCeiling = scene.add(.compositor(), to: scene.root, at: windows.ceiling.map { .below($0) } ?? windows.underOverlays)
         }
         surface.createNode(.surface(of: surface.owner.id, isToplevel: true, isMapped: false), under: { [unowned self] in windows.calibrationCeiling })
         place(surface, on: output)

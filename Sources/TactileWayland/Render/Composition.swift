@@ -22,8 +22,8 @@ final class Composition: ServerPart {
     var touchMarks: TouchMarks?
     /// `touch.feedback: ripple`, drawn over everything.
     var touchFeedback: TouchFeedback?
-    /// The accommodations' and the secondary click's countdowns, drawn over everything.
-    let touchRings = TouchRings()
+    /// The compositor's own drawings over everything, the lock included.
+    private let overlays: Overlays
     /// Told each touch-to-present time measured (`WaylandServer.onTouchShown`).
     var touchShown: ((TouchShown, Duration) -> Void)?
     /// Told what was drawn after each repaint (the windows hear whether they show).
@@ -39,7 +39,7 @@ final class Composition: ServerPart {
     /// A cursor image changed: the cursor is redrawn even where it did not move.
     private var cursorDirty = false
 
-    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, readers: [any FrameReader],
+    init(context: any PartContext, loop: OpaquePointer, outputs: Outputs, seat: Seat, tablets: Tablets, readers: [any FrameReader], overlays: Overlays,
          repaint: Signal<Void>, cursorChanged: Signal<Void>, lockShield: @escaping () -> NodeID?, repainted: @escaping ([(Surface, Rect)]) -> Void) {
         self.context = context
         self.loop = loop
@@ -47,6 +47,7 @@ final class Composition: ServerPart {
         self.seat = seat
         self.tablets = tablets
         self.readers = readers
+        self.overlays = overlays
         self.lockShield = lockShield
         self.repainted = repainted
         outputs.powerObservers.append { [unowned self] output in
@@ -192,7 +193,7 @@ final class Composition: ServerPart {
         let cursor = cursorToDraw()
         let cursorChanged = cursorDirty
         cursorDirty = false
-        let overlayDamage = (touchMarks?.takeDamage() ?? []) + (touchFeedback?.takeDamage() ?? []) + touchRings.takeDamage()
+        let overlayDamage = (touchMarks?.takeDamage() ?? []) + (touchFeedback?.takeDamage() ?? []) + overlays.takeDamage()
         for output in outputs.live {
             output.screen.damage += overlayDamage.compactMap { output.canvasRect(of: $0) }
             repaint(output, visible: visible, cursor: cursor, cursorChanged: cursorChanged)
@@ -203,7 +204,7 @@ final class Composition: ServerPart {
 
     /// The overlay changed (a touch moved, a mark came or went): repaint where.
     func overlayChanged() {
-        if touchMarks?.damage.isEmpty == false || touchFeedback?.damage.isEmpty == false || !touchRings.damage.isEmpty { schedule() }
+        if touchMarks?.damage.isEmpty == false || touchFeedback?.damage.isEmpty == false || !overlays.rings.damage.isEmpty { schedule() }
     }
 
     private func repaint(_ output: Output, visible: [(Surface, Rect)], cursor: (content: SurfaceContent, frame: Rect)?,
@@ -245,7 +246,7 @@ final class Composition: ServerPart {
         screen.redrawn(items, damage: &damage)
         let latched = touchFeedback?.latch(on: output)
         var marks = (touchMarks?.items(on: output) ?? []) + (latched?.items ?? [])
-        if !touchRings.isEmpty { marks += touchRings.items(on: output, at: started) }
+        marks += overlays.items(on: output, at: started)
         if !damage.isEmpty {
             drawn.removeAll(keepingCapacity: true)
             for (_, item) in items { drawn.append(item) }

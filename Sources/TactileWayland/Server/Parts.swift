@@ -64,6 +64,8 @@ final class Parts {
     let idleNotifier: IdleNotifier
     /// Idle blanking, and waking by input.
     let idle: Idle
+    /// The compositor's own drawings over everything: rings, and a kiosk's screens.
+    let overlays: Overlays
     let screencopy: Screencopy
     /// ext-image-capture-source's managers and ext_image_copy_capture, wlr-screencopy's successor.
     let captureSources: CaptureSources
@@ -150,9 +152,10 @@ final class Parts {
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
                     inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
+        overlays = Overlays(context: context, windows: windows, outputs: outputs, grabs: seat.grabs, repaint: repaint)
         screencopy = Screencopy(display: display, outputs: outputs, repaint: repaint)
         composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
-                                  readers: [screencopy, imageCopyCapture], repaint: repaint, cursorChanged: cursorChanged,
+                                  readers: [screencopy, imageCopyCapture], overlays: overlays, repaint: repaint, cursorChanged: cursorChanged,
                                   lockShield: { [unowned sessionLocks] in sessionLocks.shield }, repainted: { [unowned windows] in windows.repainted($0) })
         inspector = configuration.offersInspector ? Inspector(display: display, subject: inspected) : nil
         testInput = configuration.offersTestInput ? TestInput(display: display, host: context, tablets: tablets) : nil
@@ -220,6 +223,7 @@ final class Parts {
                 idle,
             ],
             pixels: [
+                overlays,
                 screencopy,
                 captureSources,
                 imageCopyCapture,

@@ -38,7 +38,7 @@ extension WaylandServer {
             return mapped
         }
         if let ring = router.secondaryClickRing { rings.append(ring) }
-        parts.composition.touchRings.show(rings)
+        parts.overlays.rings.show(rings)
         parts.composition.overlayChanged()
     }
 

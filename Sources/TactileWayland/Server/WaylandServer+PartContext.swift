@@ -7,6 +7,8 @@ import Responder
 extension WaylandServer: SurfaceHost {
     var scene: Scene { router.scene }
 
+    func nodeHit(at global: Point) -> NodeID? { router.hitTest(at: global)?.node }
+
     var focus: SeatFocus {
         SeatFocus(keyboard: router.keyboardFocus, pointer: router.pointerFocus, pointerPosition: router.pointerPosition, pen: router.penOverTablet)
     }

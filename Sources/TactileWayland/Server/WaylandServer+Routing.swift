@@ -21,7 +21,7 @@ extension WaylandServer {
         parts.focusMayHaveChanged(focus)
         parts.gestures.publish(sink.gestureEvents, nextDeadline: { router.nextGestureDeadline }, now: { currentTime })
         // A long press's countdown came or went (a nil check on every other step).
-        if router.secondaryClickRing != nil || !parts.composition.touchRings.isEmpty { showTouchRings() }
+        if router.secondaryClickRing != nil || !parts.overlays.rings.isEmpty { showTouchRings() }
     }
 
     /// Routes one input event from a backend, through the seat's grabs first (`InputGrab`).

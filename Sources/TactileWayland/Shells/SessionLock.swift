@@ -63,7 +63,7 @@ final class SessionLocks: ServerPart {
                 var node = Node.compositor(size: extent, inputRegion: .infinite)
                 // Every point of the layout and beyond: nothing under the lock is hit.
                 node.pointInsideOverride = { _ in true }
-                shield = scene.add(node, to: scene.root, at: .top)
+                shield = scene.add(node, to: scene.root, at: windows.underOverlays)
                 windows.ceiling = shield
             }
             context.focusKeyboard(on: nil, because: "session-locked")

@@ -47,8 +47,14 @@ final class Windows: ServerPart {
     var ceiling: NodeID?
     /// The node touchscreen calibrators show in, under the lock's (`TouchCalibration`).
     var calibrationCeiling: NodeID?
-    /// What windows and layers stay under: the lower of the two ceilings.
-    private var lowestCeiling: NodeID? { calibrationCeiling ?? ceiling }
+    /// The compositor's own overlays' node (`Overlays`), made when one first shows: over
+    /// everything, the lock included.
+    var overlayLayer: NodeID?
+    /// What windows and layers stay under: the lowest of the ceilings.
+    private var lowestCeiling: NodeID? { calibrationCeiling ?? ceiling ?? overlayLayer }
+    /// Where the lock and the calibrators' node go among the root's children: topmost, but
+    /// under the overlays.
+    var underOverlays: StackPosition { overlayLayer.map { .below($0) } ?? .top }
 
     /// Where a new or raised window goes among the root's children: under the top layers.
     var windowStackPosition: StackPosition {

@@ -15,6 +15,8 @@ protocol PartContext: AnyObject {
     /// A pointer button is down (the pointer's implicit grab).
     var pointerButtonsHeld: Bool { get }
     func surface(at node: NodeID) -> Surface?
+    /// The node a point hits first, as the router's hit test finds it.
+    func nodeHit(at global: Point) -> NodeID?
     /// The surface behind each node, as a routing step's sink reads them.
     var surfaces: SurfaceIndex { get }
     func updateScene(_ change: @escaping (inout Scene) -> Void)

@@ -4,8 +4,10 @@ import TactileRender
 /// The countdowns of the touch accommodations (a hold that will count) and of the secondary
 /// click (a long press that will right-click), drawn by the server over everything, centred
 /// under the finger: a faint ring that fills clockwise from the top as the wait runs, as iOS
-/// draws Hold Duration's. While one shows, every frame redraws it a step fuller.
-final class TouchRings {
+/// draws Hold Duration's. While one shows, every frame redraws it a step fuller. Always
+/// shown among the overlays (drawing nothing while no finger waits), and never modal.
+final class TouchRings: Overlay {
+    var isModal: Bool { false }
     private var rings: [TouchRing] = []
     /// Global rectangles to repaint: where rings were or now are.
     private(set) var damage: [Rect] = []
@@ -21,7 +23,7 @@ final class TouchRings {
 
     /// Takes the damage for the next repaint: every ring's place while one shows, as each
     /// frame draws it fuller.
-    func takeDamage() -> [Rect] {
+    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] {
         for ring in rings { damage(at: ring.at) }
         defer { damage.removeAll(keepingCapacity: true) }
         return damage
@@ -29,7 +31,8 @@ final class TouchRings {
 
     /// The rings over `output`, as full as they are at `now`.
     func items(on output: Output, at now: Instant) -> [DrawItem] {
-        rings.compactMap { ring in
+        guard !rings.isEmpty else { return [] }
+        return rings.compactMap { ring in
             let step = Int((ring.progress(at: now) * Double(Self.steps)).rounded(.down))
             return output.overlayItem(MarkImages.shared.countdown(Self.colour, step: step, of: Self.steps), centredAt: ring.at)
         }
