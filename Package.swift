@@ -45,7 +45,7 @@ let package = Package(
         // Layer 2: the Wayland server over libwayland-server, sending what the core decides.
         .target(
             name: "TactileWayland",
-            dependencies: ["Responder", "GestureConfiguration", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "GestureConfiguration", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "CCrypt", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
         // Layer 2's renderers: surfaces composed into output frames, damage only, with pixman
         // on the CPU or GLES through EGL, and the damage history the backends' buffers catch
@@ -66,6 +66,7 @@ let package = Package(
         .systemLibrary(name: "CLibseat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),

@@ -51,4 +51,9 @@ public enum GestureAction: Sendable, Hashable {
     case focusNext
     /// Ask the window holding keyboard focus to close (xdg_toplevel.close).
     case closeFocused
+    /// A kiosk's cleaning screen: every touch goes nowhere for the configuration's
+    /// `cleaning.duration`.
+    case cleanScreen
+    /// The staff door's knock: then its taps, then the PIN pad (`staff:`).
+    case staffDoor
 }

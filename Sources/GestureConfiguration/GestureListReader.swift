@@ -106,8 +106,11 @@ extension YAMLReader {
         case nil, "none": return .none
         case "focus-next": return .focusNext
         case "close-focused": return .closeFocused
+        case "clean-screen": return .cleanScreen
+        case "staff-door": return .staffDoor
         case let other?:
-            throw error(g.entries["action"]!.node, "\(g.path).action", "'\(other)' is not an action (none, focus-next, close-focused; or run: COMMAND)")
+            throw error(g.entries["action"]!.node, "\(g.path).action",
+                        "'\(other)' is not an action (none, focus-next, close-focused, clean-screen, staff-door; or run: COMMAND)")
         }
     }
 }

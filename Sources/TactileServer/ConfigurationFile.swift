@@ -42,6 +42,12 @@ public struct ConfigurationFile: Sendable {
     public var renderer: RendererChoice?
     /// When the screens sleep, and what the input that wakes them does.
     public var idle: IdleSettings?
+    /// A kiosk's day (`session`, `cleaning`, `staff`).
+    public var sessionReset: SessionResetSettings?
+    /// `session.reset-run`: what starts the session over instead of starting the app again.
+    public var sessionResetRun: String?
+    public var cleaning: CleaningSettings?
+    public var staff: StaffSettings?
     /// Who may bind each privileged family; the families not named keep the server's default.
     public var privileges: [Privilege: PrivilegePolicy.Grant] = [:]
     /// How much one client may make the server hold (`limits`).
@@ -82,6 +88,7 @@ public struct ConfigurationFile: Sendable {
     public func applied(to base: ServerConfiguration) -> ServerConfiguration {
         var result = base
         result.gestures = gestures
+        if let staff, !gestures.contains(where: { $0.action == .staffDoor }) { result.gestures.append(Self.staffKnock(in: staff.corner)) }
         result.outputs = outputs + base.outputs
         result.windowRules = windows + base.windowRules
         if let pointerEmulation { result.routingPolicy.emulatesPointerForTouch = pointerEmulation }
@@ -95,6 +102,9 @@ public struct ConfigurationFile: Sendable {
         if let cursor { result.cursor = cursor }
         if let renderer { result.renderer = renderer }
         if let idle { result.idle = idle }
+        if let sessionReset { result.sessionReset = sessionReset }
+        if let cleaning { result.cleaning = cleaning }
+        if let staff { result.staff = staff }
         result.privileges.grants.merge(privileges) { $1 }
         if let bufferSide { result.limits.bufferSide = bufferSide }
         if let objectsPerClient { result.limits.objects = objectsPerClient }
@@ -114,6 +124,14 @@ public struct ConfigurationFile: Sendable {
             options: base.keyboardLayout.options ?? k.options
         )
         return result
+    }
+}
+
+extension ConfigurationFile {
+    /// The staff door's gesture when no configured one has `action: staff-door`: a finger
+    /// held still 2 s in `corner`, which a customer's taps and swipes do not make.
+    static func staffKnock(in corner: Corner) -> GestureBinding {
+        GestureBinding(name: "staff-door", recognizer: LongPress(duration: .seconds(2), slop: 15, corner: (corner, LongPress.cornerSize)), action: .staffDoor)
     }
 }
 

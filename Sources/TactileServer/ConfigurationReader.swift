@@ -17,7 +17,7 @@ struct ConfigurationReader {
 
     func read(_ root: ConfigNode, into config: inout ConfigurationFile) throws {
         let top = try table(root, "")
-        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "windows", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics", "accessibility"])
+        try top.only(["app", "touch", "pen", "keyboard", "devices", "outputs", "windows", "idle", "privileges", "limits", "gestures", "trace", "show-touches", "show-input-regions", "cursor", "xwayland", "renderer", "bell", "metrics", "accessibility", "session", "cleaning", "staff"])
         config.trace = try top.bool("trace")
         // true and false, as for focus-new-windows, are lazy and off.
         if let flag = top.entries["xwayland"]?.node.bool {
@@ -67,6 +67,51 @@ struct ConfigurationReader {
             try idle.only(["timeout", "wake"])
             config.idle = IdleSettings(timeout: try idle.integer("timeout", in: IdleSettings.timeouts),
                                        wake: try idle.choice("wake", IdleSettings.Wake.self) ?? .swallow)
+        }
+        if let session = try top.table("session") {
+            try session.only(["reset-after", "warning", "reset-run", "text", "countdown"])
+            var settings = SessionResetSettings()
+            guard let after = try session.integer("reset-after", in: SessionResetSettings.seconds) else {
+                throw session.missing("reset-after", "the seconds without input before the session starts over")
+            }
+            settings.resetAfter = after
+            settings.warning = try session.integer("warning", in: SessionResetSettings.warnings) ?? settings.warning
+            settings.text = try session.string("text") ?? settings.text
+            settings.countdown = try session.string("countdown") ?? settings.countdown
+            config.sessionReset = settings
+            config.sessionResetRun = try session.string("reset-run")
+        }
+        if let cleaning = try top.table("cleaning") {
+            try cleaning.only(["duration", "end-hold", "text", "countdown"])
+            var settings = CleaningSettings()
+            settings.duration = try cleaning.integer("duration", in: CleaningSettings.durations) ?? settings.duration
+            settings.endHold = try cleaning.integer("end-hold", in: CleaningSettings.holds) ?? settings.endHold
+            settings.text = try cleaning.string("text") ?? settings.text
+            settings.countdown = try cleaning.string("countdown") ?? settings.countdown
+            config.cleaning = settings
+        }
+        if let staff = try top.table("staff") {
+            try staff.only(["pin", "corner", "taps", "opens", "run"])
+            guard let pin = try staff.scalar("pin", "the PIN's salted hash that `tactile staff-pin` prints", { $0.string.flatMap { StaffPin.isHash($0) ? $0 : nil } }) else {
+                throw staff.missing("pin", "the PIN's salted hash that `tactile staff-pin` prints")
+            }
+            let command = try staff.string("run")
+            let named = try staff.string("opens")
+            let opens: StaffDoorOpens
+            switch named ?? (command != nil ? "run" : "exit") {
+            case "run":
+                guard let command else { throw staff.missing("run", "the command the door opens") }
+                opens = .run(command)
+            case "exit": opens = .exit
+            case "restart": opens = .restart
+            case let other:
+                throw error(staff.entries["opens"]!.node, "staff.opens", "'\(other)' is not what a door opens (exit, restart, run with run: COMMAND)")
+            }
+            if command != nil, named != nil, named != "run" {
+                throw error(staff.entries["run"]!.node, "staff.run", "a command runs only with opens: run")
+            }
+            config.staff = StaffSettings(pinHash: pin, corner: try staff.choice("corner", Corner.self) ?? .topRight,
+                                         taps: try staff.integer("taps", in: StaffSettings.tapCounts) ?? 5, opens: opens)
         }
         if let app = try top.table("app") {
             try app.only(["restart"])

@@ -39,11 +39,14 @@ public final class GestureActions: GestureDelegate {
         default: false
         }
         guard acts else { return }
+        let d = event.detail
         switch binding.action {
         case .none: break
         case .run(let command): run(command, for: binding, event)
         case .focusNext: server.focusNextWindow()
         case .closeFocused: server.closeFocusedWindow()
+        case .cleanScreen: server.startCleaning()
+        case .staffDoor: server.staffKnocked(at: d.location)
         }
     }
 

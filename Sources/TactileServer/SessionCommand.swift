@@ -33,6 +33,9 @@ public final class SessionCommand {
     private var startedAt: Instant
     private var backoff = SessionCommand.firstBackoff
     private var waiting: EventSource?
+    /// Ended on purpose to start over (`startOver`): its end is no failure and no exit, and
+    /// SIGKILL follows SIGTERM if it lingers.
+    private var endingToStartOver: EventSource?
 
     static let firstBackoff: Int32 = 1000
     static let longestBackoff: Int32 = 30_000
@@ -71,6 +74,11 @@ public final class SessionCommand {
             poll?.arm(milliseconds: Self.period)
             return
         }
+        if endingToStartOver != nil {
+            endingToStartOver = nil
+            logger.info("\(arguments.first ?? "the command") ended (status \(status)); starting it again")
+            return startAgain()
+        }
         guard status != 0, restart == .onFailure else {
             self.status = status
             endedTheServer = true
@@ -99,6 +107,25 @@ public final class SessionCommand {
         server.port.processStarted(pid)
         logger.info("started \(arguments.joined(separator: " ")) again (pid \(pid))")
         poll?.arm(milliseconds: Self.period)
+    }
+
+    /// Starts the session over (a kiosk's idle reset, the staff door's restart): the command
+    /// gets SIGTERM (SIGKILL 2 s later if still there) and, once it ended, starts again at once.
+    public func startOver() {
+        guard status == nil, endingToStartOver == nil else { return }
+        // Between a failure and its restart, nothing runs: it starts now.
+        if waiting != nil {
+            waiting = nil
+            return startAgain()
+        }
+        kill(pid, SIGTERM)
+        let pid = pid
+        endingToStartOver = server.port.makeTimer { [unowned self] in
+            guard self.pid == pid, endingToStartOver != nil else { return }
+            logger.warning("\(arguments.first ?? "the command") did not end within 2 s of SIGTERM: killing it to start over")
+            kill(pid, SIGKILL)
+        }
+        endingToStartOver?.arm(milliseconds: 2000)
     }
 
     /// Ends the command if Tactile stopped first (a signal, the parent closing its window):

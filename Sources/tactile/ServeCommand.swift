@@ -108,6 +108,9 @@ struct ServeCommand: ParsableCommand {
         if let path = options.config {
             signals.append(server.onSignal(SIGHUP) { [unowned tactile] in tactile.reloadConfiguration(from: path) })
         }
+        // `pkill -USR1 -x tactile` (or `systemctl kill -s USR1` on its unit): the cleaning
+        // screen, from a command or a staff menu, as action: clean-screen starts it.
+        signals.append(server.onSignal(SIGUSR1) { [unowned server] in server.port.startCleaning() })
         let session: SessionCommand?
         do {
             session = command.isEmpty ? nil : try SessionCommand(command, server: server, socketName: name, x11Display: tactile.xwayland?.displayName, restart: file?.appRestart ?? .never, logger: logger)
@@ -117,11 +120,14 @@ struct ServeCommand: ParsableCommand {
         let environment = currentEnvironmentByName()
         let supervision = Supervision(environment: environment, logger: logger)
         let metrics = file?.metrics.map { Metrics($0, server: server, session: session, logger: logger) }
+        let day = KioskDay(server: server, session: session, resetRun: file?.sessionResetRun, logger: logger) { [unowned tactile] arguments, what in
+            tactile.startHelper(arguments, what: what)
+        }
         if file?.touchMap == .ask {
             askWhereTouchscreensLie(tactile, socket: name)
         }
         supervision.ready("listening on \(name)", environment: environment, server: server)
-        withExtendedLifetime((signals, metrics)) { tactile.run() }
+        withExtendedLifetime((signals, metrics, day)) { tactile.run() }
         supervision.stopping()
         session?.stop()
         switch end {

@@ -7,7 +7,7 @@ struct Tactile: ParsableCommand {
         abstract: "Touch-first input routing for Wayland: a routing core and a minimal compositor around it.",
         // The commit it was built from (Plugins/TactileVersion, scripts/version).
         version: tactileVersion,
-        subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self, InspectCommand.self, RecordCommand.self, CaptureCommand.self, CalibrateCommand.self, PanelCheckCommand.self],
+        subcommands: [DemoCommand.self, ServeCommand.self, InjectCommand.self, InspectCommand.self, RecordCommand.self, CaptureCommand.self, CalibrateCommand.self, PanelCheckCommand.self, StaffPinCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 

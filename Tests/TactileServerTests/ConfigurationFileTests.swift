@@ -228,6 +228,49 @@ private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cuto
         #expect(ServerConfiguration().idle.timeout == nil, "no sleep unless asked")
     }
 
+    /// A kiosk's day: the session that starts over, cleaning, the staff door with the knock
+    /// a configured gesture does not replace.
+    @Test func theKioskDaySectionsReachTheServer() throws {
+        let hash = try #require(StaffPin.hash("1357"))
+        let file = try ConfigurationFile.parse("""
+            session:
+              reset-after: 120
+              warning: 15
+              text: Noch da?
+              countdown: Neustart in {seconds} s
+              reset-run: chromium-reset
+            cleaning:
+              duration: 45
+              end-hold: 5
+            staff:
+              pin: '\(hash)'
+              corner: bottom-left
+              taps: 3
+              opens: restart
+            """, file: "kiosk.yaml")
+        let applied = file.applied(to: ServerConfiguration())
+        #expect(applied.sessionReset == SessionResetSettings(resetAfter: 120, warning: 15, text: "Noch da?", countdown: "Neustart in {seconds} s"))
+        #expect(file.sessionResetRun == "chromium-reset")
+        #expect(applied.cleaning == CleaningSettings(duration: 45, endHold: 5))
+        #expect(applied.staff == StaffSettings(pinHash: hash, corner: .bottomLeft, taps: 3, opens: .restart))
+        let knock = try #require(applied.gestures.first { $0.action == .staffDoor }, "the default knock")
+        #expect(knock.name == "staff-door")
+        #expect((knock.recognizer as? LongPress)?.corner?.corner == .bottomLeft)
+        #expect(ServerConfiguration().sessionReset.resetAfter == nil && ServerConfiguration().staff == nil, "off unless asked")
+        let own = try ConfigurationFile.parse("""
+            staff:
+              pin: '\(hash)'
+              run: foot
+            gestures:
+              - name: knock
+                kind: long-press
+                corner: top-left
+                action: staff-door
+            """, file: "kiosk.yaml").applied(to: ServerConfiguration())
+        #expect(own.gestures.map(\.name) == ["knock"], "a configured door gesture replaces the default")
+        #expect(own.staff?.opens == .run("foot"))
+    }
+
     /// Each family names who may bind it; the families not named keep the server's default.
     @Test func thePrivilegesSectionSaysWhoMayBindEachFamily() throws {
         let file = try ConfigurationFile.parse("""
@@ -256,6 +299,13 @@ private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cuto
         ("privileges:\n  clipboard: everyone\n",
          "kiosk.yaml:2:3: privileges.clipboard: unknown key (expected one of: input-injection, screen-capture, window-management, input-method, layer-shell, output-management, session-lock, clipboard-control, touch-calibration, inspector, security-context)"),
         ("idle:\n  timeout: 0\n", "kiosk.yaml:2:12: idle.timeout: expected a whole number from 1 to 86400, got '0'"),
+        ("session:\n  warning: 10\n", "kiosk.yaml:2:3: session.reset-after: missing: the seconds without input before the session starts over"),
+        ("session:\n  reset-after: 0\n", "kiosk.yaml:2:16: session.reset-after: expected a whole number from 1 to 86400, got '0'"),
+        ("cleaning:\n  duration: 0\n", "kiosk.yaml:2:13: cleaning.duration: expected a whole number from 1 to 3600, got '0'"),
+        ("staff:\n  pin: 1234\n", "kiosk.yaml:2:8: staff.pin: expected the PIN's salted hash that `tactile staff-pin` prints, got '1234'"),
+        ("staff:\n  opens: exit\n", "kiosk.yaml:2:3: staff.pin: missing: the PIN's salted hash that `tactile staff-pin` prints"),
+        ("gestures:\n  - name: k\n    kind: long-press\n    corner: middle\n",
+         "kiosk.yaml:4:13: gestures[0].corner: expected one of top-left, top-right, bottom-left, bottom-right, got 'middle'"),
         ("idle:\n  wake: touch\n", "kiosk.yaml:2:9: idle.wake: expected one of swallow, deliver, got 'touch'"),
         ("idle:\n  dpms: off\n", "kiosk.yaml:2:3: idle.dpms: unknown key (expected one of: timeout, wake)"),
         ("cursor: sometimes\n", "kiosk.yaml:1:9: cursor: expected one of auto, always, never, got 'sometimes'"),
@@ -295,7 +345,7 @@ private let filterKeys = "debounce, debounce-radius, jitter, smoothing, min-cuto
         ("gestures:\n  - name: a\n    kind: edge-swipe\n", "kiosk.yaml:2:5: gestures[0].edge: missing: left, right, top or bottom"),
         ("gestures:\n  - name: a\n    kind: wiggle\n", "kiosk.yaml:3:11: gestures[0].kind: 'wiggle' is not a gesture kind (edge-swipe, swipe, pinch, long-press, tap)"),
         ("gestures:\n  - name: a\n    kind: long-press\n    duration: -5\n", "kiosk.yaml:4:15: gestures[0].duration: expected a whole number of milliseconds from 1 to 60000, got '-5'"),
-        ("gestures:\n  - name: a\n    kind: tap\n    action: reboot\n", "kiosk.yaml:4:13: gestures[0].action: 'reboot' is not an action (none, focus-next, close-focused; or run: COMMAND)"),
+        ("gestures:\n  - name: a\n    kind: tap\n    action: reboot\n", "kiosk.yaml:4:13: gestures[0].action: 'reboot' is not an action (none, focus-next, close-focused, clean-screen, staff-door; or run: COMMAND)"),
         ("gestures:\n  - name: a\n    kind: tap\n  - name: a\n    kind: tap\n", "kiosk.yaml:4:11: gestures[1].name: 'a' is already the name of the gesture on line 2"),
         ("gestures:\n  - name: a\n    kind: tap\n    requires-failure-of: [b]\n", "kiosk.yaml:4:27: gestures[0].requires-failure-of[0]: no gesture is named 'b'"),
         ("touch:\n  pointer-emulation: sometimes\n", "kiosk.yaml:2:22: touch.pointer-emulation: expected true or false, got 'sometimes'"),

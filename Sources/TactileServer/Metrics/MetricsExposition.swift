@@ -52,6 +52,12 @@ final class MetricsExposition {
         for (gesture, recognized) in statistics.gesturesRecognized {
             count("tactile_gestures_recognized_total", ["gesture": gesture], recognized, help: "Configured gestures recognized, by name.")
         }
+        count("tactile_session_resets_total", [:], statistics.sessionResets, help: "Sessions started over after no input for session.reset-after.")
+        count("tactile_screen_cleanings_total", [:], statistics.cleanings, help: "Cleaning screens started: every touch went nowhere for their time.")
+        for result in ["right", "wrong", "locked"] {
+            count("tactile_staff_pin_attempts_total", ["result": result], statistics.staffPinAttempts[result] ?? 0,
+                  help: "PINs tried on the staff door's pad: right, wrong, or while locked out after five wrong ones.")
+        }
         gauge("tactile_clients", [:], Double(statistics.clients), help: "Wayland clients connected.")
         gauge("tactile_client_unresponsive", [:], Double(statistics.unresponsiveClients),
               help: "Clients that answered no xdg_wm_base ping for 10 s.")

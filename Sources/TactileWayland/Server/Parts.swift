@@ -66,6 +66,10 @@ final class Parts {
     let idle: Idle
     /// The compositor's own drawings over everything: rings, and a kiosk's screens.
     let overlays: Overlays
+    /// A kiosk's day: the session that starts over, the cleaning screen, the staff door.
+    let sessionReset: SessionReset
+    let cleaning: Cleaning
+    let staffDoor: StaffDoor
     let screencopy: Screencopy
     /// ext-image-capture-source's managers and ext_image_copy_capture, wlr-screencopy's successor.
     let captureSources: CaptureSources
@@ -152,7 +156,11 @@ final class Parts {
         idleNotifier = IdleNotifier(display: display, inhibitors: idleInhibitors) { [unowned context] in context.currentTime }
         idle = Idle(settings: configuration.idle, loop: wl_display_get_event_loop(display), outputs: outputs, grabs: seat.grabs, notifier: idleNotifier,
                     inhibitors: idleInhibitors, logger: logger) { [unowned context] in context.currentTime }
+        let loop = wl_display_get_event_loop(display)!
         overlays = Overlays(context: context, windows: windows, outputs: outputs, grabs: seat.grabs, repaint: repaint)
+        sessionReset = SessionReset(settings: configuration.sessionReset, loop: loop, overlays: overlays, idle: idle, logger: logger) { [unowned context] in context.currentTime }
+        cleaning = Cleaning(settings: configuration.cleaning, loop: loop, overlays: overlays, outputs: outputs, logger: logger) { [unowned context] in context.currentTime }
+        staffDoor = StaffDoor(settings: configuration.staff, loop: loop, overlays: overlays, outputs: outputs, grabs: seat.grabs, logger: logger) { [unowned context] in context.currentTime }
         screencopy = Screencopy(display: display, outputs: outputs, repaint: repaint)
         composition = Composition(context: context, loop: wl_display_get_event_loop(display), outputs: outputs, seat: seat, tablets: tablets,
                                   readers: [screencopy, imageCopyCapture], overlays: overlays, repaint: repaint, cursorChanged: cursorChanged,
@@ -221,6 +229,9 @@ final class Parts {
                 idleInhibitors,
                 idleNotifier,
                 idle,
+                sessionReset,
+                cleaning,
+                staffDoor,
             ],
             pixels: [
                 overlays,

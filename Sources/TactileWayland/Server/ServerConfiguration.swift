@@ -31,6 +31,10 @@ public struct ServerConfiguration: Sendable {
     public var cursor = CursorPolicy.auto
     /// When the screens sleep, and what the input that wakes them does (off by default).
     public var idle = IdleSettings()
+    /// A kiosk's day: the session that starts over, the cleaning screen, the staff door.
+    public var sessionReset = SessionResetSettings()
+    public var cleaning = CleaningSettings()
+    public var staff: StaffSettings?
     /// Whether a client may have keyboard shortcuts inhibited (zwp_keyboard_shortcuts_inhibitor_v1).
     public var shortcutsInhibit = ShortcutsInhibitPolicy.grant
     /// What a client ringing the bell (xdg_system_bell_v1) does.

@@ -131,6 +131,25 @@ public final class ServerPort: BackendHost {
     /// Asks the window holding keyboard focus to close: the close-focused gesture action.
     public func closeFocusedWindow() { server.parts.windows.closeFocusedWindow() }
 
+    /// Starts the cleaning screen for `seconds` (the configuration's when nil): the
+    /// clean-screen action.
+    public func startCleaning(seconds: Int? = nil) { server.parts.cleaning.start(seconds: seconds) }
+
+    /// The staff door's gesture was recognized at `point`: its taps, then its PIN pad.
+    public func staffKnocked(at point: Point) { server.parts.staffDoor.knocked(at: point) }
+
+    /// What the host does when the session is to start over for idleness (`session`).
+    public var onSessionReset: () -> Void {
+        get { server.parts.sessionReset.onReset }
+        set { server.parts.sessionReset.onReset = newValue }
+    }
+
+    /// What the host does when the staff door opens (`staff.opens`).
+    public var onStaffDoorOpened: (StaffDoorOpens) -> Void {
+        get { server.parts.staffDoor.onOpen }
+        set { server.parts.staffDoor.onOpen = newValue }
+    }
+
     /// Who hears of the configured gestures' events (weak: the host owns it).
     public var gestureDelegate: (any GestureDelegate)? {
         get { server.parts.gestures.delegate }

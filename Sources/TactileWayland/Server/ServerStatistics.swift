@@ -35,6 +35,12 @@ public struct ServerStatistics: Sendable, Equatable {
     public var unresponsiveClients = 0
     /// The input devices the backend has now (none for the headless and nested backends).
     public var inputDevices: [InputDeviceSummary] = []
+    /// Sessions started over for idleness (`session.reset-after`).
+    public var sessionResets = 0
+    /// Cleaning screens started.
+    public var cleanings = 0
+    /// Staff PINs tried, by result: right, wrong, locked (tried while locked out).
+    public var staffPinAttempts: [String: Int] = [:]
 }
 
 /// An input device as a fleet counts it: its name and what it mainly is.
@@ -78,7 +84,8 @@ extension WaylandServer {
             touchesFiltered: parts.touchFiltering.counts, touchesStuck: parts.touchFiltering.stuck,
             touchesAccommodated: Dictionary(uniqueKeysWithValues: parts.touchAccommodating.counts.map { ($0.key.rawValue, $0.value) }),
             gesturesRecognized: parts.gestures.recognized, clients: clients.byID.count,
-            unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count, inputDevices: inputDevices)
+            unresponsiveClients: parts.xdgShell.pings.unresponsive(now: monotonic).count, inputDevices: inputDevices,
+            sessionResets: parts.sessionReset.resets, cleanings: parts.cleaning.started, staffPinAttempts: parts.staffDoor.attempts)
     }
 
     /// Told each touch-to-present time the server measures (`TouchShown`), on the loop, as

@@ -50,6 +50,7 @@ extension WaylandServer {
     /// key the core refuses does not touch it.
     func routeInput(_ event: InputEvent) {
         parts.idle.sees(event)
+        parts.sessionReset.sees(event)
         if case .touchDown = event { touchCounts.downs += 1 }
         parts.virtualPointers.sees(event)
         // Every finger on the glass, whoever gets its touch (a grab, a gesture, nobody).

@@ -1,0 +1,36 @@
+import Responder
+import TactileRender
+
+/// "Still there? Touch to continue": the session's reset coming, with the seconds left. A
+/// touch anywhere on it says someone is there: it dismisses the warning and reaches nothing
+/// else.
+final class ResetWarning: Overlay {
+    var isModal: Bool { true }
+    private let settings: SessionResetSettings
+    private var card = ScreenCard()
+    /// Seconds left, as shown.
+    var secondsLeft: Int { didSet { if secondsLeft != oldValue { dirty = true } } }
+    private var dirty = true
+    /// A touch came down on it.
+    var touched: () -> Void = {}
+
+    init(settings: SessionResetSettings) {
+        self.settings = settings
+        secondsLeft = settings.warning
+    }
+
+    func items(on output: Output, at now: Instant) -> [DrawItem] {
+        card.items([ScreenCard.Line(text: settings.text, points: 56, bold: true),
+                    ScreenCard.Line(text: ScreenCard.filled(settings.countdown, seconds: secondsLeft), points: 32, colour: 0xffd0d0d0)], on: output)
+    }
+
+    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] {
+        guard dirty else { return [] }
+        dirty = false
+        return layout().map(\.rect)
+    }
+
+    func touch(_ event: InputEvent) {
+        if case .touchDown = event { touched() }
+    }
+}
