@@ -6,7 +6,9 @@ import Testing
 /// A kiosk whose screen sleeps after fifteen seconds without input and wakes by touch
 /// (idle.py): the connector's DPMS state reads Off and QEMU's screendump is black while it
 /// sleeps; a tap wakes it, and with `wake: swallow` weston-simple-touch never hears that
-/// tap, only the next; with `wake: deliver` it hears both.
+/// tap, only the next; with `wake: deliver` it hears both. Then a kiosk's day in the same
+/// boot: the reset warning shades the app, the tap that dismisses it reaches nothing, and the
+/// session starts simple-touch over when nobody comes back.
 @Suite struct IdleGuestTests {
     static let grey: UInt32 = 0x58_5858, red: UInt32 = 0xff_0000
     static let run = Guest.once(scenario: "idle.py", folder: "guest-idle", modules: ["bochs"])
@@ -33,5 +35,20 @@ import Testing
         let log = run.read("tactile-deliver.log")
         #expect(SimpleTouchDown.all(in: log).count == 2, "the waking tap and the next")
         #expect(try run.dump("deliver-woken").colour(at: 200, 150) == Self.red, "the waking tap's cross")
+    }
+
+    @Test func theResetWarningShowsItsDismissingTapGoesNowhereAndTheAppStartsOver() throws {
+        let run = try IdleGuestTests.run.get()
+        #expect(try run.dump("day-before").colour(at: 10, 10) == Self.grey)
+        let warning = try run.dump("day-warning")
+        #expect(warning.colour(at: 10, 10) & 0xff < 0x30, "the app shaded under the warning: \(String(warning.colour(at: 10, 10), radix: 16))")
+        #expect(warning.colours(every: 3).contains(0xff_ffff), "the warning's white words")
+        #expect(try run.dump("day-dismissed").colour(at: 10, 10) == Self.grey, "the warning went")
+        let log = run.read("tactile-day.log")
+        #expect(log.contains("session: a touch dismissed the warning"), "\(log.suffix(2000))")
+        #expect(log.contains("without input (reset 1)"), "\(log.suffix(2000))")
+        #expect(log.contains("started weston-simple-touch again (pid "))
+        #expect(SimpleTouchDown.all(in: log).count == 1, "only the first tap reached simple-touch; the dismissing one went nowhere")
+        #expect(try run.dump("day-reset").colour(at: 200, 150) != Self.red, "the new simple-touch shows no cross")
     }
 }

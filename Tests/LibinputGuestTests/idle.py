@@ -7,7 +7,10 @@ bochs-drm's screen, with `idle: timeout: 15` (long enough that a loaded machine 
 screendump are taken awake, asleep after the timeout, after a uinput tap woke the screen,
 and after a second tap. With `wake: swallow` simple-touch's WAYLAND_DEBUG log must show no
 down for the waking tap, and the second's; a second run with `wake: deliver` delivers the
-waking tap. Everything goes to OUTDIR, where IdleGuestTests (on the host) reads and checks it.
+waking tap. Then a kiosk's day (`session: reset-after: 8, warning: 8`): a tap uses the
+session; the warning is dumped once it shades the app, a tap dismisses it (simple-touch must
+hear no down for it), and nobody comes again until simple-touch is started over.
+Everything goes to OUTDIR, where IdleGuestTests (on the host) reads and checks it.
 
 Usage: idle.py OUTDIR TACTILE_EXECUTABLE
 """
@@ -76,6 +79,36 @@ def run(wake, touch):
     log(f"wake {wake} done")
 
 
+def day(touch):
+    """The session that starts over: shown, used, warned, dismissed, started over."""
+    config = os.path.join(OUT, "day.yaml")
+    with open(config, "w") as f:
+        f.write("session:\n  reset-after: 8\n  warning: 8\n")
+    tactile_log = os.path.join(OUT, "tactile-day.log")
+    with open(tactile_log, "w") as stream:
+        tactile = subprocess.Popen(
+            [TACTILE, "serve", "--backend", "drm", "--kiosk", "--config", config, "--socket", "wayland-day", "--", "weston-simple-touch"],
+            stdout=stream, stderr=subprocess.STDOUT, env=dict(os.environ, WAYLAND_DEBUG="client"))
+    wait_for(tactile_log, ".commit()", timeout=120)
+    screendump_when("day-before", lambda p: p.colour(10, 10) == GREY)
+    x, y = TAP
+    touch.down(0, x, y); touch.frame()
+    touch.up(0); touch.frame()
+    wait_for(tactile_log, ".up(")
+    wait_for(tactile_log, "before starting over", timeout=60)
+    # Shaded: every channel of simple-touch's grey well down.
+    screendump_when("day-warning", lambda p: p.colour(10, 10) & 0xff < 0x30)
+    touch.down(1, x, y); touch.frame()
+    touch.up(1); touch.frame()
+    wait_for(tactile_log, "a touch dismissed the warning")
+    screendump_when("day-dismissed", lambda p: p.colour(10, 10) == GREY)
+    wait_for(tactile_log, "started weston-simple-touch again (pid", timeout=90)
+    screendump_when("day-reset", lambda p: p.colour(10, 10) == GREY and p.colour(200, 150) != RED)
+    tactile.send_signal(signal.SIGTERM)
+    tactile.wait(timeout=60)
+    log("day done")
+
+
 def main():
     with open("/dev/tty1", "w") as tty:
         tty.write("\033[2J\033[H\033[?25l")
@@ -84,6 +117,7 @@ def main():
     for wake in ["swallow", "deliver"]:
         run(wake, touch)
         time.sleep(1)
+    day(touch)
     log("done")
 
 
