@@ -180,9 +180,10 @@ import WaylandProtocols
         }
     }
 
-    static func knock(_ client: TestClient) throws {
+    /// A finger held 350 ms at `point`: longer than the door's 200 ms press.
+    static func hold(_ client: TestClient, at point: (Double, Double)) throws {
         try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(1250), f(30))
+            tactile_test_input_v1_touch_down(input, 1, f(point.0), f(point.1))
             tactile_test_input_v1_touch_frame(input)
         }
         Thread.sleep(forTimeInterval: 0.35)
@@ -190,6 +191,10 @@ import WaylandProtocols
             tactile_test_input_v1_touch_up(input, 1)
             tactile_test_input_v1_touch_frame(input)
         }
+    }
+
+    static func knock(_ client: TestClient) throws {
+        try Self.hold(client, at: (1250, 30))
         try client.tap(1252, 32, id: 2)
         try client.tap(1248, 28, id: 3)
         try client.roundtrip()
@@ -242,15 +247,7 @@ import WaylandProtocols
     @Test func aKnockWithoutItsTapsOpensNothingAndTheNextTouchIsTheApps() throws {
         let (server, client, window, _, listener) = try Self.door()
         defer { withExtendedLifetime(listener) {} }
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(1250), f(30))
-            tactile_test_input_v1_touch_frame(input)
-        }
-        Thread.sleep(forTimeInterval: 0.35)
-        try client.inject { input in
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
+        try Self.hold(client, at: (1250, 30))
         _ = Self.touches(client)
         try client.tap(400, 400, id: 2)
         #expect(Self.touches(client).first == .touchDown(surface: client.id(window.surface), id: 2, x: f(400), y: f(400)), "a touch away from the corner")
@@ -260,15 +257,7 @@ import WaylandProtocols
     @Test func aLongPressAwayFromTheCornerIsNoKnock() throws {
         let (server, client, _, _, listener) = try Self.door()
         defer { withExtendedLifetime(listener) {} }
-        try client.inject { input in
-            tactile_test_input_v1_touch_down(input, 1, f(640), f(400))
-            tactile_test_input_v1_touch_frame(input)
-        }
-        Thread.sleep(forTimeInterval: 0.35)
-        try client.inject { input in
-            tactile_test_input_v1_touch_up(input, 1)
-            tactile_test_input_v1_touch_frame(input)
-        }
+        try Self.hold(client, at: (640, 400))
         let seen = Self.touches(client)
         #expect(seen.count == 2 && seen.last == .touchUp(id: 1), "the app had the whole press: \(seen)")
         #expect(Self.statistics(server).gesturesRecognized.values.allSatisfy { $0 == 0 })
