@@ -61,7 +61,7 @@ final class Cleaning: ServerPart, Overlay {
         corner = nil
         timer?.arm(milliseconds: 0)
         overlays.hide(self)
-        logger.notice("cleaning: over (\(why)); \(swallowed) touches went nowhere")
+        logger.notice("cleaning: over (\(why)); \(swallowed) touch\(swallowed == 1 ? "" : "es") went nowhere")
     }
 
     private func tick() {
