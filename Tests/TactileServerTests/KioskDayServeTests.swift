@@ -49,7 +49,7 @@ import Testing
         let (process, log, address) = try served.serve(yaml, socket: socket, command: ["weston-simple-shm"])
         defer { served.stop(process) }
         // A finger held 2 s in the top-right corner, then five taps there.
-        var script = "wait mapped app_id=org.freedesktop.weston.simple-shm\ntouch down 1 1260 20\ntouch frame\nsleep 2200\ntouch up 1\ntouch frame\n"
+        var script = "wait mapped app_id=org.freedesktop.weston.simple-shm\ntouch down 1 1260 20\ntouch frame\nsleep 2600\ntouch up 1\ntouch frame\n"
         for tap in 2...6 { script += "touch down \(tap) 1255 25\ntouch frame\nsleep 30\ntouch up \(tap)\ntouch frame\nsleep 80\n" }
         let keys = PinPad.keys(in: Rect(x: 0, y: 0, width: 1280, height: 800))
         for (k, digit) in ("80412".map { UInt8(String($0))! }).enumerated() {

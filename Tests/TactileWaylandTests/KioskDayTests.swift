@@ -64,7 +64,9 @@ import WaylandProtocols
     }
 
     @Test func theWarningShowsOverTheAppAndTheTouchThatDismissesItReachesNothing() throws {
-        let (server, client, _) = try Self.kiosk { $0.sessionReset = SessionResetSettings(resetAfter: 1, warning: 3) }
+        // A warning long enough for two screenshots under a sanitizer's slowdown; the test does
+        // not wait for its end.
+        let (server, client, _) = try Self.kiosk { $0.sessionReset = SessionResetSettings(resetAfter: 1, warning: 15) }
         let resets = Self.countResets(server)
         try client.tap(100, 100)
         _ = Self.touches(client)
@@ -112,7 +114,7 @@ import WaylandProtocols
 
     @Test func cleaningSwallowsADragAndAGestureThenTheScreenComesBack() throws {
         let (server, client, window) = try Self.kiosk {
-            $0.cleaning = CleaningSettings(duration: 2, endHold: 0)
+            $0.cleaning = CleaningSettings(duration: 5, endHold: 0)
             $0.gestures = [GestureBinding(name: "swipe-down", recognizer: Swipe(fingers: 1, direction: .down, distance: 50))]
         }
         server.onServerThread { server, _ in server.port.startCleaning() }
@@ -131,7 +133,7 @@ import WaylandProtocols
         }
         #expect(Self.touches(client) == [], "none of the drag's 50 touch events reached the app")
         #expect(Self.statistics(server).gesturesRecognized.values.allSatisfy { $0 == 0 }, "nor the swipe it would have been")
-        try Self.wait(client, seconds: 4) { try Screenshot(socket: server.socket).colour(at: 5, 5) == Self.windowColour }
+        try Self.wait(client, seconds: 8) { try Screenshot(socket: server.socket).colour(at: 5, 5) == Self.windowColour }
         #expect(try Screenshot(socket: server.socket).colour(at: 5, 5) == Self.windowColour, "the screen as it was")
         try client.tap(200, 200, id: 2)
         #expect(Self.touches(client).first == .touchDown(surface: client.id(window.surface), id: 2, x: f(200), y: f(200)))
@@ -180,13 +182,14 @@ import WaylandProtocols
         }
     }
 
-    /// A finger held 350 ms at `point`: longer than the door's 200 ms press.
+    /// A finger held 600 ms at `point`: well past the door's 200 ms press, even under a
+    /// sanitizer's slowdown.
     static func hold(_ client: TestClient, at point: (Double, Double)) throws {
         try client.inject { input in
             tactile_test_input_v1_touch_down(input, 1, f(point.0), f(point.1))
             tactile_test_input_v1_touch_frame(input)
         }
-        Thread.sleep(forTimeInterval: 0.35)
+        Thread.sleep(forTimeInterval: 0.6)
         try client.inject { input in
             tactile_test_input_v1_touch_up(input, 1)
             tactile_test_input_v1_touch_frame(input)
