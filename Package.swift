@@ -51,7 +51,7 @@ let package = Package(
         // on the CPU or GLES through EGL, and the damage history the backends' buffers catch
         // up with. Knows pixels and rectangles, not Wayland, so it is measured and tested on
         // its own.
-        .target(name: "TactileRender", dependencies: ["Responder", "CPixman", "CPango", "CEGL", "CGBM", "CDRM"]),
+        .target(name: "TactileRender", dependencies: ["Responder", "CPixman", "CEGL", "CGBM", "CDRM"]),
         // Layer 3: backends, through the server's `BackendHost` seam: headless outputs (and the
         // test-input protocol), libinput (udev seat or device paths, opened through libseat),
         // nested (a wayland-client window in a parent compositor).
@@ -65,7 +65,6 @@ let package = Package(
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CLibseat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
-        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CEGL", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
