@@ -36,7 +36,7 @@ final class Overlays: ServerPart, InputGrab {
         shown = [(rings, nil)]
     }
 
-    var showsModal: Bool { shown.contains { $0.node != nil } }
+    var showsModal: Bool { shown.contains { $0.overlay.isModal } }
 
     func isShown(_ overlay: any Overlay) -> Bool { shown.contains { $0.overlay === overlay } }
 
@@ -44,20 +44,22 @@ final class Overlays: ServerPart, InputGrab {
     /// now on.
     func show(_ overlay: any Overlay) {
         guard !isShown(overlay) else { return changed() }
-        var node: NodeID?
+        shown.append((overlay, nil))
         if overlay.isModal {
             let extent = outputs.extent
+            // The change may wait for a commit's others (a scene batch): the node is the
+            // overlay's once made, if it still shows then.
             context.updateScene { [unowned self] scene in
+                guard let index = shown.firstIndex(where: { $0.overlay === overlay }) else { return }
                 let layer = windows.overlayLayer ?? scene.add(.compositor(), to: scene.root, at: .top)
                 windows.overlayLayer = layer
                 var catching = Node.compositor(size: extent, inputRegion: .infinite)
                 // Every point of the layout and beyond: nothing under it is hit.
                 catching.pointInsideOverride = { _ in true }
-                node = layer.flatMap { scene.add(catching, to: $0, at: .top) }
+                shown[index].node = layer.flatMap { scene.add(catching, to: $0, at: .top) }
             }
             grabs.begin(self)
         }
-        shown.append((overlay, node))
         changed()
     }
 
