@@ -140,6 +140,24 @@ import WaylandProtocols
         #expect(Self.statistics(server).cleanings == 1)
     }
 
+    /// Overlays are above the session lock: cleaning shades swaylock's kind of surface too,
+    /// and the lock client hears none of its touches; once it is over, the lock does.
+    @Test func cleaningShowsOverTheLockAndTheLockHearsNoneOfItsTouches() throws {
+        let (server, _, _) = try Self.kiosk { $0.cleaning = CleaningSettings(duration: 3, endHold: 0) }
+        let locker = try TestClient(socket: server.socket)
+        _ = try SessionLockTests.lock(locker)
+        server.onServerThread { server, _ in server.port.startCleaning() }
+        try locker.roundtrip()
+        let green = try Screenshot(socket: server.socket).colour(at: 640, 400)
+        #expect((green >> 8) & 0xff < 0x40, "the lock's green shaded: \(String(green, radix: 16))")
+        _ = locker.take()
+        try locker.tap(640, 400)
+        #expect(SessionLockTests.touchDowns(locker) == [], "cleaning took the tap")
+        try Self.wait(locker, seconds: 6) { try Screenshot(socket: server.socket).colour(at: 640, 400) == 0x00_ff00 }
+        try locker.tap(640, 400, id: 2)
+        #expect(SessionLockTests.touchDowns(locker).count == 1, "the lock hears the next tap")
+    }
+
     @Test func aFingerHeldStillInACornerEndsCleaningEarly() throws {
         let (server, client, _) = try Self.kiosk { $0.cleaning = CleaningSettings(duration: 60, endHold: 1) }
         server.onServerThread { server, _ in server.port.startCleaning() }
