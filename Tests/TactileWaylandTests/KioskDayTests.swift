@@ -82,6 +82,10 @@ import WaylandProtocols
         Thread.sleep(forTimeInterval: 0.6)
         try client.tap(640, 400, id: 8)
         #expect(Self.touches(client).first.map { if case .touchDown = $0 { true } else { false } } == true, "the next touch is the app's")
+        // A second after that touch, the warning comes again, drawn though it shows what it
+        // showed when dismissed.
+        try Self.wait(client, seconds: 4) { Self.shaded(try Screenshot(socket: server.socket).colour(at: 5, 5)) }
+        #expect(Self.shaded(try Screenshot(socket: server.socket).colour(at: 5, 5)), "the warning again")
         #expect(resets.count.withLock { $0 } == 0)
     }
 

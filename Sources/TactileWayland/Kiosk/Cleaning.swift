@@ -18,7 +18,6 @@ final class Cleaning: ServerPart, Overlay {
     /// When it ends, while it runs.
     private var endsAt: Instant?
     private var shownSeconds = 0
-    private var dirty = false
     /// A finger that came down in a corner and has stayed still: it ends cleaning at `at`.
     private var corner: (id: Int32, start: Point, at: Instant)?
     /// Touches that went nowhere this time, for the log.
@@ -72,7 +71,7 @@ final class Cleaning: ServerPart, Overlay {
         let left = Int(((endsAt - now).milliseconds + 999) / 1000)
         if left != shownSeconds {
             shownSeconds = left
-            dirty = true
+            card.changed = true
             overlays.changed()
         }
         // The next second shown, or the corner's hold, whichever comes first.
@@ -86,15 +85,10 @@ final class Cleaning: ServerPart, Overlay {
     var isModal: Bool { true }
 
     func items(on output: Output, at now: Instant) -> [DrawItem] {
-        card.items([ScreenCard.Line(text: settings.text, points: 64, bold: true),
-                    ScreenCard.Line(text: ScreenCard.filled(settings.countdown, seconds: shownSeconds), points: 32, colour: 0xffd0d0d0)], on: output)
+        card.countdown(settings.text, settings.countdown, seconds: shownSeconds, on: output)
     }
 
-    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] {
-        guard dirty else { return [] }
-        dirty = false
-        return layout().map(\.rect)
-    }
+    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] { card.takeDamage(in: layout) }
 
     func touch(_ event: InputEvent) {
         switch event {

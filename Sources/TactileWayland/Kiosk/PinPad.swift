@@ -10,14 +10,13 @@ final class PinPad: Overlay {
     /// The digits typed so far; only `StaffDoor` reads them.
     private(set) var entered: [UInt8] = []
     /// The line under the dots: a wrong PIN, a lockout's seconds.
-    var message = "" { didSet { if message != oldValue { dirty = true } } }
+    var message = "" { didSet { if message != oldValue { card.changed = true } } }
     /// OK with these digits, or Cancel.
     var submitted: ([UInt8]) -> Void = { _ in }
     var cancelled: () -> Void = {}
     /// Any touch on it: the pad's own timeout starts again.
     var touched: () -> Void = {}
     private var card = ScreenCard()
-    private var dirty = true
     /// Fingers down, and the key each came down on.
     private var pressed: [Int32: Key] = [:]
 
@@ -44,7 +43,7 @@ final class PinPad: Overlay {
         entered.removeAll()
         pressed.removeAll()
         message = ""
-        dirty = true
+        card.changed = true
     }
 
     /// Every key's place on an output whose rectangle is `output`: the grid under the
@@ -79,18 +78,18 @@ final class PinPad: Overlay {
             touched()
             guard let key = key(at: global, in: layout()) else { return }
             pressed[id] = key
-            dirty = true
+            card.changed = true
         case .touchUp(let id, _):
             guard let key = pressed.removeValue(forKey: id) else { return }
-            dirty = true
+            card.changed = true
             press(key)
         case .touchCancel(let id, _):
-            if pressed.removeValue(forKey: id) != nil { dirty = true }
+            if pressed.removeValue(forKey: id) != nil { card.changed = true }
         case .touchMotion(let id, let global, _):
             // A finger sliding off its key presses nothing.
             if let key = pressed[id], self.key(at: global, in: layout()) != key {
                 pressed[id] = nil
-                dirty = true
+                card.changed = true
             }
         default:
             break
@@ -113,11 +112,7 @@ final class PinPad: Overlay {
         }
     }
 
-    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] {
-        guard dirty else { return [] }
-        dirty = false
-        return layout().map(\.rect)
-    }
+    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] { card.takeDamage(in: layout) }
 
     func items(on output: Output, at now: Instant) -> [DrawItem] {
         let rect = output.placed.rect

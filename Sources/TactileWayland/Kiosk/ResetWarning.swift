@@ -9,8 +9,7 @@ final class ResetWarning: Overlay {
     private let settings: SessionResetSettings
     private var card = ScreenCard()
     /// Seconds left, as shown.
-    var secondsLeft: Int { didSet { if secondsLeft != oldValue { dirty = true } } }
-    private var dirty = true
+    var secondsLeft: Int { didSet { if secondsLeft != oldValue { card.changed = true } } }
     /// A touch came down on it.
     var touched: () -> Void = {}
 
@@ -20,15 +19,10 @@ final class ResetWarning: Overlay {
     }
 
     func items(on output: Output, at now: Instant) -> [DrawItem] {
-        card.items([ScreenCard.Line(text: settings.text, points: 56, bold: true),
-                    ScreenCard.Line(text: ScreenCard.filled(settings.countdown, seconds: secondsLeft), points: 32, colour: 0xffd0d0d0)], on: output)
+        card.countdown(settings.text, settings.countdown, seconds: secondsLeft, on: output)
     }
 
-    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] {
-        guard dirty else { return [] }
-        dirty = false
-        return layout().map(\.rect)
-    }
+    func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] { card.takeDamage(in: layout) }
 
     func touch(_ event: InputEvent) {
         if case .touchDown = event { touched() }

@@ -46,6 +46,8 @@ final class Overlays: ServerPart, InputGrab {
         guard !isShown(overlay) else { return changed() }
         shown.append((overlay, nil))
         if overlay.isModal {
+            // Shown again as it was last, it has no change of its own to damage.
+            leftDamage += outputs.layout.map(\.rect)
             let extent = outputs.extent
             // The change may wait for a commit's others (a scene batch): the node is the
             // overlay's once made, if it still shows then.

@@ -15,6 +15,8 @@ struct ScreenCard {
 
     /// Pictures of lines drawn, by line and width; a card shows a handful.
     private var pictures: [LineKey: Image] = [:]
+    /// What it shows changed since the last repaint took its damage.
+    var changed = true
 
     private struct LineKey: Hashable {
         var line: Line
@@ -42,6 +44,18 @@ struct ScreenCard {
             y += image.size.height + gap
         }
         return items
+    }
+
+    /// A modal screen's damage: every output, once after each change.
+    mutating func takeDamage(in layout: () -> [PlacedOutput]) -> [Rect] {
+        guard changed else { return [] }
+        changed = false
+        return layout().map(\.rect)
+    }
+
+    /// A screen that counts down: `title` over the line `countdown` with the seconds filled in.
+    mutating func countdown(_ title: String, _ countdown: String, seconds: Int, on output: Output) -> [DrawItem] {
+        items([Line(text: title, points: 56, bold: true), Line(text: Self.filled(countdown, seconds: seconds), points: 32, colour: 0xffd0d0d0)], on: output)
     }
 
     /// A rectangle of one colour at a global place on `output`.
