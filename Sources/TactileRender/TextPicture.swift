@@ -56,9 +56,6 @@ public enum TextPicture {
         pango.surfaceFlush(target)
         return image
     }
-
-    /// Whether Pango could be loaded: without it, overlays show no words.
-    public static var canDraw: Bool { Pango.loaded != nil }
 }
 
 /// The calls of pangocairo (and, through its dependencies, cairo and GObject) that

@@ -1,4 +1,3 @@
-import CWaylandServer
 import Logging
 import Responder
 import TactileRender
