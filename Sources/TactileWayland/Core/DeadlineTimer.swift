@@ -9,6 +9,9 @@ struct DeadlineTimer {
 
     init(_ source: EventSource) { self.source = source }
 
+    /// Whether a deadline is set and has not fired.
+    var isArmed: Bool { armed != nil }
+
     /// The timer fired: it is not armed any more.
     mutating func fired() { armed = nil }
 

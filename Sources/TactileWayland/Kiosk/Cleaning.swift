@@ -12,7 +12,7 @@ final class Cleaning: ServerPart, Overlay {
     private let outputs: Outputs
     private let logger: Logger
     private let now: () -> Instant
-    private var timer: EventSource?
+    private var timer: DeadlineTimer?
     private var card = ScreenCard()
     /// When it ends, while it runs.
     private var endsAt: Instant?
@@ -34,7 +34,10 @@ final class Cleaning: ServerPart, Overlay {
         self.outputs = outputs
         self.logger = logger
         self.now = now
-        timer = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in tick() }
+        timer = DeadlineTimer(EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in
+            timer?.fired()
+            tick()
+        })
     }
 
     var isRunning: Bool { endsAt != nil }
@@ -57,7 +60,7 @@ final class Cleaning: ServerPart, Overlay {
         guard isRunning else { return }
         endsAt = nil
         corner = nil
-        timer?.arm(milliseconds: 0)
+        timer?.arm(for: nil, now: now())
         overlays.hide(self)
         logger.notice("cleaning: over (\(why)); \(swallowed) touch\(swallowed == 1 ? "" : "es") went nowhere")
     }
@@ -74,9 +77,9 @@ final class Cleaning: ServerPart, Overlay {
             overlays.changed()
         }
         // The next second shown, or the corner's hold, whichever comes first.
-        var next = endsAt - now - .seconds(left - 1)
-        if let corner { next = min(next, corner.at - now) }
-        timer?.arm(milliseconds: Int32(clamping: max(1, next.milliseconds)))
+        var next = endsAt.advanced(by: .seconds(1 - left))
+        if let corner { next = min(next, corner.at) }
+        timer?.arm(for: next, now: now)
     }
 
     // MARK: Overlay

@@ -17,9 +17,7 @@ final class SessionReset: ServerPart {
     private let idle: Idle
     private let logger: Logger
     private let now: () -> Instant
-    private var timer: EventSource?
-    /// The timer is set.
-    private var armed = false
+    private var timer: DeadlineTimer?
     private var lastInput: Instant
     /// Someone used the session since it started or was reset.
     private var used = false
@@ -42,7 +40,7 @@ final class SessionReset: ServerPart {
         lastInput = now()
         warning = ResetWarning(settings: settings)
         guard let seconds = settings.resetAfter else { return }
-        timer = EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in timedOut() }
+        timer = DeadlineTimer(EventSource.timer(on: loop, loopOwner: nil) { [unowned self] in timedOut() })
         warning.touched = { [unowned self] in dismiss(by: "a touch") }
         logger.info("session: starts over after \(seconds) s without input\(settings.warning > 0 ? ", after a \(settings.warning) s warning" : "")")
     }
@@ -62,11 +60,11 @@ final class SessionReset: ServerPart {
         case .touchMotion, .touchFrame: break
         default: if isWarning { dismiss(by: "input") }
         }
-        if !isWarning, !armed { wait(.seconds(seconds)) }
+        if !isWarning, timer?.isArmed == false { wait(.seconds(seconds)) }
     }
 
     private func timedOut() {
-        armed = false
+        timer?.fired()
         guard let seconds = settings.resetAfter else { return }
         let now = now()
         if let warnedAt {
@@ -104,8 +102,7 @@ final class SessionReset: ServerPart {
         warnedAt = nil
         used = false
         resets += 1
-        timer?.arm(milliseconds: 0)
-        armed = false
+        timer?.arm(for: nil, now: now())
         logger.notice("session: starting over after \(quiet.milliseconds / 1000) s without input (reset \(resets))")
         onReset()
     }
@@ -113,7 +110,7 @@ final class SessionReset: ServerPart {
     func stop() { timer = nil }
 
     private func wait(_ duration: Duration) {
-        timer?.arm(milliseconds: Int32(clamping: max(1, duration.milliseconds)))
-        armed = true
+        let now = now()
+        timer?.arm(for: now.advanced(by: duration), now: now)
     }
 }
