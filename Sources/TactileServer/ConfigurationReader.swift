@@ -110,8 +110,10 @@ struct ConfigurationReader {
             if command != nil, named != nil, named != "run" {
                 throw error(staff.entries["run"]!.node, "staff.run", "a command runs only with opens: run")
             }
-            config.staff = StaffSettings(pinHash: pin, corner: try staff.choice("corner", Corner.self) ?? .topRight,
-                                         taps: try staff.integer("taps", in: StaffSettings.tapCounts) ?? 5, opens: opens)
+            var settings = StaffSettings(pinHash: pin, opens: opens)
+            settings.corner = try staff.choice("corner", Corner.self) ?? settings.corner
+            settings.taps = try staff.integer("taps", in: StaffSettings.tapCounts) ?? settings.taps
+            config.staff = settings
         }
         if let app = try top.table("app") {
             try app.only(["restart"])
