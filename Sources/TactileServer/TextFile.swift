@@ -64,3 +64,11 @@ extension TextFile {
         }
     }
 }
+
+extension String {
+    /// Without the spaces and tabs around it, nor a line's carriage return: a line of a
+    /// configuration file, or of standard input, as typed.
+    package var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Responder
+import TactileServer
 import TactileWayland
 
 struct StaffPinCommand: ParsableCommand {
@@ -29,11 +30,5 @@ struct StaffPinCommand: ParsableCommand {
         guard StaffPin.isPIN(pin) else { throw ValidationError("a PIN is 4 to 12 digits, nothing else") }
         guard let hash = StaffPin.hash(pin) else { throw ValidationError("libcrypt could not hash the PIN") }
         print("staff:\n  pin: '\(hash)'\n  corner: \(corner)\n  taps: 5\n  opens: exit")
-    }
-}
-
-private extension String {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }
 }

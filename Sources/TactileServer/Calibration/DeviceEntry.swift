@@ -147,10 +147,6 @@ public struct DeviceEntry: Sendable, Equatable {
 }
 
 extension String {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
-    }
-
     fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
