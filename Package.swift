@@ -45,8 +45,11 @@ let package = Package(
         // Layer 2: the Wayland server over libwayland-server, sending what the core decides.
         .target(
             name: "TactileWayland",
-            dependencies: ["Responder", "GestureConfiguration", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "CCrypt", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Responder", "GestureConfiguration", "TactileRender", "CWaylandServer", "CXKBCommon", "CXcursor", "CXCB", "CCrypt", "CSharedMemory", "WaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
+        // Clients' wl_shm files mapped into the server, and the SIGBUS guard around reading
+        // them (C: a signal handler).
+        .target(name: "CSharedMemory"),
         // Layer 2's renderers: surfaces composed into output frames, damage only, with pixman
         // on the CPU or GLES through EGL, and the damage history the backends' buffers catch
         // up with. Knows pixels and rectangles, not Wayland, so it is measured and tested on
