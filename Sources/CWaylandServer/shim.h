@@ -54,7 +54,6 @@ TACTILE_INTERFACE(wl_data_source)
 TACTILE_INTERFACE(wl_data_offer)
 TACTILE_INTERFACE(wl_shell)
 TACTILE_INTERFACE(wl_shell_surface)
-TACTILE_INTERFACE(wl_shm)
 
 /// Gives memory glibc's allocator holds free back to the system (malloc_trim), so a burst of
 /// clients does not leave the server's footprint at its peak. Not under a sanitizer: its

@@ -3,8 +3,8 @@ import Responder
 import Synchronization
 
 /// Memory an image reads without owning it: a client's wl_shm buffer, readable only between
-/// a begin and an end (libwayland's SIGBUS guard, which a truncated file needs) and free to
-/// move between reads (a pool the client grew is mapped anew).
+/// a begin and an end (the SIGBUS guard, which a truncated file needs) and free to move
+/// between reads (a pool whose later buffers reach further is mapped anew).
 public protocol PixelLender: AnyObject {
     /// Makes the memory readable and says where it lies now; nil when it cannot be read.
     func beginReading() -> UnsafeMutableRawPointer?
@@ -114,8 +114,8 @@ public final class Image {
 
     /// Runs `body` while the pixels can be read: at once for Tactile's own; for a client's,
     /// inside its lender's guard, with the image following memory that moved. Nil when the
-    /// memory cannot be read. Never nest two borrowed images' reads: libwayland guards one
-    /// pool at a time.
+    /// memory cannot be read. Two borrowed images' reads may nest: the guard keeps each open
+    /// mapping until its own end.
     public func reading<R>(_ body: () -> R) -> R? {
         guard !isLost, external == nil else { return nil }
         guard let lender else { return body() }
@@ -132,8 +132,8 @@ public final class Image {
     }
 
     /// Makes the pixels Tactile's own, copied once: for a client buffer destroyed while it is
-    /// still shown (the protocol keeps the picture), and for a picture drawn into another
-    /// client's buffer (a cursor in a screenshot), where two guards would nest. Past `limit`
+    /// still shown (the protocol keeps the picture), and for a cursor, drawn into every frame
+    /// and every screenshot, which a small copy spares a guarded read each. Past `limit`
     /// bytes nothing is copied and the pixels are lost (`isLost`): a client cannot make
     /// Tactile hold memory its own file never paid for. Returns whether they are kept.
     @discardableResult
@@ -160,7 +160,7 @@ public final class Image {
     public private(set) var isLost = false
 
     /// Copies `rects` (clipped to this image) from client pixels of the same size, converting
-    /// from `format`. The caller keeps the memory readable (wl_shm_buffer_begin_access).
+    /// from `format`. The caller keeps the memory readable (its guard open).
     public func copy(from source: UnsafeMutableRawPointer, format: PixelFormat, stride: Int, rects: [Rect]) {
         guard let client = pixman_image_create_bits_no_clear(format.pixman, Int32(size.width), Int32(size.height),
                                                               source.assumingMemoryBound(to: UInt32.self), Int32(stride))
@@ -195,8 +195,7 @@ public final class Image {
 
     /// Writes the whole picture into memory of `format` and this image's size (a capture of a
     /// cursor); false when its pixels cannot be read (a GPU buffer, or lost). The caller keeps
-    /// the target writable; for a client's buffer the picture must be Tactile's own
-    /// (`keepCopy`), so that no two guards nest.
+    /// the target writable (for a client's buffer, its guard open).
     public func write(into target: UnsafeMutableRawPointer, format: PixelFormat, stride: Int) -> Bool {
         guard let destination = pixman_image_create_bits_no_clear(format.pixman, Int32(size.width), Int32(size.height),
                                                                    target.assumingMemoryBound(to: UInt32.self), Int32(stride))

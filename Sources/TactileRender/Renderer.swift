@@ -43,8 +43,8 @@ public protocol Canvas: AnyObject {
     func render(_ items: [DrawItem], damage: [Rect])
     /// Writes `rect` of the frame into memory of `format` (an output's buffer, a screenshot),
     /// its top-left corner landing `at` there, with `overlay` (the cursor) drawn over it.
-    /// When the target is a client's buffer (a screenshot), the overlay must be Tactile's own
-    /// image (`Image.keepCopy`): the target's guard is open while it is drawn.
+    /// When the target is a client's buffer (a screenshot), the target's guard is open while
+    /// it is drawn.
     func write(_ rect: Rect, into target: UnsafeMutableRawPointer, format: PixelFormat, size targetSize: Size, stride: Int,
                at origin: Position, overlay: DrawItem?)
     /// Writes `rects` of the frame into `target` (a buffer of the canvas's size, made by the

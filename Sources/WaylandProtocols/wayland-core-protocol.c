@@ -2,9 +2,9 @@
 
 /*
  * Written for Tactile from the published interface of the Wayland core protocol (wayland
- * 1.23): only the four interfaces whose versions rose after the libwayland 1.21 of Debian
- * 12, which implements wl_compositor 5 and wl_seat 8 and refuses a global of a higher
- * version than its interface tables. Message names, arguments and their order follow that
+ * 1.23): only the six interfaces whose versions rose after the libwayland 1.21 of Debian
+ * 12, which implements wl_compositor 5, wl_shm 1 and wl_seat 8 and refuses a global of a
+ * higher version than its interface tables. Message names, arguments and their order follow that
  * interface, so that every client speaking it interoperates; the descriptions are
  * Tactile's own. protocol/generate gives the generated tables C names of their own
  * (tactile_core_*), so they sit beside libwayland's; the interface names on the wire are
@@ -31,6 +31,7 @@ extern const struct wl_interface wl_keyboard_interface;
 extern const struct wl_interface wl_output_interface;
 extern const struct wl_interface tactile_core_wl_pointer_interface;
 extern const struct wl_interface wl_region_interface;
+extern const struct wl_interface tactile_core_wl_shm_pool_interface;
 extern const struct wl_interface tactile_core_wl_surface_interface;
 extern const struct wl_interface wl_touch_interface;
 
@@ -41,6 +42,15 @@ static const struct wl_interface *wayland_core_types[] = {
 	NULL,
 	&tactile_core_wl_surface_interface,
 	&wl_region_interface,
+	&wl_buffer_interface,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	&tactile_core_wl_shm_pool_interface,
+	NULL,
+	NULL,
 	&wl_buffer_interface,
 	NULL,
 	NULL,
@@ -75,13 +85,40 @@ WL_PRIVATE const struct wl_interface tactile_core_wl_compositor_interface = {
 	0, NULL,
 };
 
+static const struct wl_message wl_shm_pool_requests[] = {
+	{ "create_buffer", "niiiiu", wayland_core_types + 6 },
+	{ "destroy", "", wayland_core_types + 0 },
+	{ "resize", "i", wayland_core_types + 0 },
+};
+
+WL_PRIVATE const struct wl_interface tactile_core_wl_shm_pool_interface = {
+	"wl_shm_pool", 2,
+	3, wl_shm_pool_requests,
+	0, NULL,
+};
+
+static const struct wl_message wl_shm_requests[] = {
+	{ "create_pool", "nhi", wayland_core_types + 12 },
+	{ "release", "2", wayland_core_types + 0 },
+};
+
+static const struct wl_message wl_shm_events[] = {
+	{ "format", "u", wayland_core_types + 0 },
+};
+
+WL_PRIVATE const struct wl_interface tactile_core_wl_shm_interface = {
+	"wl_shm", 2,
+	2, wl_shm_requests,
+	1, wl_shm_events,
+};
+
 static const struct wl_message wl_surface_requests[] = {
 	{ "destroy", "", wayland_core_types + 0 },
-	{ "attach", "?oii", wayland_core_types + 6 },
+	{ "attach", "?oii", wayland_core_types + 15 },
 	{ "damage", "iiii", wayland_core_types + 0 },
-	{ "frame", "n", wayland_core_types + 9 },
-	{ "set_opaque_region", "?o", wayland_core_types + 10 },
-	{ "set_input_region", "?o", wayland_core_types + 11 },
+	{ "frame", "n", wayland_core_types + 18 },
+	{ "set_opaque_region", "?o", wayland_core_types + 19 },
+	{ "set_input_region", "?o", wayland_core_types + 20 },
 	{ "commit", "", wayland_core_types + 0 },
 	{ "set_buffer_transform", "2i", wayland_core_types + 0 },
 	{ "set_buffer_scale", "3i", wayland_core_types + 0 },
@@ -90,8 +127,8 @@ static const struct wl_message wl_surface_requests[] = {
 };
 
 static const struct wl_message wl_surface_events[] = {
-	{ "enter", "o", wayland_core_types + 12 },
-	{ "leave", "o", wayland_core_types + 13 },
+	{ "enter", "o", wayland_core_types + 21 },
+	{ "leave", "o", wayland_core_types + 22 },
 	{ "preferred_buffer_scale", "6i", wayland_core_types + 0 },
 	{ "preferred_buffer_transform", "6u", wayland_core_types + 0 },
 };
@@ -103,9 +140,9 @@ WL_PRIVATE const struct wl_interface tactile_core_wl_surface_interface = {
 };
 
 static const struct wl_message wl_seat_requests[] = {
-	{ "get_pointer", "n", wayland_core_types + 14 },
-	{ "get_keyboard", "n", wayland_core_types + 15 },
-	{ "get_touch", "n", wayland_core_types + 16 },
+	{ "get_pointer", "n", wayland_core_types + 23 },
+	{ "get_keyboard", "n", wayland_core_types + 24 },
+	{ "get_touch", "n", wayland_core_types + 25 },
 	{ "release", "5", wayland_core_types + 0 },
 };
 
@@ -121,13 +158,13 @@ WL_PRIVATE const struct wl_interface tactile_core_wl_seat_interface = {
 };
 
 static const struct wl_message wl_pointer_requests[] = {
-	{ "set_cursor", "u?oii", wayland_core_types + 17 },
+	{ "set_cursor", "u?oii", wayland_core_types + 26 },
 	{ "release", "3", wayland_core_types + 0 },
 };
 
 static const struct wl_message wl_pointer_events[] = {
-	{ "enter", "uoff", wayland_core_types + 21 },
-	{ "leave", "uo", wayland_core_types + 25 },
+	{ "enter", "uoff", wayland_core_types + 30 },
+	{ "leave", "uo", wayland_core_types + 34 },
 	{ "motion", "uff", wayland_core_types + 0 },
 	{ "button", "uuuu", wayland_core_types + 0 },
 	{ "axis", "uuf", wayland_core_types + 0 },

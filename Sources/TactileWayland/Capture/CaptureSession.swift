@@ -149,10 +149,8 @@ final class CaptureFrame: ResourceObject {
     /// of its formats, or a dmabuf of its size in its dmabuf format and modifiers.
     private var fitsConstraints: Bool {
         guard let buffer = buffer?.buffer, let size = session.size else { return false }
-        if let shm = wl_shm_buffer_get(buffer) {
-            guard let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)) else { return false }
-            return CaptureSession.formats.contains(format) && Int(wl_shm_buffer_get_width(shm)) == size.width
-                && Int(wl_shm_buffer_get_height(shm)) == size.height && Int(wl_shm_buffer_get_stride(shm)) >= size.width * 4
+        if let shm = ShmBuffer.of(buffer) {
+            return CaptureSession.formats.contains(shm.format) && shm.size == size && shm.stride >= size.width * 4
         }
         guard let attributes = dmabufAttributes, let allowed = session.dmabufModifiers else { return false }
         return attributes.format == CaptureSession.dmabufFormat && allowed.modifiers.contains(attributes.modifier)
@@ -168,7 +166,7 @@ final class CaptureFrame: ResourceObject {
         postError(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED.rawValue, "the frame was already captured")
     }
 
-    /// Copies into the buffer with `write`: a shm buffer's memory under libwayland's guard, or
+    /// Copies into the buffer with `write`: a shm buffer's memory under its guard, or
     /// a dmabuf made the renderer's target for this copy (false from `write`: it could not
     /// draw there). Then sends transform, damage, the time, and ready. A buffer no longer of
     /// the session's size (the window was resized meanwhile), or a dmabuf the GPU will not
@@ -176,10 +174,9 @@ final class CaptureFrame: ResourceObject {
     func fulfil(transform: OutputTransform, time: Instant, _ write: (Destination) -> Bool) {
         guard let resource else { return }
         guard fitsConstraints, let size = session.size else { return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS) }
-        if let shm = buffer?.shmBuffer, let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)) {
-            wl_shm_buffer_begin_access(shm)
-            if let data = wl_shm_buffer_get_data(shm) { _ = write(.memory(data, format: format, size: size, stride: Int(wl_shm_buffer_get_stride(shm)))) }
-            wl_shm_buffer_end_access(shm)
+        if let shm = buffer?.shmBuffer {
+            _ = write(.memory(shm.beginAccess(), format: shm.format, size: size, stride: shm.stride))
+            shm.endAccess()
         } else {
             guard let attributes = dmabufAttributes, let target = part.renderTarget(attributes) else {
                 return fail(EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS)

@@ -7,7 +7,7 @@ import Logging
 /// server memory, and every wl_shm pool one of the server's 65,530 mappings, so a client past
 /// a limit is disconnected with a protocol error that names it, and nobody else notices.
 public struct ClientLimits: Sendable, Equatable {
-    /// Objects of any kind at once, libwayland's own wl_shm pools and buffers included. Real
+    /// Objects of any kind at once, wl_shm pools and buffers included. Real
     /// clients hold hundreds; a browser with many tabs a few thousand.
     public var objects = 50_000
     /// A committed buffer's longest side, in pixels: 8192 is the largest framebuffer most

@@ -36,11 +36,7 @@ final class ScreencopyFrame: ResourceObject {
     private func copy(_ buffer: OpaquePointer?, withDamage: Bool) {
         guard !used else { return postError(ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue, "the frame was already copied") }
         used = true
-        guard let buffer, let shm = wl_shm_buffer_get(buffer),
-              PixelFormat(shm: wl_shm_buffer_get_format(shm)) == .xrgb8888,
-              Int(wl_shm_buffer_get_width(shm)) == rect.width, Int(wl_shm_buffer_get_height(shm)) == rect.height,
-              Int(wl_shm_buffer_get_stride(shm)) >= rect.width * 4
-        else {
+        guard let buffer, let shm = ShmBuffer.of(buffer), shm.format == .xrgb8888, shm.size == rect.size, shm.stride >= rect.width * 4 else {
             return postError(ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue,
                              "the buffer must be XRGB8888 shm of \(rect.width)x\(rect.height) with a stride of at least \(rect.width * 4)")
         }
@@ -55,12 +51,9 @@ final class ScreencopyFrame: ResourceObject {
     func fulfil(canvas: any Canvas, damage: [Rect], cursor: DrawItem?, time: Instant) {
         guard let resource else { return }
         guard let shm = buffer?.shmBuffer else { return fail() }
-        wl_shm_buffer_begin_access(shm)
-        if let data = wl_shm_buffer_get_data(shm) {
-            canvas.write(rect, into: data, format: .xrgb8888, size: rect.size, stride: Int(wl_shm_buffer_get_stride(shm)),
-                         at: .zero, overlay: overlaysCursor ? cursor : nil)
-        }
-        wl_shm_buffer_end_access(shm)
+        canvas.write(rect, into: shm.beginAccess(), format: .xrgb8888, size: rect.size, stride: shm.stride, at: .zero,
+                     overlay: overlaysCursor ? cursor : nil)
+        shm.endAccess()
         buffer = nil
         zwlr_screencopy_frame_v1_send_flags(resource, 0)
         if withDamage {

@@ -22,9 +22,9 @@ final class Cursor: SurfaceRole {
 
     var isMapped: Bool { true }
 
-    /// A cursor's pixels are copied, unlike other surfaces' (`BufferReference`): screenshots
-    /// draw the cursor into another client's buffer, whose guard is open meanwhile, and
-    /// libwayland guards one client's memory at a time.
+    /// A cursor's pixels are copied, unlike other surfaces' (`BufferReference`): it is drawn
+    /// into every frame and every screenshot, and a copy of at most 1 MiB spares each of them
+    /// a guarded read of the client's file.
     func committed(surface: Surface, hadBuffer: Bool) {
         surface.content?.image.keepCopy(upTo: Self.largestCopy)
         changed()

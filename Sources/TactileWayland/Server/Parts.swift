@@ -24,6 +24,8 @@ final class Parts {
     let touchAccommodating: TouchAccommodating
     let zooming: Zooming
     let compositor: Compositor
+    /// wl_shm: buffers in files clients share.
+    let sharedMemory: SharedMemory
     /// wl_fixes: a registry's missing destructor.
     let fixes: Fixes
     let windows: Windows
@@ -115,6 +117,7 @@ final class Parts {
         zooming = Zooming(outputs: outputs, repaint: repaint, logger: logger)
         self.outputs = outputs
         compositor = Compositor(display: display, makeSurface: makeSurface, surfaceCreated: surfaceCreated)
+        sharedMemory = SharedMemory(display: display)
         fixes = Fixes(display: display)
         foreignToplevels = ForeignToplevels(display: display, context: context, outputs: outputs)
         foreignToplevelList = ForeignToplevelList(display: display, context: context)
@@ -194,6 +197,7 @@ final class Parts {
             ],
             surfaces: [
                 compositor,
+                sharedMemory,
                 fixes,
                 xdgShell,
                 activation,

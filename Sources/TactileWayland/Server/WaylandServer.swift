@@ -61,9 +61,6 @@ public final class WaylandServer {
         router = InputRouter(scene: Scene(root: .compositor(size: .zero)), policy: configuration.routingPolicy)
         // Filled in below, once every stored property is: they call back into the server.
         clients = Clients(display: display, limits: configuration.limits, logger: logger)
-        wl_display_init_shm(display)
-        // ARGB8888 and XRGB8888 libwayland advertises itself; the rest are what we compose.
-        for format in PixelFormat.all where format.shm > 1 { wl_display_add_shm_format(display, format.shm) }
         // A client went away: the core forgets it (its touches end, the pointer re-enters what
         // is under it), and so do the parts, the seat first.
         clients.disconnected = { [unowned self] state in

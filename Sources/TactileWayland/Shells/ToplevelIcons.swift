@@ -65,10 +65,10 @@ final class ToplevelIconObject: ResourceObject {
     /// The picture's size is read and the buffer given back at once: no pixels are kept.
     private func addBuffer(_ buffer: OpaquePointer?, scale: Int32) {
         guard !isSet else { return postError(XDG_TOPLEVEL_ICON_V1_ERROR_IMMUTABLE.rawValue, "the icon was already set on a toplevel") }
-        guard let buffer, let shm = wl_shm_buffer_get(buffer), wl_shm_buffer_get_width(shm) == wl_shm_buffer_get_height(shm), scale >= 1 else {
+        guard let buffer, let shm = ShmBuffer.of(buffer), shm.size.width == shm.size.height, scale >= 1 else {
             return postError(XDG_TOPLEVEL_ICON_V1_ERROR_INVALID_BUFFER.rawValue, "an icon's picture is a square wl_shm buffer with a scale of at least 1")
         }
-        let side = Int(wl_shm_buffer_get_width(shm))
+        let side = shm.size.width
         icon.pictures.removeAll { $0.side == side && $0.scale == scale }
         if icon.pictures.count < Self.maximumPictures { icon.pictures.append((side, scale)) }
         wl_buffer_send_release(buffer)

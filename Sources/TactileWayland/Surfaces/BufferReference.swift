@@ -7,7 +7,7 @@ import TactileRender
 ///
 /// A dmabuf is sampled by the GPU where it lies (`LinuxDmabuf`). A committed wl_shm buffer
 /// is not copied either: composition reads the client's memory at each
-/// repaint, under libwayland's SIGBUS guard, and `wl_buffer.release` goes out when nothing
+/// repaint, under the SIGBUS guard (`ShmBuffer`), and `wl_buffer.release` goes out when nothing
 /// refers to the buffer any more (the client's next buffer replaced it, the surface went).
 /// So a client double-buffers, as it must on weston and wlroots, and a file truncated under
 /// a shown buffer gets its client `wl_shm.invalid_fd` at the next repaint, nobody else
@@ -54,7 +54,7 @@ final class BufferReference: PixelLender {
         committed = true
         self.logger = logger
         self.keptCopyLimit = keptCopyLimit
-        guard let shm = wl_shm_buffer_get(buffer) else {
+        guard let shm = ShmBuffer.of(buffer) else {
             if let image = DmabufBuffer.of(buffer)?.image {
                 return BufferAttachment(width: image.size.width, height: image.size.height, image: image, reference: self)
             }
@@ -63,14 +63,17 @@ final class BufferReference: PixelLender {
             }
             return BufferAttachment(width: 1, height: 1, image: image, reference: self)
         }
-        let size = Size(width: Int(wl_shm_buffer_get_width(shm)), height: Int(wl_shm_buffer_get_height(shm)))
-        // libwayland accepts only the formats we advertise; nothing else reaches here.
-        guard let format = PixelFormat(shm: wl_shm_buffer_get_format(shm)), let memory = wl_shm_buffer_get_data(shm) else {
-            return BufferAttachment(width: size.width, height: size.height, image: nil, reference: self)
-        }
-        let image = Image(borrowing: memory, from: self, size: size, format: format, stride: Int(wl_shm_buffer_get_stride(shm)))
+        let size = shm.size
+        // Read once here, for where the pixels lie now; each repaint asks again.
+        let memory = shm.beginAccess()
+        shm.endAccess()
+        let image = Image(borrowing: memory, from: self, size: size, format: shm.format, stride: shm.stride)
         if image == nil {
-            logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
+            if shm.stride % 4 != 0 {
+                logger.warning("a \(size.width)x\(size.height) buffer's stride of \(shm.stride) bytes is not a multiple of 4, which Tactile cannot read: its surface shows nothing")
+            } else {
+                logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
+            }
         }
         self.image = image.map(Unmanaged.passUnretained)
         return BufferAttachment(width: size.width, height: size.height, image: image, reference: self)
@@ -82,21 +85,19 @@ final class BufferReference: PixelLender {
 
     /// The longer side of a wl_shm buffer, in pixels (nil for other buffers, which are 1×1).
     var longestSide: Int? {
-        shmBuffer.map { Int(max(wl_shm_buffer_get_width($0), wl_shm_buffer_get_height($0))) }
+        shmBuffer.map { max($0.size.width, $0.size.height) }
     }
 
     /// The shm buffer, while the client has not destroyed it.
-    var shmBuffer: OpaquePointer? { buffer.flatMap(wl_shm_buffer_get) }
+    var shmBuffer: ShmBuffer? { ShmBuffer.of(buffer) }
 
     func beginReading() -> UnsafeMutableRawPointer? {
-        guard let shm = shmBuffer else { return nil }
-        wl_shm_buffer_begin_access(shm)
-        return wl_shm_buffer_get_data(shm)
+        shmBuffer?.beginAccess()
     }
 
     func endReading() {
         // Posts wl_shm.invalid_fd to the client when its file was shorter than it claimed.
-        if let shm = shmBuffer { wl_shm_buffer_end_access(shm) }
+        shmBuffer?.endAccess()
     }
 
     /// The most bytes kept of a buffer destroyed while shown: as many pixels as the largest

@@ -31,9 +31,8 @@ final class Privileges: ServerPart {
     func processEnded(_ pid: Int32) { started.remove(pid) }
 
     private func shows(_ global: OpaquePointer, to client: OpaquePointer) -> Bool {
-        // Every global but libwayland's own wl_shm (whose user data is null) is a `Global`,
-        // whose user data is itself.
-        guard wl_global_get_interface(global) != tactile_wl_shm_interface(), let data = wl_global_get_user_data(global),
+        // Every global is a `Global`, whose user data is itself.
+        guard let data = wl_global_get_user_data(global),
               let privilege = Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().privilege,
               let state = ClientState.of(client)
         else { return true }

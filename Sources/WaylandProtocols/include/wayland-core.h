@@ -12,11 +12,22 @@ extern const struct wl_interface tactile_core_wl_compositor_interface;
 extern const struct wl_interface tactile_core_wl_surface_interface;
 extern const struct wl_interface tactile_core_wl_seat_interface;
 extern const struct wl_interface tactile_core_wl_pointer_interface;
+extern const struct wl_interface tactile_core_wl_shm_interface;
+extern const struct wl_interface tactile_core_wl_shm_pool_interface;
 
 static inline const struct wl_interface *tactile_wl_compositor_interface(void) { return &tactile_core_wl_compositor_interface; }
 static inline const struct wl_interface *tactile_wl_surface_interface(void) { return &tactile_core_wl_surface_interface; }
 static inline const struct wl_interface *tactile_wl_seat_interface(void) { return &tactile_core_wl_seat_interface; }
 static inline const struct wl_interface *tactile_wl_pointer_interface(void) { return &tactile_core_wl_pointer_interface; }
+static inline const struct wl_interface *tactile_wl_shm_interface(void) { return &tactile_core_wl_shm_interface; }
+static inline const struct wl_interface *tactile_wl_shm_pool_interface(void) { return &tactile_core_wl_shm_pool_interface; }
+
+/// wl_shm's requests at version 2: libwayland 1.21's `struct wl_shm_interface` stops at
+/// create_pool.
+struct tactile_wl_shm_requests {
+    void (*create_pool)(struct wl_client *client, struct wl_resource *resource, uint32_t id, int32_t fd, int32_t size);
+    void (*release)(struct wl_client *client, struct wl_resource *resource);
+};
 
 #define TACTILE_WL_SURFACE_PREFERRED_BUFFER_SCALE 2
 #define TACTILE_WL_SURFACE_PREFERRED_BUFFER_TRANSFORM 3
@@ -42,6 +53,11 @@ static inline void tactile_wl_pointer_send_axis_relative_direction(struct wl_res
 static inline struct wl_proxy *tactile_client_create_surface_v6(struct wl_proxy *compositor) {
     return wl_proxy_marshal_flags(compositor, 0, &tactile_core_wl_surface_interface,
                                   wl_proxy_get_version(compositor), 0, NULL);
+}
+
+/// wl_shm.release, for a test client that bound wl_shm 2 with `tactile_wl_shm_interface`.
+static inline void tactile_client_shm_release(struct wl_proxy *shm) {
+    wl_proxy_marshal_flags(shm, 1, NULL, wl_proxy_get_version(shm), WL_MARSHAL_FLAG_DESTROY);
 }
 
 static inline struct wl_proxy *tactile_client_get_pointer_v9(struct wl_proxy *seat) {
