@@ -39,8 +39,9 @@ final class ScreencopyCapture {
         return capture
     }
 
-    /// Sends copy_with_damage with a buffer of the described layout.
-    func copyWithDamage(client: TestClient, waitingForDamage: Bool = true) throws {
+    /// Sends copy_with_damage with a buffer of the described layout, its file then shrunk to
+    /// `shrunkTo` bytes if given (a hostile client's).
+    func copyWithDamage(client: TestClient, waitingForDamage: Bool = true, shrunkTo: Int? = nil) throws {
         guard let layout else { throw ClientError.protocolError("no buffer event") }
         size = Int(layout.stride * layout.height)
         let fd = tactile_client_memfd_create("tactile-test-screencopy")
@@ -50,6 +51,7 @@ final class ScreencopyCapture {
         let pool = wl_shm_create_pool(client.shm, fd, Int32(size))
         defer { wl_shm_pool_destroy(pool) }
         let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(layout.width), Int32(layout.height), Int32(layout.stride), WL_SHM_FORMAT_XRGB8888.rawValue)
+        if let shrunkTo { ftruncate(fd, off_t(shrunkTo)) }
         if waitingForDamage {
             zwlr_screencopy_frame_v1_copy_with_damage(frame, buffer)
         } else {

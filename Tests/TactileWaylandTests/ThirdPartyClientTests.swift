@@ -209,7 +209,8 @@ import WaylandProtocols
         #expect(swipeEnd?.hasSuffix(", 1)") == true, "the swipe should end cancelled: \(swipeEnd ?? "no end")")
     }
 
-    /// A touch down and up at a point, one frame each.
+    /// wayland-info lists the globals real clients need, wl_shm at version 2 with every
+    /// format composition reads.
     @Test func waylandInfoListsTheGlobalsRealClientsNeed() throws {
         let info = try ClientProcess(["wayland-info"], socket: server.socket)
         defer { info.stop() }
@@ -218,6 +219,11 @@ import WaylandProtocols
             #expect(output.contains("interface: '\(global)'"), "wayland-info did not list \(global)")
         }
         #expect(output.contains("name: seat0"))
+        let shm = output.split(separator: "\n").first { $0.hasPrefix("interface: 'wl_shm',") }
+        #expect(shm?.contains("version:  2,") == true, "wl_shm 2: \(shm ?? "not listed")")
+        for format in ["'AR24'", "'XR24'", "'RG16'", "'AR30'", "'XB12'"] {
+            #expect(output.contains(format), "wayland-info did not hear format \(format)")
+        }
     }
 }
 
