@@ -111,11 +111,11 @@ static void tally_error(struct conn *c) {
 
 /// The globals the fuzzer knows how to bind, by interface name.
 static const struct wl_interface *const bindable[] = {
-    // wl_compositor 6 and wl_seat 9: the newer tables, so their surfaces and pointers speak
-    // (and hear) those versions' messages.
+    // wl_compositor 6, wl_shm 2 and wl_seat 9: the newer tables, so their surfaces, pools
+    // and pointers speak (and hear) those versions' messages (wl_shm's release).
     &tactile_core_wl_compositor_interface,
     &wl_subcompositor_interface,
-    &wl_shm_interface,
+    &tactile_core_wl_shm_interface,
     &tactile_core_wl_seat_interface,
     &wl_output_interface,
     &wl_data_device_manager_interface,

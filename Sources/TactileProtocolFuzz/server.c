@@ -64,7 +64,7 @@ static void exec_server(const struct server *server, int log) {
     }
     if (server->under_gdb)
         execlp("gdb", "gdb", "-q", "-batch", "-ex", "set complaints 0", "-ex", "handle SIGPIPE nostop noprint pass",
-               // libwayland's wl_shm catches SIGBUS from a client's truncated file: not a crash.
+               // The server's wl_shm catches SIGBUS from a client's truncated file: not a crash.
                "-ex", "handle SIGBUS nostop noprint pass", "-ex", "run", "-ex", "bt 40",
                "--args", exe, "serve", "--test-input", "--config", config, "--socket", server->socket, (char *)NULL);
     else
