@@ -1,7 +1,6 @@
-import CSharedMemory
 import CWaylandServer
-import Responder
 import Glibc
+import Responder
 import TactileRender
 import WaylandProtocols
 
@@ -27,9 +26,9 @@ final class SharedMemory: ServerPart {
 
     private static let requests = RequestTable(tactile_wl_shm_requests(
         create_pool: { client, resource, id, fd, size in
-            guard let client, let resource else { return }
             // The file is the server's to close, whatever comes of it.
             defer { close(fd) }
+            guard let client, let resource else { return }
             guard size > 0 else {
                 return tactile_post_error(resource, WL_SHM_ERROR_INVALID_STRIDE.rawValue, "a pool of \(size) bytes")
             }
