@@ -102,6 +102,22 @@ import WaylandProtocols
         #expect(try Screenshot(socket: server.socket).colour(at: 16, 16) == Self.red & 0xff_ffff)
     }
 
+    /// A 24-bit buffer whose stride the protocol allows but pixman cannot read (not a
+    /// multiple of 4 bytes) is no error: its surface shows nothing (the log says why). The
+    /// same pixels with a stride of 32 show.
+    @Test(arguments: [(Int32(30), false), (32, true)])
+    func aStrideNotAMultipleOfFourShowsNothingAndIsNoError(_ stride: Int32, _ shows: Bool) throws {
+        let file = try File(bytes: 4096, colour: 0xffff_ffff)
+        let pool = wl_shm_create_pool(client.shm, file.fd, 4096)
+        defer { wl_shm_pool_destroy(pool) }
+        let buffer = wl_shm_pool_create_buffer(pool, 0, 10, 10, stride, WL_SHM_FORMAT_RGB888.rawValue)
+        let window = try client.toplevel(width: 10, height: 10, at: (0, 0))
+        try show(buffer, on: window.surface)
+        try client.roundtrip()
+        let colour = try Screenshot(socket: server.socket).colour(at: 5, 5)
+        #expect(colour == (shows ? 0xff_ffff : CompositionTests.background), "stride \(stride): \(String(colour, radix: 16))")
+    }
+
     /// A pool declared at 2 GiB over a 64 KiB file maps the page its first buffer reaches,
     /// then only as far as a later buffer reaches: never the pool's declared size.
     @Test func aHugePoolIsMappedOnlyAsFarAsItsBuffersReach() throws {

@@ -67,13 +67,13 @@ final class BufferReference: PixelLender {
         // Read once here, for where the pixels lie now; each repaint asks again.
         let memory = shm.beginAccess()
         shm.endAccess()
-        let image = Image(borrowing: memory, from: self, size: size, format: shm.format, stride: shm.stride)
-        if image == nil {
-            if shm.stride % 4 != 0 {
-                logger.warning("a \(size.width)x\(size.height) buffer's stride of \(shm.stride) bytes is not a multiple of 4, which Tactile cannot read: its surface shows nothing")
-            } else {
-                logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
-            }
+        // pixman reads rows of whole 32-bit words; wl_shm allows any stride of at least a row.
+        let readable = shm.stride % 4 == 0
+        let image = readable ? Image(borrowing: memory, from: self, size: size, format: shm.format, stride: shm.stride) : nil
+        if !readable {
+            logger.warning("a \(size.width)x\(size.height) buffer's stride of \(shm.stride) bytes is not a multiple of 4, which Tactile cannot read: its surface shows nothing")
+        } else if image == nil {
+            logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
         }
         self.image = image.map(Unmanaged.passUnretained)
         return BufferAttachment(width: size.width, height: size.height, image: image, reference: self)
