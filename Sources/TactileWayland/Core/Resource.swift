@@ -49,6 +49,14 @@ class ResourceObject {
         guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? Self
     }
+
+    /// The object `resource` carries when it was made for `interface` with `requests`, which
+    /// libwayland checks before the user data is read: for an object the client named, of an
+    /// interface several classes implement (a wl_buffer: shm, dmabuf, single-pixel).
+    static func from(_ resource: OpaquePointer?, madeFor interface: UnsafePointer<wl_interface>, with requests: RequestTable) -> Self? {
+        guard let resource, wl_resource_instance_of(resource, interface, requests.pointer) != 0 else { return nil }
+        return from(resource)
+    }
 }
 
 private let releaseResourceObject: @convention(c) (OpaquePointer?) -> Void = { resource in

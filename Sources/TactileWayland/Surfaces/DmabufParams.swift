@@ -137,8 +137,7 @@ final class DmabufBuffer: ResourceObject {
 
     /// The dmabuf buffer `buffer` is, if it is one.
     static func of(_ buffer: OpaquePointer) -> DmabufBuffer? {
-        guard wl_resource_instance_of(buffer, tactile_wl_buffer_interface(), requests.pointer) != 0 else { return nil }
-        return from(buffer)
+        from(buffer, madeFor: tactile_wl_buffer_interface(), with: requests)
     }
 
     static let requests = RequestTable(wl_buffer_interface(destroy: destroyResource))

@@ -47,8 +47,7 @@ final class SinglePixelBuffer: ResourceObject {
 
     /// The single-pixel buffer `buffer` is, if it is one.
     static func of(_ buffer: OpaquePointer) -> SinglePixelBuffer? {
-        guard wl_resource_instance_of(buffer, tactile_wl_buffer_interface(), requests.pointer) != 0 else { return nil }
-        return from(buffer)
+        from(buffer, madeFor: tactile_wl_buffer_interface(), with: requests)
     }
 
     static let requests = RequestTable(wl_buffer_interface(destroy: destroyResource))

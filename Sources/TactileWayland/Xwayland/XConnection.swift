@@ -128,9 +128,7 @@ final class XConnection {
 
     /// Xwayland's wl_surface of that id: never another object of its.
     private func surface(withID id: UInt32) -> Surface? {
-        guard let resource = wl_client_get_object(xwayland, id),
-              wl_resource_instance_of(resource, tactile_wl_surface_interface(), Surface.requests.pointer) != 0 else { return nil }
-        return Surface.from(resource)
+        Surface.from(wl_client_get_object(xwayland, id), madeFor: tactile_wl_surface_interface(), with: Surface.requests)
     }
 
     func surfaceCreated(_ surface: Surface) {
