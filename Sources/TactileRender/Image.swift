@@ -75,9 +75,10 @@ public final class Image {
     }
 
     /// A client's pixels, read in place: `memory` is where they lie now, which `lender`
-    /// confirms or corrects before every read. Nil for sizes `init(size:opaque:)` refuses.
+    /// confirms or corrects before every read. Nil for sizes `init(size:opaque:)` refuses, and
+    /// for a stride pixman cannot read (`isReadable`).
     public init?(borrowing memory: UnsafeMutableRawPointer, from lender: any PixelLender, size: Size, format: PixelFormat, stride: Int) {
-        guard size.width > 0, size.height > 0, size.width <= Self.maximumSide, size.height <= Self.maximumSide,
+        guard size.width > 0, size.height > 0, size.width <= Self.maximumSide, size.height <= Self.maximumSide, Self.isReadable(stride: stride),
               let image = pixman_image_create_bits_no_clear(format.pixman, Int32(size.width), Int32(size.height),
                                                             memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
         else { return nil }
@@ -89,6 +90,11 @@ public final class Image {
         external = nil
         dmabuf = nil
     }
+
+    /// pixman reads rows of whole 32-bit words, where wl_shm allows any stride of at least a
+    /// row (an odd width of a 16- or 24-bit format); asked before pixman, which would print
+    /// a `*** BUG ***` line.
+    public static func isReadable(stride: Int) -> Bool { stride % 4 == 0 }
 
     deinit {
         pixman_image_unref(pixman)

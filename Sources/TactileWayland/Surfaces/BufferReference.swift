@@ -67,10 +67,8 @@ final class BufferReference: PixelLender {
         // Read once here, for where the pixels lie now; each repaint asks again.
         let memory = shm.beginAccess()
         shm.endAccess()
-        // pixman reads rows of whole 32-bit words; wl_shm allows any stride of at least a row.
-        let readable = shm.stride % 4 == 0
-        let image = readable ? Image(borrowing: memory, from: self, size: size, format: shm.format, stride: shm.stride) : nil
-        if !readable {
+        let image = Image(borrowing: memory, from: self, size: size, format: shm.format, stride: shm.stride)
+        if image == nil, !Image.isReadable(stride: shm.stride) {
             logger.warning("a \(size.width)x\(size.height) buffer's stride of \(shm.stride) bytes is not a multiple of 4, which Tactile cannot read: its surface shows nothing")
         } else if image == nil {
             logger.warning("a \(size.width)x\(size.height) buffer is beyond what Tactile composes (\(Image.maximumSide) px a side): its surface shows nothing")
