@@ -223,6 +223,20 @@ final class TestClient {
         wl_surface_commit(surface)
     }
 
+    /// Attaches `buffer`, damages all of it, commits, and waits (3 s at most) for the frame
+    /// that shows it.
+    func show(_ buffer: OpaquePointer?, on surface: OpaquePointer) throws {
+        wl_surface_attach(surface, buffer, 0, 0)
+        wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
+        let frame = RequestedFrame(surface)
+        wl_surface_commit(surface)
+        let deadline = Date().addingTimeInterval(3)
+        while !frame.done, Date() < deadline {
+            try roundtrip()
+            usleep(2_000)
+        }
+    }
+
     /// The surface a touch at (x, y) goes to, or nil; the touch is ended again.
     func surfaceHit(at x: Double, _ y: Double) throws -> UInt32? {
         try roundtrip()

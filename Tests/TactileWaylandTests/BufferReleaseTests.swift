@@ -22,14 +22,14 @@ import WaylandProtocols
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
         let a = try SharedBuffer(client, width: 100, height: 100, colour: Self.red)
         let b = try SharedBuffer(client, width: 100, height: 100, colour: Self.green)
-        try show(a, on: window.surface)
+        try client.show(a.buffer, on: window.surface)
         #expect(!a.released, "the buffer on screen is still Tactile's")
-        try show(b, on: window.surface)
+        try client.show(b.buffer, on: window.surface)
         try waitUntil { a.released }
         #expect(a.released, "replaced: handed back")
         #expect(!b.released)
         // The same buffer committed again, with new pixels, stays Tactile's.
-        try show(b, on: window.surface)
+        try client.show(b.buffer, on: window.surface)
         #expect(!b.released, "committed again, still shown")
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.green & 0xff_ffff)
     }
@@ -40,12 +40,12 @@ import WaylandProtocols
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
         let a = try SharedBuffer(client, width: 100, height: 100, colour: Self.red)
         let b = try SharedBuffer(client, width: 100, height: 100, colour: Self.green)
-        try show(a, on: window.surface)
-        try show(b, on: window.surface)
+        try client.show(a.buffer, on: window.surface)
+        try client.show(b.buffer, on: window.surface)
         try waitUntil { a.released }
         a.fill(Self.blue)
         // Every pixel of the window repainted: from b, never from a.
-        try show(b, on: window.surface)
+        try client.show(b.buffer, on: window.surface)
         let shot = try Screenshot(socket: server.socket, region: "0,0 100x100")
         #expect(shot.colours(every: 9) == [Self.green & 0xff_ffff], "only the shown buffer's green")
     }
@@ -55,7 +55,7 @@ import WaylandProtocols
     @Test func aBufferDestroyedWhileShownKeepsItsPicture() throws {
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
         let a = try SharedBuffer(client, width: 100, height: 100, colour: Self.red)
-        try show(a, on: window.surface)
+        try client.show(a.buffer, on: window.surface)
         let shot = try destroyAndRepaint(a, window)
         #expect(shot.colours(every: 9) == [Self.red & 0xff_ffff])
     }
@@ -68,7 +68,7 @@ import WaylandProtocols
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
         let huge = try SharedBuffer(client, width: 2000, height: 1200, colour: nil)
         huge.fill(Self.red, rows: 100, columns: 100, stride: 2000)
-        try show(huge, on: window.surface)
+        try client.show(huge.buffer, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.red & 0xff_ffff, "shown while the client has it")
         let shot = try destroyAndRepaint(huge, window)
         #expect(shot.colours(every: 9) == [CompositionTests.background], "nothing drawn: the background shows")
@@ -86,7 +86,7 @@ import WaylandProtocols
         let window = try hostile.toplevel(width: 100, height: 100, at: (0, 0))
         let a = try SharedBuffer(hostile, width: 100, height: 100, colour: Self.red)
         if shrunkAfterShowing {
-            try show(a, on: window.surface, client: hostile)
+            try hostile.show(a.buffer, on: window.surface)
             ftruncate(a.fd, 0)
             wl_surface_damage_buffer(window.surface, 0, 0, 100, 100)
             wl_surface_commit(window.surface)
@@ -118,19 +118,10 @@ import WaylandProtocols
         return try Screenshot(socket: server.socket, region: "0,0 100x100")
     }
 
-    /// Attaches `buffer`, damages all of it, commits, and waits for the frame that shows it.
-    private func show(_ buffer: SharedBuffer, on surface: OpaquePointer, client: TestClient? = nil) throws {
-        wl_surface_attach(surface, buffer.buffer, 0, 0)
-        wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
-        let frame = RequestedFrame(surface)
-        wl_surface_commit(surface)
-        try waitUntil(client) { frame.done }
-    }
-
-    private func waitUntil(_ other: TestClient? = nil, _ condition: () -> Bool) throws {
+    private func waitUntil(_ condition: () -> Bool) throws {
         let deadline = Date().addingTimeInterval(3)
         while !condition(), Date() < deadline {
-            try (other ?? client).roundtrip()
+            try client.roundtrip()
             usleep(2_000)
         }
     }

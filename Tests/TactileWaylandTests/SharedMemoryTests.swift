@@ -38,7 +38,7 @@ import WaylandProtocols
         let buffer = wl_shm_pool_create_buffer(pool, 0, 100, 100, 400, WL_SHM_FORMAT_ARGB8888.rawValue)
         wl_shm_pool_destroy(pool)
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
-        try show(buffer, on: window.surface)
+        try client.show(buffer, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.green & 0xff_ffff, "the released wl_shm's pool's buffer shows")
     }
 
@@ -98,7 +98,7 @@ import WaylandProtocols
         defer { wl_shm_pool_destroy(pool) }
         let buffer = wl_shm_pool_create_buffer(pool, 0, 32, 32, 128, WL_SHM_FORMAT_ARGB8888.rawValue)
         let window = try client.toplevel(width: 32, height: 32, at: (0, 0))
-        try show(buffer, on: window.surface)
+        try client.show(buffer, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 16, 16) == Self.red & 0xff_ffff)
     }
 
@@ -112,7 +112,7 @@ import WaylandProtocols
         defer { wl_shm_pool_destroy(pool) }
         let buffer = wl_shm_pool_create_buffer(pool, 0, 10, 10, stride, WL_SHM_FORMAT_RGB888.rawValue)
         let window = try client.toplevel(width: 10, height: 10, at: (0, 0))
-        try show(buffer, on: window.surface)
+        try client.show(buffer, on: window.surface)
         try client.roundtrip()
         let colour = try Screenshot(socket: server.socket).colour(at: 5, 5)
         #expect(colour == (shows ? 0xff_ffff : CompositionTests.background), "stride \(stride): \(String(colour, radix: 16))")
@@ -143,7 +143,7 @@ import WaylandProtocols
         defer { wl_shm_pool_destroy(pool) }
         let first = wl_shm_pool_create_buffer(pool, 0, 100, 100, 400, WL_SHM_FORMAT_ARGB8888.rawValue)
         let window = try client.toplevel(width: 100, height: 100, at: (0, 0))
-        try show(first, on: window.surface)
+        try client.show(first, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.red & 0xff_ffff)
 
         try file.grow(to: large)
@@ -151,11 +151,11 @@ import WaylandProtocols
         let second = wl_shm_pool_create_buffer(pool, Int32(large - small), 100, 100, 400, WL_SHM_FORMAT_ARGB8888.rawValue)
         try client.roundtrip()
         file.fill(Self.green, at: 0, count: 100 * 100)
-        try show(first, on: window.surface)
+        try client.show(first, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.green & 0xff_ffff, "the first buffer, read where the pool lies now")
 
         file.fill(Self.blue, at: (large - small) / 4, count: 100 * 100)
-        try show(second, on: window.surface)
+        try client.show(second, on: window.surface)
         #expect(try Screenshot(socket: server.socket).colour(at: 50, 50) == Self.blue & 0xff_ffff, "the buffer at the grown pool's end")
     }
 
@@ -163,7 +163,7 @@ import WaylandProtocols
     /// `invalid_fd` on that buffer, and the server and the client beside go on.
     @Test func aCopyIntoAShrunkFileIsTheClientsProtocolError() throws {
         let window = try client.toplevel(width: 50, height: 50, at: (0, 0))
-        try show(client.buffer(width: 50, height: 50, colour: Self.blue), on: window.surface)
+        try client.show(client.buffer(width: 50, height: 50, colour: Self.blue), on: window.surface)
         let hostile = try TestClient(socket: server.socket)
         let capture = try ScreencopyCapture(client: hostile)
         try capture.copyWithDamage(client: hostile, waitingForDamage: false, shrunkTo: 4096)
@@ -184,18 +184,6 @@ import WaylandProtocols
         return maps.split(separator: "\n").filter { $0.contains("/memfd:\(name) ") }.reduce(0) { total, line in
             let range = line.prefix { $0 != " " }.split(separator: "-").compactMap { Int($0, radix: 16) }
             return total + (range.count == 2 ? range[1] - range[0] : 0)
-        }
-    }
-
-    private func show(_ buffer: OpaquePointer?, on surface: OpaquePointer) throws {
-        wl_surface_attach(surface, buffer, 0, 0)
-        wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
-        let frame = RequestedFrame(surface)
-        wl_surface_commit(surface)
-        let deadline = Date().addingTimeInterval(3)
-        while !frame.done, Date() < deadline {
-            try client.roundtrip()
-            usleep(2_000)
         }
     }
 }
