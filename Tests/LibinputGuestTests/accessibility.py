@@ -6,7 +6,7 @@ weston-simple-touch` (WAYLAND_DEBUG=client), the file's `accessibility:` rewritt
 Tactile sent SIGHUP between plays, the app running all along:
 
 - hold: `hold-duration: 300`: a 100 ms tap, then a 500 ms press (hold.txt);
-- ring: `hold-duration: 3000`: a press, screendumped while its ring fills (ring.ppm, and
+- ring: `hold-duration: 4000`: a press, screendumped while its ring fills (ring.ppm, and
   ring-before.ppm before it);
 - repeat: `ignore-repeat: 500`: a tremor's three taps in 200 ms, a few px apart (repeat.txt);
 - initial, final: `tap-assistance: initial` then `final`: a tap that slides 40 px right and
@@ -85,13 +85,23 @@ def play(name, scenario, touch):
 
 
 def ring(touch):
-    """A press under a 3 s hold, screendumped while the ring fills under it."""
+    """A press under a 4 s hold, screendumped while the ring fills under it, then lifted
+    before the hold counts. On a loaded host a screendump can come back after the hold has
+    counted, when the ring is gone: then the press is made again, up to four times."""
     x, y = 500, 300
     journal.screendump("ring-before")
-    touch.down(0, *reading(x, y)); touch.frame()
-    journal.screendump_when("ring", lambda p: p.colour(x, y) == 0xFFFFFF and p.colour(x, y - 26) == 0xFFFFFF, timeout=2.5)
-    time.sleep(3.2)
-    touch.up(0); touch.frame()
+
+    def shows(picture):
+        return picture.colour(x, y) == 0xFFFFFF and picture.colour(x, y - 26) == 0xFFFFFF
+
+    for attempt in range(1, 5):
+        touch.down(0, *reading(x, y)); touch.frame()
+        picture = journal.screendump_when("ring", shows, timeout=3.5)
+        touch.up(0); touch.frame()
+        if shows(picture):
+            return
+        log(f"ring: press {attempt} was not caught while its ring showed")
+        time.sleep(1)
 
 
 def three_fingers(touch, x, y):
@@ -175,7 +185,7 @@ def main():
     time.sleep(1)
     play("hold", hold, touch)
     reloads = 1
-    configure(["hold-duration: 3000"], reloads)
+    configure(["hold-duration: 4000"], reloads)
     ring(touch)
     time.sleep(1)
     reloads += 1
